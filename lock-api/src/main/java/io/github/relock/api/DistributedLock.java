@@ -1,0 +1,210 @@
+package io.github.relock.api;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A reentrant distributed lock, on the same keys, fields and channels as Redisson's {@code RLock}:
+ * a relock client and a Redisson client using the same name exclude each other.
+ *
+ * <p>The thread-bound methods (those of {@link Lock} and their overloads) own the lock as
+ * {@code <clientId>:<currentThreadId>}, exactly as Redisson does. The {@code ...Async} methods take
+ * that id explicitly where Redisson does. {@link #acquire(Duration)} returns a {@link LockLease}
+ * that owns the lock under its own id, which any thread may release.
+ *
+ * <p>Lease time: a positive lease makes the lock expire on its own; {@code -1} (or the overloads
+ * without a lease) means "until unlocked": the key gets {@link LockOptions#lockWatchdogTimeout()}
+ * and the client's watchdog renews it every third of that while it is held. Wait time: {@code 0}
+ * tries once, {@code -1} also tries once (Redisson's convention), a positive value waits up to
+ * that long. Other negative values and a zero lease are rejected with
+ * {@link IllegalArgumentException}.
+ *
+ * <p>Thread-safety: safe for use by several threads; one instance per name may be shared.
+ */
+public interface DistributedLock extends Lock {
+
+    /** @return the lock's name: the Redis key of its hash */
+    String getName();
+
+    /**
+     * Acquires the lock, waiting as long as needed; the watchdog keeps it until {@link #unlock()}.
+     * Not interruptible (as {@link Lock#lock()} requires); the interrupt status is kept.
+     */
+    @Override
+    void lock();
+
+    /**
+     * Acquires the lock, waiting as long as needed, for at most {@code leaseTime}.
+     *
+     * @param leaseTime how long to hold it before it expires on its own; {@code -1} for the watchdog
+     * @param unit unit of {@code leaseTime}
+     */
+    void lock(long leaseTime, TimeUnit unit);
+
+    /** @param leaseTime positive lease; see {@link #lock(long, TimeUnit)} */
+    void lock(Duration leaseTime);
+
+    /** As {@link #lock()}, but an interrupt aborts the wait. */
+    @Override
+    void lockInterruptibly() throws InterruptedException;
+
+    /** As {@link #lock(long, TimeUnit)}, but an interrupt aborts the wait. */
+    void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /** One attempt, no waiting; the watchdog keeps the lock on success. */
+    @Override
+    boolean tryLock();
+
+    /** Waits up to {@code waitTime}; the watchdog keeps the lock on success. */
+    @Override
+    boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * @param waitTime longest wait; {@code 0} or {@code -1} for one attempt
+     * @param leaseTime lease on success; {@code -1} for the watchdog
+     * @param unit unit of both times
+     * @return whether the lock was acquired
+     */
+    boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException;
+
+    /** @param waitTime longest wait, {@code >= 0}; watchdog lease */
+    boolean tryLock(Duration waitTime) throws InterruptedException;
+
+    /**
+     * @param waitTime longest wait, {@code >= 0}
+     * @param leaseTime positive lease
+     */
+    boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException;
+
+    /**
+     * Releases one hold of the calling thread; at zero the key is deleted and one waiter woken.
+     *
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock; the message
+     *     says whether the lock is free (it expired or was force-unlocked) or held by another owner
+     */
+    @Override
+    void unlock();
+
+    /**
+     * Deletes the lock whoever holds it and wakes a waiter.
+     *
+     * @return whether there was a lock to delete
+     */
+    boolean forceUnlock();
+
+    /** @return whether anyone holds the lock */
+    boolean isLocked();
+
+    /**
+     * @param threadId a thread id (or a lease's {@link LockLease#ownerId()})
+     * @return whether that owner of this client holds the lock
+     */
+    boolean isHeldByThread(long threadId);
+
+    /** @return whether the calling thread holds the lock */
+    boolean isHeldByCurrentThread();
+
+    /** @return how many times the calling thread holds the lock; 0 if not */
+    int getHoldCount();
+
+    /** @return remaining time to live in ms; {@code -2} if not locked, {@code -1} if the key has no expiry */
+    long remainTimeToLive();
+
+    /**
+     * Not supported: a distributed condition needs its own protocol.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    Condition newCondition();
+
+    // ---- leases ----
+
+    /**
+     * Waits as long as needed and returns a lease kept by the watchdog until closed.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    LockLease acquire() throws InterruptedException;
+
+    /**
+     * Waits up to {@code waitTime} and returns a lease kept by the watchdog until closed.
+     *
+     * @param waitTime longest wait, {@code >= 0}
+     * @throws LockTimeoutException if the lock stayed held for the whole wait
+     * @throws InterruptedException if interrupted while waiting
+     */
+    LockLease acquire(Duration waitTime) throws InterruptedException;
+
+    /**
+     * Waits up to {@code waitTime} and returns a lease that expires after {@code leaseTime}.
+     *
+     * @param waitTime longest wait, {@code >= 0}
+     * @param leaseTime positive lease; not renewed
+     * @throws LockTimeoutException if the lock stayed held for the whole wait
+     * @throws InterruptedException if interrupted while waiting
+     */
+    LockLease acquire(Duration waitTime, Duration leaseTime) throws InterruptedException;
+
+    /**
+     * Asynchronous {@link #acquire(Duration, Duration)}: never parks a thread.
+     *
+     * @param waitTime longest wait, {@code >= 0}
+     * @param leaseTime positive lease, or {@code null} for the watchdog
+     * @return completes with the lease, or exceptionally with {@link LockTimeoutException}
+     */
+    CompletableFuture<LockLease> acquireAsync(Duration waitTime, Duration leaseTime);
+
+    // ---- async, Redisson RLockAsync shape ----
+
+    /** {@link #lock()} for the calling thread's id, without blocking. */
+    CompletableFuture<Void> lockAsync();
+
+    /** {@link #lock()} for owner {@code threadId}, without blocking. */
+    CompletableFuture<Void> lockAsync(long threadId);
+
+    /** {@link #lock(long, TimeUnit)} for the calling thread's id, without blocking. */
+    CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit);
+
+    /** {@link #lock(long, TimeUnit)} for owner {@code threadId}, without blocking. */
+    CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId);
+
+    /** {@link #tryLock()} for the calling thread's id. */
+    CompletableFuture<Boolean> tryLockAsync();
+
+    /** {@link #tryLock()} for owner {@code threadId}. */
+    CompletableFuture<Boolean> tryLockAsync(long threadId);
+
+    /** {@link #tryLock(long, TimeUnit)} for the calling thread's id, without blocking. */
+    CompletableFuture<Boolean> tryLockAsync(long waitTime, TimeUnit unit);
+
+    /** {@link #tryLock(long, long, TimeUnit)} for the calling thread's id, without blocking. */
+    CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit);
+
+    /** {@link #tryLock(long, long, TimeUnit)} for owner {@code threadId}, without blocking. */
+    CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId);
+
+    /** {@link #unlock()} for the calling thread's id; fails with IllegalMonitorStateException. */
+    CompletableFuture<Void> unlockAsync();
+
+    /** {@link #unlock()} for owner {@code threadId}; fails with IllegalMonitorStateException. */
+    CompletableFuture<Void> unlockAsync(long threadId);
+
+    /** {@link #forceUnlock()} without blocking. */
+    CompletableFuture<Boolean> forceUnlockAsync();
+
+    /** {@link #isLocked()} without blocking. */
+    CompletableFuture<Boolean> isLockedAsync();
+
+    /** {@link #isHeldByThread(long)} without blocking. */
+    CompletableFuture<Boolean> isHeldByThreadAsync(long threadId);
+
+    /** {@link #getHoldCount()} for owner {@code threadId}, without blocking. */
+    CompletableFuture<Integer> getHoldCountAsync(long threadId);
+
+    /** {@link #remainTimeToLive()} without blocking. */
+    CompletableFuture<Long> remainTimeToLiveAsync();
+}

@@ -1,0 +1,53 @@
+package io.github.relock.api;
+
+import java.util.function.Consumer;
+
+/**
+ * One acquisition of a lock, as a value: it has its own owner id (never a live thread's id), so it
+ * can be released from any thread, virtual thread or callback, and it says honestly whether it
+ * still holds the lock.
+ *
+ * <pre>{@code
+ * try (LockLease lease = lock.acquire(Duration.ofSeconds(5))) {
+ *     lease.onLost(e -> abortWork());
+ *     doWork();
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safety: safe for use by several threads; {@link #close()} is idempotent.
+ */
+public interface LockLease extends AutoCloseable {
+
+    /** @return the lock's name */
+    String lockName();
+
+    /** @return the synthetic owner id used in place of a thread id; negative, never reused by the client */
+    long ownerId();
+
+    /**
+     * @return {@code true} while this lease has not been released, its explicit lease time (if any)
+     *     has not run out, and renewal has not reported it lost. It is a local answer: it makes no
+     *     Redis call.
+     */
+    boolean isValid();
+
+    /**
+     * Registers a callback run once when renewal finds the lock gone or cannot renew it for a
+     * whole lease, or when the client closes while the lease is held. If the lease is already
+     * lost, the callback runs at once on the calling thread. Not run after a normal release.
+     *
+     * @param callback receives the event; exceptions it throws are logged and ignored
+     * @return this lease
+     */
+    LockLease onLost(Consumer<LockLostEvent> callback);
+
+    /**
+     * Releases this acquisition. Idempotent: a second call does nothing.
+     *
+     * @throws IllegalMonitorStateException if the lease was lost (the lock expired or is held by
+     *     another owner) at the time of the first release
+     * @throws RedisUnavailableException if Redis could not be reached
+     */
+    @Override
+    void close();
+}

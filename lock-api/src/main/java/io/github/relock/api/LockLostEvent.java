@@ -1,0 +1,33 @@
+package io.github.relock.api;
+
+import java.util.Objects;
+
+/**
+ * Tells a holder that it no longer owns a lock it believed it held.
+ *
+ * <p>Thread-safety: immutable.
+ *
+ * @param lockName the lock's name as given to {@link LockClient#getLock(String)}
+ * @param ownerId the owner field that held it, {@code <clientId>:<threadId>}
+ * @param threadId the thread id (or a lease's synthetic id) that held it
+ * @param reason why the hold is considered lost
+ */
+public record LockLostEvent(String lockName, String ownerId, long threadId, Reason reason) {
+
+    /** Why a hold was lost. */
+    public enum Reason {
+        /** Renewal found the key gone or owned by someone else (expired, force-unlocked, deleted). */
+        NOT_HELD,
+        /** Renewal failed (Redis unreachable or erroring) for at least one whole lease. */
+        RENEWAL_FAILED,
+        /** The client was closed while the hold was still registered; renewal stopped. */
+        CLIENT_CLOSED
+    }
+
+    /** Validates the components. */
+    public LockLostEvent {
+        Objects.requireNonNull(lockName, "lockName");
+        Objects.requireNonNull(ownerId, "ownerId");
+        Objects.requireNonNull(reason, "reason");
+    }
+}

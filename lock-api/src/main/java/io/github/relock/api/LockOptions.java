@@ -1,0 +1,201 @@
+package io.github.relock.api;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Immutable settings of a {@link LockClient}. Defaults match Redisson's code, so mixed fleets
+ * agree: watchdog 30 s, fair-lock wait 300 s.
+ *
+ * <pre>{@code
+ * LockOptions options = LockOptions.builder().lockWatchdogTimeout(Duration.ofSeconds(10)).build();
+ * }</pre>
+ *
+ * <p>Thread-safety: immutable; the {@link Builder} is not thread-safe.
+ */
+public final class LockOptions {
+
+    /** Redisson's {@code lockWatchdogTimeout} default. */
+    public static final Duration DEFAULT_LOCK_WATCHDOG_TIMEOUT = Duration.ofSeconds(30);
+    /** Redisson's {@code fairLockWaitTimeout} as its code has it (its docs say 5 s). */
+    public static final Duration DEFAULT_FAIR_LOCK_WAIT_TIMEOUT = Duration.ofMinutes(5);
+    /** How long one Redis command may take before it fails with {@link RedisUnavailableException}. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(3);
+    /** How long a waiter waits for its SUBSCRIBE to be confirmed (Redisson: 7.5 s). */
+    public static final Duration DEFAULT_SUBSCRIPTION_TIMEOUT = Duration.ofMillis(7500);
+    /** Held locks renewed by one script (Redisson {@code lockWatchdogBatchSize}). */
+    public static final int DEFAULT_RENEWAL_BATCH_SIZE = 100;
+
+    private final Duration lockWatchdogTimeout;
+    private final Duration fairLockWaitTimeout;
+    private final Duration commandTimeout;
+    private final Duration subscriptionTimeout;
+    private final int renewalBatchSize;
+    private final String clientId;
+
+    private LockOptions(Builder b) {
+        this.lockWatchdogTimeout = b.lockWatchdogTimeout;
+        this.fairLockWaitTimeout = b.fairLockWaitTimeout;
+        this.commandTimeout = b.commandTimeout;
+        this.subscriptionTimeout = b.subscriptionTimeout;
+        this.renewalBatchSize = b.renewalBatchSize;
+        this.clientId = b.clientId != null ? b.clientId : UUID.randomUUID().toString();
+    }
+
+    /** @return options with every default and a fresh random client id */
+    public static LockOptions defaults() {
+        return builder().build();
+    }
+
+    /** @return a builder holding the defaults */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder holding these options (including the client id) */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.lockWatchdogTimeout = lockWatchdogTimeout;
+        b.fairLockWaitTimeout = fairLockWaitTimeout;
+        b.commandTimeout = commandTimeout;
+        b.subscriptionTimeout = subscriptionTimeout;
+        b.renewalBatchSize = renewalBatchSize;
+        b.clientId = clientId;
+        return b;
+    }
+
+    /** @return TTL of locks taken without a lease; renewed every third of it while held */
+    public Duration lockWatchdogTimeout() {
+        return lockWatchdogTimeout;
+    }
+
+    /** @return how long a fair-lock waiter that stops polling keeps its place in the queue */
+    public Duration fairLockWaitTimeout() {
+        return fairLockWaitTimeout;
+    }
+
+    /** @return the longest time one Redis command may take */
+    public Duration commandTimeout() {
+        return commandTimeout;
+    }
+
+    /** @return the longest wait for a pub/sub subscription to be confirmed */
+    public Duration subscriptionTimeout() {
+        return subscriptionTimeout;
+    }
+
+    /** @return how many held locks one renewal script renews */
+    public int renewalBatchSize() {
+        return renewalBatchSize;
+    }
+
+    /** @return the client id written into every owner field, {@code <clientId>:<threadId>} */
+    public String clientId() {
+        return clientId;
+    }
+
+    @Override
+    public String toString() {
+        return "LockOptions{lockWatchdogTimeout=" + lockWatchdogTimeout
+                + ", fairLockWaitTimeout=" + fairLockWaitTimeout
+                + ", commandTimeout=" + commandTimeout
+                + ", subscriptionTimeout=" + subscriptionTimeout
+                + ", renewalBatchSize=" + renewalBatchSize
+                + ", clientId=" + clientId + '}';
+    }
+
+    /**
+     * Builds {@link LockOptions}; each setter checks its value at once.
+     *
+     * <p>Thread-safety: not thread-safe; confine a builder to one thread.
+     */
+    public static final class Builder {
+        private Duration lockWatchdogTimeout = DEFAULT_LOCK_WATCHDOG_TIMEOUT;
+        private Duration fairLockWaitTimeout = DEFAULT_FAIR_LOCK_WAIT_TIMEOUT;
+        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private Duration subscriptionTimeout = DEFAULT_SUBSCRIPTION_TIMEOUT;
+        private int renewalBatchSize = DEFAULT_RENEWAL_BATCH_SIZE;
+        private String clientId;
+
+        private Builder() {
+        }
+
+        /**
+         * @param timeout at least 30 ms (renewal runs every third of it)
+         * @return this builder
+         */
+        public Builder lockWatchdogTimeout(Duration timeout) {
+            this.lockWatchdogTimeout = atLeast("lockWatchdogTimeout", timeout, Duration.ofMillis(30));
+            return this;
+        }
+
+        /**
+         * @param timeout at least 1 ms
+         * @return this builder
+         */
+        public Builder fairLockWaitTimeout(Duration timeout) {
+            this.fairLockWaitTimeout = atLeast("fairLockWaitTimeout", timeout, Duration.ofMillis(1));
+            return this;
+        }
+
+        /**
+         * @param timeout at least 1 ms
+         * @return this builder
+         */
+        public Builder commandTimeout(Duration timeout) {
+            this.commandTimeout = atLeast("commandTimeout", timeout, Duration.ofMillis(1));
+            return this;
+        }
+
+        /**
+         * @param timeout at least 1 ms
+         * @return this builder
+         */
+        public Builder subscriptionTimeout(Duration timeout) {
+            this.subscriptionTimeout = atLeast("subscriptionTimeout", timeout, Duration.ofMillis(1));
+            return this;
+        }
+
+        /**
+         * @param size 1 to 1000 locks per renewal script
+         * @return this builder
+         */
+        public Builder renewalBatchSize(int size) {
+            if (size < 1 || size > 1000) {
+                throw new IllegalArgumentException("renewalBatchSize must be 1..1000, was " + size);
+            }
+            this.renewalBatchSize = size;
+            return this;
+        }
+
+        /**
+         * @param clientId the {@code <clientId>} of owner fields; not blank, no {@code ':'}
+         *     (Redisson uses a random UUID, which is the default)
+         * @return this builder
+         */
+        public Builder clientId(String clientId) {
+            Objects.requireNonNull(clientId, "clientId must not be null");
+            if (clientId.isBlank() || clientId.indexOf(':') >= 0) {
+                throw new IllegalArgumentException(
+                        "clientId must be non-blank and contain no ':', was '" + clientId + "'");
+            }
+            this.clientId = clientId;
+            return this;
+        }
+
+        /** @return the options */
+        public LockOptions build() {
+            return new LockOptions(this);
+        }
+
+        private static Duration atLeast(String what, Duration value, Duration min) {
+            Objects.requireNonNull(value, () -> what + " must not be null");
+            if (value.compareTo(min) < 0) {
+                throw new IllegalArgumentException(
+                        what + " must be at least " + min.toMillis() + " ms, was " + value.toMillis() + " ms");
+            }
+            return value;
+        }
+    }
+}

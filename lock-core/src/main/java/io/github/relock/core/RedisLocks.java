@@ -1,0 +1,224 @@
+package io.github.relock.core;
+
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockOptions;
+import io.github.relock.core.internal.DefaultLockClient;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.RedisDriverProvider;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
+
+/**
+ * Entry point: turns a Redis client into a {@link LockClient}.
+ *
+ * <pre>{@code
+ * JedisPooled jedis = new JedisPooled("localhost", 6379);
+ * LockClient locks = RedisLocks.create(jedis);              // uses the app's client
+ * LockClient own   = RedisLocks.connect("redis://localhost:6379"); // driver opens its own
+ * }</pre>
+ *
+ * <p>Drivers are found with {@link ServiceLoader} ({@code driver-jedis}, {@code driver-lettuce},
+ * or any other implementation of {@link RedisDriverProvider}). When several could serve, the
+ * system property {@value #DRIVER_PROPERTY} names the one to use.
+ *
+ * <p>Thread-safety: stateless; safe for use by several threads.
+ */
+public final class RedisLocks {
+
+    /** System property naming the driver to use when several are present, e.g. {@code jedis}. */
+    public static final String DRIVER_PROPERTY = "relock.driver";
+
+    private static final System.Logger LOG = System.getLogger(RedisLocks.class.getName());
+    private static final String ARTIFACTS =
+            "add io.github.relock:driver-jedis or io.github.relock:driver-lettuce (versions from io.github.relock:relock-bom)";
+
+    private RedisLocks() {
+    }
+
+    /**
+     * Wraps the application's client with default options. relock never closes that client.
+     *
+     * @param nativeClient e.g. a Jedis {@code UnifiedJedis} or a Lettuce {@code RedisClient}
+     * @return a lock client; close it when done
+     * @throws NullPointerException if {@code nativeClient} is null
+     * @throws IllegalArgumentException if no driver supports the client's type
+     */
+    public static LockClient create(Object nativeClient) {
+        return create(nativeClient, LockOptions.defaults());
+    }
+
+    /**
+     * Wraps the application's client. relock never closes that client.
+     *
+     * @param nativeClient e.g. a Jedis {@code UnifiedJedis} or a Lettuce {@code RedisClient}
+     * @param options lock options
+     * @return a lock client; close it when done
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if no driver supports the client's type, or several do and
+     *     {@value #DRIVER_PROPERTY} does not pick one
+     */
+    public static LockClient create(Object nativeClient, LockOptions options) {
+        Objects.requireNonNull(nativeClient, "nativeClient must not be null (pass your Jedis or Lettuce client)");
+        Objects.requireNonNull(options, "options must not be null");
+        List<RedisDriverProvider> all = providers();
+        List<RedisDriverProvider> fit = new ArrayList<>();
+        for (RedisDriverProvider p : all) {
+            if (p.supports(nativeClient)) {
+                fit.add(p);
+            }
+        }
+        if (fit.isEmpty()) {
+            throw new IllegalArgumentException("no relock driver supports a client of type "
+                    + nativeClient.getClass().getName() + " (drivers found: " + names(all) + "); "
+                    + (all.isEmpty() ? ARTIFACTS : "pass one of the client types the drivers document"));
+        }
+        RedisDriverProvider chosen = choose(fit, "client type " + nativeClient.getClass().getName());
+        CommandExecutor executor = chosen.create(nativeClient, driverOptions(options));
+        LOG.log(System.Logger.Level.INFO, "relock client {0} on driver ''{1}'' for {2}",
+                options.clientId(), chosen.name(), nativeClient.getClass().getName());
+        return DefaultLockClient.open(executor, options, true);
+    }
+
+    /**
+     * Wraps the application's client with a driver chosen by the caller, bypassing discovery (for
+     * tests, custom drivers, or several drivers on one path). relock never closes that client.
+     *
+     * @param provider the driver
+     * @param nativeClient a client {@code provider} supports
+     * @param options lock options
+     * @return a lock client; close it when done
+     * @throws IllegalArgumentException if the provider does not support the client
+     */
+    public static LockClient create(RedisDriverProvider provider, Object nativeClient, LockOptions options) {
+        Objects.requireNonNull(provider, "provider must not be null");
+        Objects.requireNonNull(nativeClient, "nativeClient must not be null (pass your Jedis or Lettuce client)");
+        Objects.requireNonNull(options, "options must not be null");
+        if (!provider.supports(nativeClient)) {
+            throw new IllegalArgumentException("driver '" + provider.name() + "' does not support a client of type "
+                    + nativeClient.getClass().getName());
+        }
+        return DefaultLockClient.open(provider.create(nativeClient, driverOptions(options)), options, true);
+    }
+
+    /**
+     * Lets a driver open its own connection.
+     *
+     * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
+     * @return a lock client that closes its connection on {@link LockClient#close()}
+     * @throws IllegalArgumentException if the URI is malformed or no driver is present
+     */
+    public static LockClient connect(String uri) {
+        return connect(uri, LockOptions.defaults());
+    }
+
+    /**
+     * Lets a driver open its own connection.
+     *
+     * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
+     * @param options lock options ({@link LockOptions#commandTimeout()} becomes the client's timeout)
+     * @return a lock client that closes its connection on {@link LockClient#close()}
+     * @throws IllegalArgumentException if the URI is malformed or no driver is present
+     */
+    public static LockClient connect(String uri, LockOptions options) {
+        Objects.requireNonNull(uri, "uri must not be null");
+        try {
+            return connect(new URI(uri.trim()), options);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("malformed Redis URI '" + uri + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Lets a driver open its own connection.
+     *
+     * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
+     * @param options lock options
+     * @return a lock client that closes its connection on {@link LockClient#close()}
+     * @throws IllegalArgumentException if the URI is malformed or no driver is present
+     */
+    public static LockClient connect(URI uri, LockOptions options) {
+        Objects.requireNonNull(uri, "uri must not be null");
+        Objects.requireNonNull(options, "options must not be null");
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
+            throw new IllegalArgumentException("Redis URI must start with redis:// or rediss://, was '" + uri + "'");
+        }
+        if (uri.getHost() == null || uri.getHost().isBlank()) {
+            throw new IllegalArgumentException("Redis URI has no host: '" + uri + "' (expected redis://host[:port])");
+        }
+        List<RedisDriverProvider> all = providers();
+        if (all.isEmpty()) {
+            throw new IllegalStateException("no relock driver found on the class or module path; " + ARTIFACTS);
+        }
+        RedisDriverProvider chosen = choose(all, "URI " + redact(uri));
+        CommandExecutor executor = chosen.connect(uri, driverOptions(options));
+        LOG.log(System.Logger.Level.INFO, "relock client {0} on driver ''{1}'' connected to {2}",
+                options.clientId(), chosen.name(), redact(uri));
+        return DefaultLockClient.open(executor, options, true);
+    }
+
+    private static DriverOptions driverOptions(LockOptions options) {
+        return new DriverOptions(options.commandTimeout(), "relock:" + options.clientId());
+    }
+
+    private static RedisDriverProvider choose(List<RedisDriverProvider> candidates, String forWhat) {
+        String wanted = System.getProperty(DRIVER_PROPERTY);
+        if (wanted != null && !wanted.isBlank()) {
+            for (RedisDriverProvider p : candidates) {
+                if (p.name().equalsIgnoreCase(wanted.trim())) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("-D" + DRIVER_PROPERTY + "=" + wanted + " names no driver that can serve "
+                    + forWhat + "; candidates: " + names(candidates));
+        }
+        if (candidates.size() > 1) {
+            throw new IllegalArgumentException("several relock drivers can serve " + forWhat + ": " + names(candidates)
+                    + "; pick one with -D" + DRIVER_PROPERTY + "=<name>");
+        }
+        return candidates.get(0);
+    }
+
+    static List<RedisDriverProvider> providers() {
+        List<RedisDriverProvider> found = new ArrayList<>();
+        ServiceLoader<RedisDriverProvider> loader =
+                ServiceLoader.load(RedisDriverProvider.class, RedisLocks.class.getClassLoader());
+        var it = loader.iterator();
+        while (true) {
+            RedisDriverProvider p;
+            try {
+                if (!it.hasNext()) {
+                    break;
+                }
+                p = it.next();
+            } catch (ServiceConfigurationError e) {
+                LOG.log(System.Logger.Level.WARNING, "skipping a relock driver that failed to load", e);
+                continue;
+            }
+            if (p.spiVersion() != RedisDriverProvider.SPI_VERSION) {
+                LOG.log(System.Logger.Level.WARNING, "skipping relock driver ''{0}'' ({1}): built for SPI version {2}, this lock-core has {3}",
+                        p.name(), p.getClass().getName(), p.spiVersion(), RedisDriverProvider.SPI_VERSION);
+                continue;
+            }
+            found.add(p);
+        }
+        return found;
+    }
+
+    private static String names(List<RedisDriverProvider> ps) {
+        return ps.isEmpty() ? "none"
+                : ps.stream().map(p -> p.name() + " (" + p.getClass().getName() + ")").collect(Collectors.joining(", "));
+    }
+
+    private static String redact(URI uri) {
+        return uri.getUserInfo() == null ? uri.toString() : uri.toString().replace(uri.getRawUserInfo() + "@", "***@");
+    }
+}

@@ -1,0 +1,97 @@
+package io.github.relock.spi;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Carries relock's Redis traffic over one native client: Lua scripts and one shared pub/sub
+ * connection. Core builds every call; this interface only executes it.
+ *
+ * <h2>Replies</h2>
+ * Every reply is normalised: nil → {@code null}; integer → {@link Long}; bulk or status string →
+ * {@link String} (UTF-8); array → {@code List<Object>} of normalised elements; error reply →
+ * {@link io.github.relock.api.RedisErrorException} ({@link NoScriptException} for
+ * {@code NOSCRIPT}). Connection failures and timeouts → {@link io.github.relock.api.RedisUnavailableException}.
+ * Nothing else crosses this boundary; core never parses a client library's messages.
+ *
+ * <h2>Routing</h2>
+ * On a cluster a script goes to the node owning {@code keys.get(0)}'s slot; core guarantees all
+ * keys of one call share that slot.
+ *
+ * <h2>Pub/sub</h2>
+ * All subscriptions of one executor share <b>one</b> pub/sub connection. Core subscribes a
+ * channel at most once at a time (it reference-counts waiters itself), and issues
+ * subscribe/unsubscribe of one channel in order. When the connection breaks, the driver
+ * reconnects, subscribes every live channel again and then calls
+ * {@link ConnectionListener#onReconnect()}.
+ *
+ * <h2>Ownership</h2>
+ * {@link #close()} releases what the driver opened (its pub/sub connection, threads, and the
+ * native client only if the driver created it from a URI); never a client it was handed.
+ *
+ * <p>Thread-safety: implementations must be safe for use by several threads.
+ */
+public interface CommandExecutor extends AutoCloseable {
+
+    /**
+     * {@code EVALSHA script.sha1()} on the calling thread. Not interruptible: it waits for the reply
+     * (at most the command timeout) even if the thread is interrupted, and keeps the interrupt
+     * status, so a script that ran is never reported as not run.
+     *
+     * @param script the script
+     * @param keys KEYS, sent as UTF-8 bulk strings
+     * @param args ARGV, sent as UTF-8 bulk strings
+     * @return the normalised reply
+     * @throws NoScriptException if the node does not have the script cached
+     */
+    Object evalSha(Script script, List<String> keys, List<String> args);
+
+    /** {@code EVAL script.text()} on the calling thread; otherwise as {@link #evalSha}. */
+    Object eval(Script script, List<String> keys, List<String> args);
+
+    /**
+     * {@code EVALSHA} without blocking the caller: the future completes on a driver thread.
+     * Failures complete it exceptionally with the types listed on this interface.
+     */
+    CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args);
+
+    /** {@code EVAL} without blocking the caller; otherwise as {@link #evalShaAsync}. */
+    CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args);
+
+    /**
+     * Only with {@link Capability#REPLICA_WAIT}: pipelines {@code EVALSHA} and
+     * {@code WAIT replicas timeoutMs} on one connection.
+     *
+     * @return a two-element list: the script's normalised reply, then WAIT's reply as a {@link Long}
+     * @throws UnsupportedOperationException if the capability is not declared
+     */
+    default List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args,
+                                         int replicas, long timeoutMs) {
+        throw new UnsupportedOperationException(
+                getClass().getName() + " does not declare " + Capability.REPLICA_WAIT);
+    }
+
+    /**
+     * Subscribes {@code channel} on the shared pub/sub connection.
+     *
+     * @param channel the channel name
+     * @param sharded {@code true} for {@code SSUBSCRIBE}; only with {@link Capability#SHARDED_PUBSUB}
+     * @param listener receives the channel's messages on the driver's pub/sub thread
+     * @return completes when Redis confirmed the subscription
+     */
+    CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener);
+
+    /**
+     * Sets the listener told after the pub/sub connection was re-established and resubscribed.
+     * Core sets it once, before its first subscribe.
+     */
+    void setConnectionListener(ConnectionListener listener);
+
+    /** @return the optional abilities this driver has; never null */
+    Set<Capability> capabilities();
+
+    /** Releases what the driver opened; idempotent. Never closes a client it was handed. */
+    @Override
+    void close();
+}

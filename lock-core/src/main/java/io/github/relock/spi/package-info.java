@@ -1,0 +1,9 @@
+/**
+ * The driver SPI: what a Redis client adapter implements so that relock's engine can run on it.
+ *
+ * <p>Core builds every Redis call; a driver only carries it. A driver implements
+ * {@link io.github.relock.spi.RedisDriverProvider} (found through {@link java.util.ServiceLoader})
+ * and {@link io.github.relock.spi.CommandExecutor}. Nothing here names a Jedis, Lettuce or Netty
+ * type. Run {@code lock-tck}'s conformance kit against a new driver to certify it.
+ */
+package io.github.relock.spi;

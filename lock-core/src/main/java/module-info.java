@@ -1,0 +1,10 @@
+/**
+ * relock's engine: Lua scripts, pub/sub waiting, renewal, and driver discovery. Exports the entry
+ * point {@code io.github.relock.core.RedisLocks} and the driver SPI; everything else is internal.
+ */
+module io.github.relock.core {
+    requires transitive io.github.relock.api;
+    exports io.github.relock.core;
+    exports io.github.relock.spi;
+    uses io.github.relock.spi.RedisDriverProvider;
+}

@@ -1,0 +1,10 @@
+/**
+ * relock's compatibility kit: abstract JUnit 5 tests any driver runs, the Redisson interop
+ * chapters, and the real-Redis fixture.
+ */
+module io.github.relock.tck {
+    requires transitive io.github.relock.core;
+    requires transitive org.junit.jupiter.api;
+    requires static testcontainers;
+    exports io.github.relock.tck;
+}
