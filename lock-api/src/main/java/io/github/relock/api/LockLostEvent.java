@@ -20,6 +20,8 @@ public record LockLostEvent(String lockName, String ownerId, long threadId, Reas
         NOT_HELD,
         /** Renewal failed (Redis unreachable or erroring) for at least one whole lease. */
         RENEWAL_FAILED,
+        /** An explicit lease ran out before the holder released the lock. */
+        LEASE_EXPIRED,
         /** The client was closed while the hold was still registered; renewal stopped. */
         CLIENT_CLOSED
     }

@@ -6,5 +6,6 @@ module io.github.relock.tck {
     requires transitive io.github.relock.core;
     requires transitive org.junit.jupiter.api;
     requires static testcontainers;
+    requires redisson;
     exports io.github.relock.tck;
 }

@@ -4,22 +4,64 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
+import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.NoScriptException;
+import io.github.relock.spi.Script;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
-/** The engine's {@link LockClient}. Thread-safety: safe for use by several threads. */
+/**
+ * The engine's {@link LockClient}: owns the script runner, the pub/sub waiters, the renewal
+ * registry and one timer thread. Exposed to {@code io.github.relock.core.RedisLocks} only (the
+ * package is not exported).
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
 public final class DefaultLockClient implements LockClient {
+    private static final System.Logger LOG = System.getLogger(DefaultLockClient.class.getName());
+    private static final AtomicLong TIMER_IDS = new AtomicLong();
+
     private final CommandExecutor executor;
     private final LockOptions options;
     private final boolean ownsExecutor;
+    private final String publishMode;
+    private final Waiters waiters;
+    private final Renewal renewal;
+    private final ScheduledThreadPoolExecutor timer;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
+    private final AtomicLong leaseIds = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
         this.executor = executor;
         this.options = options;
         this.ownsExecutor = ownsExecutor;
+        boolean cluster = executor.capabilities().contains(Capability.CLUSTER);
+        // Cluster: reach both Redisson 3.x (classic) and 4.x (sharded) subscribers; pcall in the
+        // scripts keeps servers without SPUBLISH working.
+        this.publishMode = cluster ? "BOTH" : "PUBLISH";
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "relock-timer-" + TIMER_IDS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.timer.setRemoveOnCancelPolicy(true);
+        this.waiters = new Waiters(executor, false);
+        executor.setConnectionListener(waiters);
+        this.renewal = new Renewal(this::evalAsync, timer, options.lockWatchdogTimeout().toMillis(),
+                options.renewalBatchSize(), cluster, this::fireLost);
+        renewal.start();
     }
 
     /**
@@ -29,12 +71,14 @@ public final class DefaultLockClient implements LockClient {
      * @return a new client
      */
     public static DefaultLockClient open(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
-        return new DefaultLockClient(Objects.requireNonNull(executor, "executor"), Objects.requireNonNull(options, "options"), ownsExecutor);
+        return new DefaultLockClient(Objects.requireNonNull(executor, "executor"),
+                Objects.requireNonNull(options, "options"), ownsExecutor);
     }
 
     @Override
     public DistributedLock getLock(String name) {
-        throw new UnsupportedOperationException("not yet");
+        ensureOpen();
+        return new RedisLock(this, Args.name(name));
     }
 
     @Override
@@ -49,7 +93,7 @@ public final class DefaultLockClient implements LockClient {
 
     @Override
     public void addLockLostListener(Consumer<LockLostEvent> listener) {
-        lostListeners.add(Objects.requireNonNull(listener, "listener"));
+        lostListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
     }
 
     @Override
@@ -59,8 +103,93 @@ public final class DefaultLockClient implements LockClient {
 
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        renewal.close();
+        waiters.wakeEveryone();
+        timer.shutdownNow();
+        try {
+            waiters.quiesced().get(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (!timer.awaitTermination(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "relock timer did not stop within the command timeout");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.log(System.Logger.Level.DEBUG, "unsubscribes did not all finish before close", e);
+        }
         if (ownsExecutor) {
             executor.close();
+        }
+    }
+
+    // ---- engine internals shared by the lock types ----
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("this LockClient (" + clientId() + ") is closed");
+        }
+    }
+
+    String publishMode() {
+        return publishMode;
+    }
+
+    Waiters waiters() {
+        return waiters;
+    }
+
+    Renewal renewal() {
+        return renewal;
+    }
+
+    ScheduledThreadPoolExecutor timer() {
+        return timer;
+    }
+
+    long watchdogMs() {
+        return options.lockWatchdogTimeout().toMillis();
+    }
+
+    /** @return a fresh owner id for a lease: negative, so never a live thread's id */
+    long nextLeaseId() {
+        return -leaseIds.incrementAndGet();
+    }
+
+    /** Runs a script on the calling thread, falling back to EVAL once on NOSCRIPT. */
+    Object eval(Script script, List<String> keys, List<String> args) {
+        try {
+            return executor.evalSha(script, keys, args);
+        } catch (NoScriptException e) {
+            return executor.eval(script, keys, args);
+        }
+    }
+
+    /** Runs a script without blocking, falling back to EVAL once on NOSCRIPT. */
+    CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        return executor.evalShaAsync(script, keys, args).exceptionallyCompose(t -> {
+            Throwable cause = unwrap(t);
+            return cause instanceof NoScriptException
+                    ? executor.evalAsync(script, keys, args)
+                    : CompletableFuture.failedFuture(cause);
+        });
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private void fireLost(LockLostEvent event) {
+        for (Consumer<LockLostEvent> l : lostListeners) {
+            Renewal.deliver(l, event);
         }
     }
 }

@@ -1,0 +1,84 @@
+package io.github.relock.core.internal;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Argument checks and conversions, shared by every lock type. Internal conventions: a wait of
+ * {@link #FOREVER} waits until acquired, {@code 0} tries once; a lease of {@link #WATCHDOG}
+ * means "renewed by the watchdog until unlocked".
+ */
+final class Args {
+    static final long FOREVER = -1;
+    static final long WATCHDOG = -1;
+
+    private Args() {
+    }
+
+    static String name(String name) {
+        Objects.requireNonNull(name, "lock name must not be null");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("lock name must not be blank, was '" + name + "'");
+        }
+        return name;
+    }
+
+    /** Public wait (Redisson convention: -1 = one attempt) to internal ms (0 = one attempt). */
+    static long waitMs(long waitTime, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit must not be null");
+        if (waitTime == -1) {
+            return 0;
+        }
+        if (waitTime < 0) {
+            throw new IllegalArgumentException("waitTime must be >= 0, or -1 for a single attempt, was "
+                    + waitTime + " " + unit);
+        }
+        return unit.toMillis(waitTime);
+    }
+
+    static long waitMs(Duration wait) {
+        Objects.requireNonNull(wait, "waitTime must not be null");
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException("waitTime must be >= 0, was " + wait);
+        }
+        return saturatedMillis(wait);
+    }
+
+    /** Public lease (-1 = watchdog) to internal ms. */
+    static long leaseMs(long leaseTime, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit must not be null");
+        if (leaseTime == -1) {
+            return WATCHDOG;
+        }
+        if (leaseTime <= 0) {
+            throw new IllegalArgumentException("leaseTime must be > 0, or -1 for the watchdog, was "
+                    + leaseTime + " " + unit);
+        }
+        long ms = unit.toMillis(leaseTime);
+        if (ms == 0) {
+            throw new IllegalArgumentException("leaseTime must be at least 1 ms, was " + leaseTime + " " + unit);
+        }
+        return ms;
+    }
+
+    static long leaseMs(Duration lease) {
+        Objects.requireNonNull(lease, "leaseTime must not be null (use the overload without a lease for the watchdog)");
+        if (lease.isNegative() || lease.isZero()) {
+            throw new IllegalArgumentException("leaseTime must be positive, was " + lease);
+        }
+        long ms = saturatedMillis(lease);
+        if (ms == 0) {
+            throw new IllegalArgumentException("leaseTime must be at least 1 ms, was " + lease);
+        }
+        return ms;
+    }
+
+    private static long saturatedMillis(Duration d) {
+        try {
+            return d.toMillis();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.github.relock.core.internal;
+
+import io.github.relock.api.LockLease;
+import io.github.relock.api.LockLostEvent;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/** A {@link LockLease}: one acquisition under a synthetic owner id. Thread-safety: thread-safe. */
+final class LeaseHandle implements LockLease {
+    private final RedisLock lock;
+    private final Hold hold;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    LeaseHandle(RedisLock lock, Hold hold) {
+        this.lock = lock;
+        this.hold = hold;
+    }
+
+    @Override
+    public String lockName() {
+        return lock.getName();
+    }
+
+    @Override
+    public long ownerId() {
+        return hold.ownerId;
+    }
+
+    @Override
+    public boolean isValid() {
+        return !released.get() && !hold.lost && (hold.watchdog() || System.nanoTime() - hold.expiresAtNanos < 0);
+    }
+
+    @Override
+    public LockLease onLost(Consumer<LockLostEvent> callback) {
+        Objects.requireNonNull(callback, "callback must not be null");
+        AtomicBoolean once = new AtomicBoolean();
+        Consumer<LockLostEvent> guarded = e -> {
+            if (once.compareAndSet(false, true)) {
+                callback.accept(e);
+            }
+        };
+        hold.lostCallbacks.add(guarded);
+        if (hold.lost && !released.get()) {
+            Renewal.deliver(guarded, new LockLostEvent(hold.lockName, hold.field, hold.ownerId, LockLostEvent.Reason.NOT_HELD));
+        }
+        return this;
+    }
+
+    @Override
+    public void close() {
+        if (released.compareAndSet(false, true)) {
+            hold.lostCallbacks.clear();
+            lock.releaseLease(hold.ownerId);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockLease[" + hold.lockName + ", owner " + hold.field + (isValid() ? ", valid]" : ", not valid]");
+    }
+}

@@ -1,0 +1,636 @@
+package io.github.relock.core.internal;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockLease;
+import io.github.relock.api.LockTimeoutException;
+import io.github.relock.api.RedisUnavailableException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+
+/**
+ * Redisson-compatible reentrant lock (spec 2.1, 5.1-5.3): hash {@code N}, owner field
+ * {@code <clientId>:<threadId>}, channel {@code redisson_lock__channel:{N}}. See {@link Waiters}
+ * for the waiting design and {@link Renewal} for the watchdog.
+ *
+ * <p>Thread-safety: safe for use by several threads; it holds no per-object state beyond its name.
+ */
+final class RedisLock implements DistributedLock {
+    private final DefaultLockClient client;
+    private final String name;
+    private final String channel;
+    private final List<String> keys;
+    private final List<String> releaseKeys;
+
+    RedisLock(DefaultLockClient client, String name) {
+        this.client = client;
+        this.name = name;
+        this.channel = Keys.lockChannel(name);
+        this.keys = List.of(name);
+        this.releaseKeys = List.of(name, channel);
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return "RedisLock[" + name + "]";
+    }
+
+    // ---------------------------------------------------------------- sync, thread-bound
+
+    @Override
+    public void lock() {
+        acquireUninterruptibly(Args.WATCHDOG, currentThreadId());
+    }
+
+    @Override
+    public void lock(long leaseTime, TimeUnit unit) {
+        acquireUninterruptibly(Args.leaseMs(leaseTime, unit), currentThreadId());
+    }
+
+    @Override
+    public void lock(Duration leaseTime) {
+        acquireUninterruptibly(Args.leaseMs(leaseTime), currentThreadId());
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        acquire(Args.FOREVER, Args.WATCHDOG, currentThreadId(), true);
+    }
+
+    @Override
+    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+        acquire(Args.FOREVER, Args.leaseMs(leaseTime, unit), currentThreadId(), true);
+    }
+
+    @Override
+    public boolean tryLock() {
+        client.ensureOpen();
+        return tryAcquireOnce(Args.WATCHDOG, currentThreadId()) == null;
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
+        return acquire(Args.waitMs(waitTime, unit), Args.WATCHDOG, currentThreadId(), true);
+    }
+
+    @Override
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        long lease = Args.leaseMs(leaseTime, unit);
+        return acquire(Args.waitMs(waitTime, unit), lease, currentThreadId(), true);
+    }
+
+    @Override
+    public boolean tryLock(Duration waitTime) throws InterruptedException {
+        return acquire(Args.waitMs(waitTime), Args.WATCHDOG, currentThreadId(), true);
+    }
+
+    @Override
+    public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        long lease = Args.leaseMs(leaseTime);
+        return acquire(Args.waitMs(waitTime), lease, currentThreadId(), true);
+    }
+
+    @Override
+    public void unlock() {
+        release(currentThreadId());
+    }
+
+    @Override
+    public boolean forceUnlock() {
+        client.ensureOpen();
+        Object r = client.eval(Scripts.LOCK_FORCE_RELEASE, releaseKeys, List.of(client.publishMode()));
+        client.renewal().forceReleased(name);
+        return Long.valueOf(1).equals(r);
+    }
+
+    @Override
+    public boolean isLocked() {
+        return state("").exists;
+    }
+
+    @Override
+    public boolean isHeldByThread(long threadId) {
+        return state(field(threadId)).count > 0;
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return isHeldByThread(currentThreadId());
+    }
+
+    @Override
+    public int getHoldCount() {
+        return state(field(currentThreadId())).count;
+    }
+
+    @Override
+    public long remainTimeToLive() {
+        return state("").pttl;
+    }
+
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("newCondition() is not supported by distributed locks: "
+                + "a condition needs its own protocol; use a Redis-backed queue or latch instead");
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    @Override
+    public LockLease acquire() throws InterruptedException {
+        long id = client.nextLeaseId();
+        acquire(Args.FOREVER, Args.WATCHDOG, id, true);
+        return lease(id);
+    }
+
+    @Override
+    public LockLease acquire(Duration waitTime) throws InterruptedException {
+        return acquireLease(Args.waitMs(waitTime), Args.WATCHDOG);
+    }
+
+    @Override
+    public LockLease acquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        long lease = Args.leaseMs(leaseTime);
+        return acquireLease(Args.waitMs(waitTime), lease);
+    }
+
+    @Override
+    public CompletableFuture<LockLease> acquireAsync(Duration waitTime, Duration leaseTime) {
+        long wait = Args.waitMs(waitTime);
+        long lease = leaseTime == null ? Args.WATCHDOG : Args.leaseMs(leaseTime);
+        long id = client.nextLeaseId();
+        return acquireAsync(wait, lease, id).thenApply(ok -> {
+            if (!ok) {
+                throw new LockTimeoutException(timeoutMessage(wait));
+            }
+            return lease(id);
+        });
+    }
+
+    private LockLease acquireLease(long waitMs, long leaseMs) throws InterruptedException {
+        long id = client.nextLeaseId();
+        if (!acquire(waitMs, leaseMs, id, true)) {
+            throw new LockTimeoutException(timeoutMessage(waitMs));
+        }
+        return lease(id);
+    }
+
+    private String timeoutMessage(long waitMs) {
+        return "lock '" + name + "' was still held by another owner after waiting " + waitMs + " ms";
+    }
+
+    private LockLease lease(long id) {
+        Hold h = client.renewal().get(name, field(id));
+        if (h == null) { // lost between acquisition and here (client closed, key deleted): report honestly
+            h = new Hold(name, field(id), id, name);
+            h.lost = true;
+        }
+        return new LeaseHandle(this, h);
+    }
+
+    // ---------------------------------------------------------------- async (Redisson RLockAsync)
+
+    @Override
+    public CompletableFuture<Void> lockAsync() {
+        return lockAsync(-1, TimeUnit.MILLISECONDS, currentThreadId());
+    }
+
+    @Override
+    public CompletableFuture<Void> lockAsync(long threadId) {
+        return lockAsync(-1, TimeUnit.MILLISECONDS, threadId);
+    }
+
+    @Override
+    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit) {
+        return lockAsync(leaseTime, unit, currentThreadId());
+    }
+
+    @Override
+    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
+        long lease = Args.leaseMs(leaseTime, unit);
+        return acquireAsync(Args.FOREVER, lease, threadId).thenApply(ok -> null);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync() {
+        return tryLockAsync(currentThreadId());
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync(long threadId) {
+        return acquireAsync(0, Args.WATCHDOG, threadId);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync(long waitTime, TimeUnit unit) {
+        return acquireAsync(Args.waitMs(waitTime, unit), Args.WATCHDOG, currentThreadId());
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit) {
+        return tryLockAsync(waitTime, leaseTime, unit, currentThreadId());
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
+        long lease = Args.leaseMs(leaseTime, unit);
+        return acquireAsync(Args.waitMs(waitTime, unit), lease, threadId);
+    }
+
+    @Override
+    public CompletableFuture<Void> unlockAsync() {
+        return unlockAsync(currentThreadId());
+    }
+
+    @Override
+    public CompletableFuture<Void> unlockAsync(long threadId) {
+        client.ensureOpen();
+        String field = field(threadId);
+        client.renewal().releasing(name, field, true);
+        return client.evalAsync(Scripts.LOCK_RELEASE, releaseKeys, releaseArgs(field))
+                .handle((reply, error) -> {
+                    if (error != null) {
+                        client.renewal().releasing(name, field, false);
+                        throw asRuntime(DefaultLockClient.unwrap(error));
+                    }
+                    afterRelease(field, threadId, (Long) reply);
+                    return null;
+                });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceUnlockAsync() {
+        client.ensureOpen();
+        return client.evalAsync(Scripts.LOCK_FORCE_RELEASE, releaseKeys, List.of(client.publishMode()))
+                .thenApply(r -> {
+                    client.renewal().forceReleased(name);
+                    return Long.valueOf(1).equals(r);
+                });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLockedAsync() {
+        return stateAsync("").thenApply(s -> s.exists);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isHeldByThreadAsync(long threadId) {
+        return stateAsync(field(threadId)).thenApply(s -> s.count > 0);
+    }
+
+    @Override
+    public CompletableFuture<Integer> getHoldCountAsync(long threadId) {
+        return stateAsync(field(threadId)).thenApply(s -> s.count);
+    }
+
+    @Override
+    public CompletableFuture<Long> remainTimeToLiveAsync() {
+        return stateAsync("").thenApply(s -> s.pttl);
+    }
+
+    // ---------------------------------------------------------------- engine
+
+    private String field(long ownerId) {
+        return Keys.ownerField(client.clientId(), ownerId);
+    }
+
+    private static long currentThreadId() {
+        return Thread.currentThread().getId();
+    }
+
+    private List<String> acquireArgs(long leaseMs, long ownerId) {
+        long ttl = leaseMs == Args.WATCHDOG ? client.watchdogMs() : leaseMs;
+        return List.of(Long.toString(ttl), field(ownerId));
+    }
+
+    private List<String> releaseArgs(String field) {
+        Hold h = client.renewal().get(name, field);
+        long ttl = h != null && !h.watchdog() ? h.leaseMs : client.watchdogMs();
+        return List.of(Long.toString(ttl), field, client.publishMode());
+    }
+
+    /** One attempt on the calling thread; registers the hold on success. @return null if acquired, else the PTTL */
+    private Long tryAcquireOnce(long leaseMs, long ownerId) {
+        Object reply = client.eval(Scripts.LOCK_ACQUIRE, keys, acquireArgs(leaseMs, ownerId));
+        return onAttempt(reply, leaseMs, ownerId);
+    }
+
+    private CompletableFuture<Long> tryAcquireOnceAsync(long leaseMs, long ownerId) {
+        return client.evalAsync(Scripts.LOCK_ACQUIRE, keys, acquireArgs(leaseMs, ownerId))
+                .thenApply(reply -> onAttempt(reply, leaseMs, ownerId));
+    }
+
+    private Long onAttempt(Object reply, long leaseMs, long ownerId) {
+        if (reply == null) {
+            client.renewal().acquired(name, field(ownerId), ownerId, name, leaseMs);
+            return null;
+        }
+        return (Long) reply;
+    }
+
+    private void release(long ownerId) {
+        client.ensureOpen();
+        String field = field(ownerId);
+        client.renewal().releasing(name, field, true);
+        Object reply;
+        try {
+            reply = client.eval(Scripts.LOCK_RELEASE, releaseKeys, releaseArgs(field));
+        } catch (RuntimeException e) {
+            client.renewal().releasing(name, field, false);
+            throw e;
+        }
+        afterRelease(field, ownerId, (Long) reply);
+    }
+
+    void releaseLease(long ownerId) {
+        release(ownerId);
+    }
+
+    private void afterRelease(String field, long ownerId, long answer) {
+        client.renewal().released(name, field, answer);
+        if (answer < 0) {
+            throw new IllegalMonitorStateException("attempt to unlock lock '" + name
+                    + "', not locked by current thread by node id: " + client.clientId() + " thread-id: " + ownerId
+                    + (answer == -1
+                            ? ": the lock is free (its lease expired or it was force-unlocked)"
+                            : ": it is held by another owner"));
+        }
+    }
+
+    private void acquireUninterruptibly(long leaseMs, long ownerId) {
+        try {
+            acquire(Args.FOREVER, leaseMs, ownerId, false);
+        } catch (InterruptedException impossible) {
+            throw new IllegalStateException(impossible);
+        }
+    }
+
+    /**
+     * The sync wait (spec 5.1/5.2): attempt; subscribe; attempt again; then wait on the entry's
+     * semaphore for at most the returned TTL (or the time left), and repeat.
+     *
+     * @param waitMs {@link Args#FOREVER}, 0 for one attempt, or the longest wait
+     * @param interruptible whether an interrupt aborts the wait; if not, the status is restored after
+     * @return whether the lock was acquired
+     */
+    private boolean acquire(long waitMs, long leaseMs, long ownerId, boolean interruptible)
+            throws InterruptedException {
+        client.ensureOpen();
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
+        }
+        long start = System.nanoTime();
+        if (tryAcquireOnce(leaseMs, ownerId) == null) {
+            return true;
+        }
+        if (waitMs == 0) {
+            return false;
+        }
+        boolean forever = waitMs == Args.FOREVER;
+        long deadline = forever ? 0 : start + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        boolean interrupted = false;
+        Waiters.Entry entry = client.waiters().join(channel);
+        try {
+            long subscribeBudget = client.options().subscriptionTimeout().toNanos();
+            if (!forever) {
+                subscribeBudget = Math.min(subscribeBudget, deadline - System.nanoTime());
+            }
+            while (true) {
+                try {
+                    entry.subscribed.get(Math.max(0, subscribeBudget), TimeUnit.NANOSECONDS);
+                    break;
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        throw e;
+                    }
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw asRuntime(DefaultLockClient.unwrap(e));
+                } catch (TimeoutException e) {
+                    if (!forever && deadline - System.nanoTime() <= 0) {
+                        return false;
+                    }
+                    throw new RedisUnavailableException("subscription to " + channel + " not confirmed within "
+                            + client.options().subscriptionTimeout().toMillis() + " ms");
+                }
+            }
+            while (true) {
+                client.ensureOpen();
+                Long ttl = tryAcquireOnce(leaseMs, ownerId);
+                if (ttl == null) {
+                    return true;
+                }
+                long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return false;
+                }
+                // A key without expiry (-1) is never written by relock; poll at the renewal rate then.
+                long waitNanos = TimeUnit.MILLISECONDS.toNanos(ttl >= 0 ? ttl : client.watchdogMs() / 3);
+                try {
+                    entry.latch.tryAcquire(Math.min(waitNanos, remaining), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        throw e;
+                    }
+                    interrupted = true;
+                }
+            }
+        } finally {
+            client.waiters().leave(entry);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The async wait (spec 5.3): never parks a thread; continuations run on driver or timer threads. */
+    private CompletableFuture<Boolean> acquireAsync(long waitMs, long leaseMs, long ownerId) {
+        try {
+            client.ensureOpen();
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        long start = System.nanoTime();
+        tryAcquireOnceAsync(leaseMs, ownerId).whenComplete((ttl, error) -> {
+            if (error != null) {
+                result.completeExceptionally(DefaultLockClient.unwrap(error));
+            } else if (ttl == null) {
+                completeAcquired(result, ownerId);
+            } else if (waitMs == 0) {
+                result.complete(false);
+            } else {
+                new AsyncWait(result, waitMs == Args.FOREVER ? 0 : start + TimeUnit.MILLISECONDS.toNanos(waitMs),
+                        waitMs == Args.FOREVER, leaseMs, ownerId).start();
+            }
+        });
+        return result;
+    }
+
+    private void completeAcquired(CompletableFuture<Boolean> result, long ownerId) {
+        if (!result.complete(true)) { // the caller cancelled meanwhile: give the lock back
+            unlockAsync(ownerId);
+        }
+    }
+
+    /** One async waiter's state machine: subscribe, then attempt / wait-for-wake-or-timer, repeat. */
+    private final class AsyncWait {
+        private final CompletableFuture<Boolean> result;
+        private final long deadline;
+        private final boolean forever;
+        private final long leaseMs;
+        private final long ownerId;
+        private final AtomicBoolean left = new AtomicBoolean();
+        private Waiters.Entry entry;
+
+        AsyncWait(CompletableFuture<Boolean> result, long deadline, boolean forever, long leaseMs, long ownerId) {
+            this.result = result;
+            this.deadline = deadline;
+            this.forever = forever;
+            this.leaseMs = leaseMs;
+            this.ownerId = ownerId;
+        }
+
+        void start() {
+            entry = client.waiters().join(channel);
+            long budget = client.options().subscriptionTimeout().toNanos();
+            if (!forever) {
+                budget = Math.min(budget, Math.max(0, deadline - System.nanoTime()));
+            }
+            ScheduledFuture<?> timeout = client.timer().schedule(() -> {
+                if (!entry.subscribed.isDone()) {
+                    if (!forever && deadline - System.nanoTime() <= 0) {
+                        finish(false, null);
+                    } else {
+                        finish(null, new RedisUnavailableException("subscription to " + channel
+                                + " not confirmed within " + client.options().subscriptionTimeout().toMillis() + " ms"));
+                    }
+                }
+            }, budget, TimeUnit.NANOSECONDS);
+            entry.subscribed.whenComplete((s, error) -> {
+                timeout.cancel(false);
+                if (error != null) {
+                    finish(null, DefaultLockClient.unwrap(error));
+                } else {
+                    attempt();
+                }
+            });
+        }
+
+        private void attempt() {
+            if (result.isDone()) {
+                leave();
+                return;
+            }
+            if (client.isClosed()) {
+                finish(null, new IllegalStateException("the LockClient was closed while waiting for lock '" + name + "'"));
+                return;
+            }
+            tryAcquireOnceAsync(leaseMs, ownerId).whenComplete((ttl, error) -> {
+                if (error != null) {
+                    finish(null, DefaultLockClient.unwrap(error));
+                    return;
+                }
+                if (ttl == null) {
+                    leave();
+                    completeAcquired(result, ownerId);
+                    return;
+                }
+                long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    finish(false, null);
+                    return;
+                }
+                long waitNanos = Math.min(remaining,
+                        TimeUnit.MILLISECONDS.toNanos(ttl >= 0 ? ttl : client.watchdogMs() / 3));
+                waitForWake(waitNanos);
+            });
+        }
+
+        private void waitForWake(long waitNanos) {
+            AtomicBoolean fired = new AtomicBoolean();
+            ScheduledFuture<?>[] timer = new ScheduledFuture<?>[1];
+            Runnable onMessage = new Runnable() {
+                @Override
+                public void run() {
+                    if (fired.compareAndSet(false, true)) {
+                        if (timer[0] != null) {
+                            timer[0].cancel(false);
+                        }
+                        attempt();
+                    } else {
+                        entry.wakeOne(); // this wake-up was meant for someone: pass it on
+                    }
+                }
+            };
+            entry.listeners.add(onMessage);
+            timer[0] = client.timer().schedule(() -> {
+                if (fired.compareAndSet(false, true)) {
+                    entry.listeners.remove(onMessage);
+                    attempt();
+                }
+            }, waitNanos, TimeUnit.NANOSECONDS);
+            // A message that arrived before the listener was queued banked a permit: use it now.
+            if (entry.latch.tryAcquire() && fired.compareAndSet(false, true)) {
+                entry.listeners.remove(onMessage);
+                timer[0].cancel(false);
+                attempt();
+            }
+        }
+
+        private void finish(Boolean value, Throwable error) {
+            leave();
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else {
+                result.complete(value);
+            }
+        }
+
+        private void leave() {
+            if (entry != null && left.compareAndSet(false, true)) {
+                client.waiters().leave(entry);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- state reads
+
+    private record State(boolean exists, int count, long pttl) {
+    }
+
+    private State state(String field) {
+        client.ensureOpen();
+        return toState(client.eval(Scripts.LOCK_STATE, keys, List.of(field)));
+    }
+
+    private CompletableFuture<State> stateAsync(String field) {
+        return client.evalAsync(Scripts.LOCK_STATE, keys, List.of(field)).thenApply(RedisLock::toState);
+    }
+
+    private static State toState(Object reply) {
+        List<?> r = (List<?>) reply;
+        return new State(((Long) r.get(0)) == 1L, ((Long) r.get(1)).intValue(), (Long) r.get(2));
+    }
+
+    static RuntimeException asRuntime(Throwable t) {
+        if (t instanceof RuntimeException re) {
+            return re;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new RedisUnavailableException("lock operation failed: " + t, t);
+    }
+}

@@ -1,0 +1,167 @@
+package io.github.relock.core.internal;
+
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.Subscription;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.ReentrantLock;
+
+/*
+ * Design: how waiters are woken.
+ *
+ * One Entry per channel per client, shared by every waiter of this client on that channel (sync
+ * threads and async continuations alike), reference-counted. The first waiter subscribes the
+ * channel on the driver's single pub/sub connection; the last one out unsubscribes it. Waiters
+ * subscribe only after a failed attempt and attempt once more after the subscription is
+ * confirmed, so an unlock between the first attempt and SUBSCRIBE is never missed.
+ *
+ * Wake-up: "0" (UNLOCK) runs one queued async listener if there is one, else releases one permit
+ * of the entry's semaphore (waking one blocked thread, or banking the permit for the next waiter).
+ * "1" (READ_UNLOCK) and a pub/sub reconnect wake everyone: all listeners run and as many permits
+ * are released as threads are queued, plus one for a thread about to block.
+ *
+ * Safety net: nothing guarantees delivery (reconnects, other clients' pub/sub modes, expiry), so
+ * every wait is bounded by the TTL the last attempt returned; a lost message costs at most that.
+ * An async waiter adds its listener and then checks for a banked permit, closing the window in
+ * which a message arrived after its failed attempt but before its listener was queued.
+ *
+ * Ordering: subscribe and unsubscribe of one channel are serialised by a striped ReentrantLock
+ * (no synchronized: virtual threads must not pin), and a subscribe that follows an unsubscribe
+ * still in flight is chained after it, so the driver always sees them in order.
+ */
+final class Waiters implements MessageListener, ConnectionListener {
+    private static final System.Logger LOG = System.getLogger(Waiters.class.getName());
+    private static final int STRIPES = 64;
+
+    /** The shared wait state of one channel. */
+    static final class Entry {
+        final String channel;
+        final Semaphore latch = new Semaphore(0);
+        final ConcurrentLinkedQueue<Runnable> listeners = new ConcurrentLinkedQueue<>();
+        final CompletableFuture<Subscription> subscribed;
+        int refs; // guarded by the channel's stripe lock
+
+        Entry(String channel, CompletableFuture<Subscription> subscribed) {
+            this.channel = channel;
+            this.subscribed = subscribed;
+        }
+
+        void wakeOne() {
+            Runnable r = listeners.poll();
+            if (r != null) {
+                r.run();
+            } else {
+                latch.release();
+            }
+        }
+
+        void wakeAll() {
+            // Bounded: a listener that re-queues itself while running is woken by the next message.
+            for (int n = listeners.size(); n > 0; n--) {
+                Runnable r = listeners.poll();
+                if (r == null) {
+                    break;
+                }
+                r.run();
+            }
+            latch.release(latch.getQueueLength() + 1);
+        }
+    }
+
+    private final CommandExecutor executor;
+    private final boolean sharded;
+    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+
+    Waiters(CommandExecutor executor, boolean sharded) {
+        this.executor = executor;
+        this.sharded = sharded;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReentrantLock();
+        }
+    }
+
+    /** Joins (or creates and subscribes) the channel's entry; pair with {@link #leave(Entry)}. */
+    Entry join(String channel) {
+        ReentrantLock lock = stripe(channel);
+        lock.lock();
+        try {
+            Entry e = entries.get(channel);
+            if (e == null) {
+                CompletableFuture<Void> pending = unsubscribing.get(channel);
+                CompletableFuture<Subscription> sub = pending == null
+                        ? executor.subscribe(channel, sharded, this)
+                        : pending.handle((v, t) -> null).thenCompose(x -> executor.subscribe(channel, sharded, this));
+                e = new Entry(channel, sub);
+                entries.put(channel, e);
+            }
+            e.refs++;
+            return e;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Leaves the entry; the last one out unsubscribes the channel. */
+    void leave(Entry e) {
+        ReentrantLock lock = stripe(e.channel);
+        lock.lock();
+        try {
+            if (--e.refs > 0) {
+                return;
+            }
+            entries.remove(e.channel, e);
+            CompletableFuture<Void> done = e.subscribed
+                    .thenCompose(Subscription::unsubscribe)
+                    .exceptionally(t -> null); // a failed subscribe has nothing to undo
+            unsubscribing.put(e.channel, done);
+            done.whenComplete((v, t) -> unsubscribing.remove(e.channel, done));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the number of channels with waiters (for tests and leak checks) */
+    int activeChannels() {
+        return entries.size();
+    }
+
+    /** Wakes every waiter (used on close, so they observe the closed client). */
+    void wakeEveryone() {
+        entries.values().forEach(Entry::wakeAll);
+    }
+
+    /** @return a future completing when every unsubscribe in flight has completed */
+    CompletableFuture<Void> quiesced() {
+        return CompletableFuture.allOf(unsubscribing.values().toArray(CompletableFuture[]::new));
+    }
+
+    @Override
+    public void onMessage(String channel, String message) {
+        Entry e = entries.get(channel);
+        if (e == null) {
+            return;
+        }
+        switch (message) {
+            case "0" -> e.wakeOne();
+            case "1" -> e.wakeAll();
+            default -> LOG.log(System.Logger.Level.DEBUG, "ignoring message ''{0}'' on {1}", message, channel);
+        }
+    }
+
+    @Override
+    public void onReconnect() {
+        LOG.log(System.Logger.Level.INFO, "pub/sub reconnected: {0} waiting channel(s) poll again", entries.size());
+        wakeEveryone();
+    }
+
+    private ReentrantLock stripe(String channel) {
+        return stripes[(channel.hashCode() & 0x7fffffff) % STRIPES];
+    }
+}

@@ -1,0 +1,11 @@
+-- Reentrant lock: acquire or re-enter (Redisson RLock wire format, spec 2.1).
+-- KEYS[1] lock hash N
+-- ARGV[1] lease in ms (the watchdog timeout when the lock is renewed by the holder's client)
+-- ARGV[2] owner field "<clientId>:<threadId>"
+-- Returns nil when acquired or re-entered; otherwise the holder's remaining PTTL in ms.
+if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    redis.call('pexpire', KEYS[1], ARGV[1])
+    return nil
+end
+return redis.call('pttl', KEYS[1])

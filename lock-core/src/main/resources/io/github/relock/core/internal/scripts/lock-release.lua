@@ -1,0 +1,33 @@
+-- Reentrant lock: release one hold (spec 2.1). Publishes "0" (UNLOCK, wakes one waiter) when the
+-- last hold goes. Unlike Redisson's script, a caller that does not hold the lock learns why.
+-- KEYS[1] lock hash N
+-- KEYS[2] channel redisson_lock__channel:{N}
+-- ARGV[1] lease in ms to set when holds remain
+-- ARGV[2] owner field "<clientId>:<threadId>"
+-- ARGV[3] publish mode: PUBLISH, SPUBLISH, or BOTH (cluster: classic and sharded subscribers)
+-- Returns 1 released, 0 still held (reentrant), -1 not held and the lock is free,
+-- -2 not held and another owner holds it.
+local function notify(channel, message)
+    if ARGV[3] ~= 'SPUBLISH' then
+        redis.call('publish', channel, message)
+    end
+    if ARGV[3] == 'SPUBLISH' then
+        redis.call('spublish', channel, message)
+    elseif ARGV[3] == 'BOTH' then
+        pcall(redis.call, 'spublish', channel, message)
+    end
+end
+if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
+    if redis.call('exists', KEYS[1]) == 0 then
+        return -1
+    end
+    return -2
+end
+local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
+if remaining > 0 then
+    redis.call('pexpire', KEYS[1], ARGV[1])
+    return 0
+end
+redis.call('del', KEYS[1])
+notify(KEYS[2], '0')
+return 1

@@ -1,0 +1,63 @@
+package io.github.relock.tck;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Waiting on conditions with deadlines, so tests stay deterministic on a loaded machine.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class Await {
+    private Await() {
+    }
+
+    /**
+     * Polls {@code condition} every 10 ms until it holds.
+     *
+     * @param deadline the longest wait
+     * @param condition what must become true
+     * @param what describes the condition, for the failure message
+     * @throws AssertionError if it is still false at the deadline
+     */
+    public static void until(Duration deadline, BooleanSupplier condition, Supplier<String> what) {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - end > 0) {
+                throw new AssertionError("not true within " + deadline.toMillis() + " ms: " + what.get());
+            }
+            pause();
+        }
+    }
+
+    /**
+     * Checks {@code invariant} every 10 ms for the whole {@code window}: for rules of the form
+     * "X stays true while time passes" (a lock outlives its timeout, ...).
+     *
+     * @param window how long the invariant must hold
+     * @param invariant what must stay true
+     * @param what describes it, for the failure message
+     * @throws AssertionError the first time it is false
+     */
+    public static void holdsFor(Duration window, BooleanSupplier invariant, Supplier<String> what) {
+        long start = System.nanoTime();
+        long end = start + window.toNanos();
+        do {
+            if (!invariant.getAsBoolean()) {
+                throw new AssertionError("stopped being true after " + (System.nanoTime() - start) / 1_000_000
+                        + " ms of " + window.toMillis() + " ms: " + what.get());
+            }
+            pause();
+        } while (System.nanoTime() - end < 0);
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting", e);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import io.github.relock.api.RedisUnavailableException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 7: failure signalling. A stopped Redis gives a typed error within the timeout, never a
+ * hang; a restarted Redis makes held locks reported lost while new locks work. Each test runs on
+ * a private embedded server (skipped, with the reason, when {@code REDIS_URL} is set).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class FailureChapter extends TckChapter {
+
+    /** @param kit the enclosing kit */
+    protected FailureChapter(RelockTck kit) {
+        super(kit);
+    }
+
+    private RedisServer privateServer() {
+        assumeTrue(RedisFixture.canControlServers(), "REDIS_URL is set: the kit may not stop servers");
+        return kit.closeAfterTest(RedisServer.startEmbedded());
+    }
+
+    /** Rule 7.1: Redis stopped: lock calls fail with RedisUnavailableException within the timeout. */
+    @Test
+    void rule7_1_redisStopped_typedErrorNoHang() {
+        RedisServer server = privateServer();
+        LockClient c = kit.newLockClient(server, LockOptions.builder().commandTimeout(Duration.ofSeconds(1)).build());
+        DistributedLock lock = c.getLock("tck:down");
+        assertTrue(lock.tryLock());
+        lock.unlock();
+        server.stop();
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            assertThrows(RedisUnavailableException.class, lock::tryLock);
+            assertThrows(RedisUnavailableException.class, lock::isLocked);
+        });
+    }
+
+    /** Rule 7.2: Redis restarted (data gone): held locks are reported lost; new locks work. */
+    @Test
+    void rule7_2_redisRestarted_heldLockReportedLost_newLocksWork() throws Exception {
+        RedisServer server = privateServer();
+        LockClient c = kit.newLockClient(server, LockOptions.builder()
+                .lockWatchdogTimeout(Duration.ofMillis(600)).commandTimeout(Duration.ofSeconds(1)).build());
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(events::add);
+        DistributedLock lock = c.getLock("tck:restart");
+        lock.lock();
+        server.restart();
+        Await.until(Duration.ofSeconds(30), () -> !events.isEmpty(), () -> "held lock not reported lost after restart");
+        assertEquals("tck:restart", events.get(0).lockName());
+        DistributedLock fresh = c.getLock("tck:after-restart");
+        Await.until(Duration.ofSeconds(30), () -> {
+            try {
+                return fresh.tryLock();
+            } catch (RedisUnavailableException reconnecting) {
+                return false;
+            }
+        }, () -> "no new lock after the restart");
+        fresh.unlock();
+        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+    }
+}

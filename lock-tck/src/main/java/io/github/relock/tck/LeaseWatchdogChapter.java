@@ -1,0 +1,201 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLease;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import io.github.relock.api.LockTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 3: leases and the watchdog (spec 4). Renewal keeps watchdog locks alive, stops on
+ * unlock and close, batches its scripts, and tells holders when a lock is lost.
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class LeaseWatchdogChapter extends TckChapter {
+    private static final Duration WATCHDOG = Duration.ofMillis(600);
+
+    /** @param kit the enclosing kit */
+    protected LeaseWatchdogChapter(RelockTck kit) {
+        super(kit);
+    }
+
+    /** Rule 4.1: a watchdog lock outlives three times its timeout while held. */
+    @Test
+    void rule4_1_watchdog_heldLock_outlivesThreeTimeouts() {
+        DistributedLock lock = client(WATCHDOG).getLock("tck:renew");
+        lock.lock();
+        Await.holdsFor(WATCHDOG.multipliedBy(3), lock::isLocked, () -> "watchdog lock expired while held");
+        lock.unlock();
+        assertEquals(0L, redis("EXISTS", "tck:renew"));
+    }
+
+    /** Rule 4.2: after close() the client's locks are no longer renewed and expire within the timeout. */
+    @Test
+    void rule4_2_close_stopsRenewal_lockExpires() {
+        LockClient c = client(WATCHDOG);
+        DistributedLock lock = c.getLock("tck:close");
+        lock.lock();
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(events::add);
+        c.close();
+        assertEquals(1, events.size(), "close did not report the held lock: " + events);
+        assertEquals(LockLostEvent.Reason.CLIENT_CLOSED, events.get(0).reason());
+        Await.until(WATCHDOG.multipliedBy(5), () -> Long.valueOf(0).equals(redis("EXISTS", "tck:close")),
+                () -> "lock of a closed client is still renewed");
+    }
+
+    /** Rule 4.3: a holder whose key is deleted behind its back is told within one renewal period. */
+    @Test
+    void rule4_3_keyDeletedBehindBack_leaseAndClientListenerToldLost() throws Exception {
+        LockClient c = client(WATCHDOG);
+        List<LockLostEvent> clientEvents = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(clientEvents::add);
+        DistributedLock lock = c.getLock("tck:lost");
+        LockLease lease = lock.acquire(Duration.ofSeconds(5));
+        List<LockLostEvent> leaseEvents = new CopyOnWriteArrayList<>();
+        lease.onLost(leaseEvents::add);
+        assertTrue(lease.isValid());
+        redis("DEL", "tck:lost");
+        Await.until(WATCHDOG.multipliedBy(5), () -> !leaseEvents.isEmpty(), () -> "onLost not called");
+        assertEquals(LockLostEvent.Reason.NOT_HELD, leaseEvents.get(0).reason());
+        assertEquals("tck:lost", leaseEvents.get(0).lockName());
+        assertEquals(lease.ownerId(), leaseEvents.get(0).threadId());
+        assertFalse(lease.isValid());
+        Await.until(Duration.ofSeconds(5), () -> !clientEvents.isEmpty(), () -> "client listener not called");
+        IllegalMonitorStateException e = assertThrows(IllegalMonitorStateException.class, lease::close);
+        assertTrue(e.getMessage().contains("free"), e.getMessage());
+    }
+
+    /** Rule 4.4: renewal batches: 1,000 held locks cost at most 10 scripts per period. */
+    @Test
+    void rule4_4_renewal_thousandLocks_atMostTenScriptsPerPeriod() throws Exception {
+        Duration watchdog = Duration.ofMillis(1500);
+        LockClient c = client(watchdog);
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            all.add(c.getLock("tck:many:" + i).lockAsync(10_000 + i));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        redis("CONFIG", "RESETSTAT");
+        long t0 = System.nanoTime();
+        Await.holdsFor(watchdog.multipliedBy(2), () -> true, () -> "");
+        long scripts = scriptCalls();
+        long periods = (System.nanoTime() - t0) / TimeUnit.MILLISECONDS.toNanos(watchdog.toMillis() / 3) + 1;
+        assertTrue(scripts <= 10 * periods, scripts + " scripts in " + periods + " periods for 1,000 locks");
+        assertTrue(scripts >= 10, "renewal did not run: " + scripts + " scripts");
+        assertEquals(1000L, redis("DBSIZE"));
+        for (int i = 0; i < 1000; i++) {
+            c.getLock("tck:many:" + i).unlockAsync(10_000 + i).get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Rule 4.5: unlocking while renewals are in flight never leaves a key renewed, and reports no loss. */
+    @Test
+    void rule4_5_unlockDuringRenewal_noZombieAndNoFalseLoss() {
+        LockClient c = client(Duration.ofMillis(30)); // renewal every 10 ms
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(events::add);
+        DistributedLock lock = c.getLock("tck:zombie");
+        for (int i = 0; i < 300; i++) {
+            lock.lock();
+            lock.unlock();
+        }
+        assertEquals(0L, redis("EXISTS", "tck:zombie"));
+        assertEquals(List.of(), events, "a released lock was reported lost");
+    }
+
+    /** Rule 4.6: a lease has its own negative owner id, can be released by another thread, and close is idempotent. */
+    @Test
+    void rule4_6_lease_releasedFromOtherThread() throws Exception {
+        LockClient c = client();
+        DistributedLock lock = c.getLock("tck:lease");
+        LockLease lease = lock.acquire(Duration.ZERO);
+        assertTrue(lease.ownerId() < 0, "lease id " + lease.ownerId());
+        assertEquals("1", redis("HGET", "tck:lease", c.clientId() + ":" + lease.ownerId()));
+        assertFalse(lock.isHeldByCurrentThread(), "a lease is not the calling thread's hold");
+        LockLease second = c.getLock("tck:lease2").acquire(Duration.ZERO);
+        assertNotEquals(lease.ownerId(), second.ownerId());
+        ReentrantLockChapter.onOtherThread(() -> {
+            lease.close();
+            return null;
+        });
+        lease.close();
+        second.close();
+        assertFalse(lease.isValid());
+        assertFalse(lock.isLocked());
+    }
+
+    /** Rule 4.7: acquire(wait) on a held lock throws LockTimeoutException naming the lock. */
+    @Test
+    void rule4_7_acquire_heldElsewhere_timesOut() throws Exception {
+        DistributedLock lock = client().getLock("tck:lease-timeout");
+        lock.lock();
+        LockTimeoutException e = assertThrows(LockTimeoutException.class,
+                () -> client().getLock("tck:lease-timeout").acquire(Duration.ofMillis(100)));
+        assertTrue(e.getMessage().contains("tck:lease-timeout"), e.getMessage());
+        lock.unlock();
+    }
+
+    /** Rule 4.8: a lease with an explicit lease time is valid until it runs out, then reported LEASE_EXPIRED. */
+    @Test
+    void rule4_8_lease_explicitLease_invalidAfterExpiry() throws Exception {
+        LockClient c = client(WATCHDOG);
+        LockLease lease = c.getLock("tck:lease-exp").acquire(Duration.ZERO, Duration.ofMillis(300));
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        lease.onLost(events::add);
+        assertTrue(lease.isValid());
+        Await.until(Duration.ofSeconds(10), () -> !lease.isValid(), () -> "lease still valid after its lease time");
+        Await.until(Duration.ofSeconds(10), () -> !events.isEmpty(), () -> "no LEASE_EXPIRED event");
+        assertEquals(LockLostEvent.Reason.LEASE_EXPIRED, events.get(0).reason());
+        assertThrows(IllegalMonitorStateException.class, lease::close);
+    }
+
+    /** Rule 4.9: acquireAsync completes with a lease, or with LockTimeoutException. */
+    @Test
+    void rule4_9_acquireAsync_leaseOrTimeout() throws Exception {
+        LockClient c = client();
+        LockLease lease = c.getLock("tck:lease-async").acquireAsync(Duration.ZERO, null).get(10, TimeUnit.SECONDS);
+        assertTrue(lease.isValid());
+        var failed = c.getLock("tck:lease-async").acquireAsync(Duration.ofMillis(100), Duration.ofSeconds(5));
+        var e = assertThrows(java.util.concurrent.ExecutionException.class, () -> failed.get(10, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof LockTimeoutException, String.valueOf(e.getCause()));
+        lease.close();
+    }
+
+    /** Rule 4.10: options are checked: watchdog below 30 ms and a batch of 0 are rejected. */
+    @Test
+    void rule4_10_options_invalidValues_rejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(5)));
+        assertTrue(e.getMessage().contains("5 ms"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().renewalBatchSize(0));
+        assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().clientId("a:b"));
+    }
+
+    private long scriptCalls() {
+        String info = (String) redis("INFO", "commandstats");
+        long total = 0;
+        Matcher m = Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(info);
+        while (m.find()) {
+            total += Long.parseLong(m.group(2));
+        }
+        return total;
+    }
+}

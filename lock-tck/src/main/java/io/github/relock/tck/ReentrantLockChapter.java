@@ -1,0 +1,362 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 2: the reentrant lock (spec 2.1). Thread-bound semantics, reentrancy, leases, force
+ * unlock, the state reads, async variants, input checks, and the exact wire format.
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class ReentrantLockChapter extends TckChapter {
+
+    /** @param kit the enclosing kit */
+    protected ReentrantLockChapter(RelockTck kit) {
+        super(kit);
+    }
+
+    /** Rule 2.1.1: a held lock excludes other threads until the holder unlocks. */
+    @Test
+    void rule2_1_1_lock_heldByOneThread_otherThreadTryLockFailsUntilUnlock() throws Exception {
+        DistributedLock lock = client().getLock("tck:excl");
+        lock.lock();
+        assertFalse(otherThreadReturns(() -> lock.tryLock()), "another thread acquired a held lock");
+        lock.unlock();
+        assertTrue(otherThreadReturns(() -> {
+            boolean ok = lock.tryLock();
+            lock.unlock();
+            return ok;
+        }));
+    }
+
+    /** Rule 2.1.2: two clients (two client ids) on the same name exclude each other. */
+    @Test
+    void rule2_1_2_lock_heldByOneClient_otherClientCannotAcquire() throws Exception {
+        LockClient a = client();
+        LockClient b = client();
+        DistributedLock la = a.getLock("tck:clients");
+        DistributedLock lb = b.getLock("tck:clients");
+        assertTrue(la.tryLock());
+        assertFalse(lb.tryLock(), "a second client acquired the same thread id's lock");
+        assertTrue(lb.isLocked());
+        assertFalse(lb.isHeldByCurrentThread());
+        la.unlock();
+        assertTrue(lb.tryLock());
+        lb.unlock();
+    }
+
+    /** Rule 2.1.3: re-entry increments the hold count stored as decimal text; unlock decrements. */
+    @Test
+    void rule2_1_3_lock_reentered_holdCountFollowsAndKeyGoesAtZero() {
+        LockClient c = client();
+        DistributedLock lock = c.getLock("tck:reentry");
+        String field = c.clientId() + ":" + Thread.currentThread().getId();
+        lock.lock();
+        lock.lock();
+        lock.lock();
+        assertEquals(3, lock.getHoldCount());
+        assertEquals("3", redis("HGET", "tck:reentry", field));
+        lock.unlock();
+        lock.unlock();
+        assertEquals(1, lock.getHoldCount());
+        assertTrue(lock.isLocked());
+        lock.unlock();
+        assertEquals(0, lock.getHoldCount());
+        assertFalse(lock.isLocked());
+        assertEquals(0L, redis("EXISTS", "tck:reentry"));
+    }
+
+    /** Rule 2.1.4: the hash is {@code N} with field {@code <clientId>:<threadId>} = "1" and the watchdog TTL. */
+    @Test
+    void rule2_1_4_lock_wireFormat_hashFieldAndWatchdogTtl() {
+        LockClient c = client();
+        DistributedLock lock = c.getLock("tck:wire");
+        lock.lock();
+        try {
+            List<?> all = (List<?>) redis("HGETALL", "tck:wire");
+            assertEquals(List.of(c.clientId() + ":" + Thread.currentThread().getId(), "1"), all);
+            long ttl = pttl("tck:wire");
+            assertTrue(ttl > 20_000 && ttl <= 30_000, "watchdog TTL should be about 30000 ms, was " + ttl);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Rule 2.1.5: an explicit lease expires; the stale holder's unlock says the lock is free. */
+    @Test
+    void rule2_1_5_unlock_afterLeaseExpired_throwsSayingFree() throws Exception {
+        DistributedLock lock = client().getLock("tck:expire");
+        assertTrue(lock.tryLock(0, 200, TimeUnit.MILLISECONDS));
+        Await.until(Duration.ofSeconds(10), () -> !lock.isLocked(), () -> "lease of 200 ms did not expire");
+        IllegalMonitorStateException e = assertThrows(IllegalMonitorStateException.class, lock::unlock);
+        assertTrue(e.getMessage().contains("free"), e.getMessage());
+    }
+
+    /** Rule 2.1.6: unlock by a non-owner throws and says another owner holds it; the lock stays. */
+    @Test
+    void rule2_1_6_unlock_byNonOwner_throwsSayingHeldByAnother() throws Exception {
+        DistributedLock lock = client().getLock("tck:nonowner");
+        lock.lock();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        onOtherThread(() -> {
+            try {
+                lock.unlock();
+            } catch (IllegalMonitorStateException e) {
+                thrown.set(e);
+            }
+            return null;
+        });
+        assertTrue(thrown.get() instanceof IllegalMonitorStateException, "no IllegalMonitorStateException");
+        assertTrue(thrown.get().getMessage().contains("another owner"), thrown.get().getMessage());
+        assertTrue(lock.isHeldByCurrentThread());
+        lock.unlock();
+    }
+
+    /** Rule 2.1.7: tryLock(wait) on a held lock returns false after at least the wait. */
+    @Test
+    void rule2_1_7_tryLockWait_heldByOther_returnsFalseAfterWait() throws Exception {
+        DistributedLock lock = client().getLock("tck:wait");
+        lock.lock();
+        long[] elapsed = new long[1];
+        boolean got = onOtherThread(() -> {
+            long t0 = System.nanoTime();
+            boolean ok = lock.tryLock(300, TimeUnit.MILLISECONDS);
+            elapsed[0] = (System.nanoTime() - t0) / 1_000_000;
+            return ok;
+        });
+        assertFalse(got);
+        assertTrue(elapsed[0] >= 295, "gave up after " + elapsed[0] + " ms, before the 300 ms wait");
+        lock.unlock();
+    }
+
+    /** Rule 2.1.8: forceUnlock deletes whoever holds the lock and reports whether there was one. */
+    @Test
+    void rule2_1_8_forceUnlock_heldByOther_freesIt() throws Exception {
+        DistributedLock lock = client().getLock("tck:force");
+        lock.lock();
+        assertTrue(otherThreadReturns(lock::forceUnlock));
+        assertFalse(lock.isLocked());
+        assertFalse(lock.forceUnlock());
+    }
+
+    /** Rule 2.1.9: isHeldByThread / isHeldByCurrentThread / getHoldCount answer per owner. */
+    @Test
+    void rule2_1_9_isHeldBy_perThread() throws Exception {
+        DistributedLock lock = client().getLock("tck:held");
+        long me = Thread.currentThread().getId();
+        lock.lock();
+        assertTrue(lock.isHeldByThread(me));
+        assertTrue(lock.isHeldByCurrentThread());
+        assertFalse(otherThreadReturns(lock::isHeldByCurrentThread));
+        assertEquals(0, onOtherThread(lock::getHoldCount));
+        assertTrue(otherThreadReturns(lock::isLocked));
+        assertFalse(lock.isHeldByThread(me + 1_000_000));
+        lock.unlock();
+        assertFalse(lock.isHeldByThread(me));
+    }
+
+    /** Rule 2.1.10: remainTimeToLive is the lease, the watchdog timeout, or -2 when free. */
+    @Test
+    void rule2_1_10_remainTimeToLive_leaseWatchdogAndFree() {
+        DistributedLock lock = client().getLock("tck:ttl");
+        lock.lock(1, TimeUnit.HOURS);
+        long ttl = lock.remainTimeToLive();
+        assertTrue(ttl > 3_590_000 && ttl <= 3_600_000, "explicit lease of 1 h gave TTL " + ttl);
+        lock.unlock();
+        assertEquals(-2, lock.remainTimeToLive());
+        lock.lock();
+        ttl = lock.remainTimeToLive();
+        assertTrue(ttl > 20_000 && ttl <= 30_000, "watchdog lock gave TTL " + ttl);
+        lock.unlock();
+    }
+
+    /** Rule 2.1.11: a partial unlock of an explicit-lease lock keeps that lease (Redisson testRemainTimeToLive2). */
+    @Test
+    void rule2_1_11_partialUnlock_explicitLease_keepsLease() {
+        DistributedLock lock = client().getLock("tck:ttl2");
+        lock.lock(10, TimeUnit.SECONDS);
+        lock.lock(10, TimeUnit.SECONDS);
+        lock.lock(10, TimeUnit.SECONDS);
+        lock.unlock();
+        lock.unlock();
+        long ttl = lock.remainTimeToLive();
+        assertTrue(ttl > 8_000 && ttl <= 10_000, "TTL after partial unlocks " + ttl);
+        lock.unlock();
+    }
+
+    /** Rule 2.1.12: an interrupted tryLock throws InterruptedException and leaves nothing held or renewed. */
+    @Test
+    void rule2_1_12_tryLock_interrupted_leavesNothingHeld() throws Exception {
+        LockClient holderClient = client();
+        LockClient waiterClient = client();
+        DistributedLock held = holderClient.getLock("tck:interrupt");
+        DistributedLock wanted = waiterClient.getLock("tck:interrupt");
+        held.lock();
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        Thread waiter = new Thread(() -> {
+            started.countDown();
+            try {
+                wanted.tryLock(60, TimeUnit.SECONDS);
+                outcome.set(new AssertionError("tryLock returned instead of being interrupted"));
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        }, "tck-waiter");
+        waiter.start();
+        started.await();
+        Await.until(Duration.ofSeconds(10), () -> !channels().isEmpty(), () -> "waiter never subscribed");
+        waiter.interrupt();
+        waiter.join(TimeUnit.SECONDS.toMillis(30));
+        assertTrue(outcome.get() instanceof InterruptedException, "outcome: " + outcome.get());
+        held.unlock();
+        assertFalse(wanted.isLocked(), "the interrupted waiter left the lock held");
+        assertTrue(holderClient.getLock("tck:interrupt").tryLock(), "lock not free after interrupted waiter");
+        held.unlock();
+    }
+
+    /** Rule 2.1.13: lock() is not interruptible; it acquires and keeps the interrupt status. */
+    @Test
+    void rule2_1_13_lock_interrupted_stillAcquiresAndKeepsStatus() throws Exception {
+        DistributedLock lock = client().getLock("tck:uninterruptible");
+        lock.lock(); // held by the test thread
+        CountDownLatch acquired = new CountDownLatch(1);
+        AtomicReference<Boolean> flag = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            lock.lock();
+            flag.set(Thread.currentThread().isInterrupted());
+            acquired.countDown();
+            lock.unlock();
+        }, "tck-uninterruptible");
+        t.start();
+        Await.until(Duration.ofSeconds(10), () -> !channels().isEmpty(), () -> "waiter never subscribed");
+        t.interrupt();
+        lock.unlock();
+        assertTrue(acquired.await(30, TimeUnit.SECONDS), "lock() waiter never acquired");
+        t.join(10_000);
+        assertEquals(Boolean.TRUE, flag.get(), "interrupt status not kept");
+    }
+
+    /** Rule 2.1.14: async variants with explicit owner ids behave as the thread-bound ones. */
+    @Test
+    void rule2_1_14_async_explicitThreadIds_excludeAndReenter() throws Exception {
+        DistributedLock lock = client().getLock("tck:async");
+        lock.lockAsync(101).get(10, TimeUnit.SECONDS);
+        assertFalse(lock.tryLockAsync(202).get(10, TimeUnit.SECONDS));
+        assertTrue(lock.tryLockAsync(0, 5_000, TimeUnit.MILLISECONDS, 101).get(10, TimeUnit.SECONDS));
+        assertEquals(2, lock.getHoldCountAsync(101).get(10, TimeUnit.SECONDS));
+        assertTrue(lock.isHeldByThreadAsync(101).get(10, TimeUnit.SECONDS));
+        assertTrue(lock.isLockedAsync().get(10, TimeUnit.SECONDS));
+        assertTrue(lock.remainTimeToLiveAsync().get(10, TimeUnit.SECONDS) > 0);
+        CompletableFuture<Boolean> waiting = lock.tryLockAsync(30_000, -1, TimeUnit.MILLISECONDS, 202);
+        lock.unlockAsync(101).get(10, TimeUnit.SECONDS);
+        assertFalse(waiting.isDone(), "202 acquired while 101 still held once");
+        lock.unlockAsync(101).get(10, TimeUnit.SECONDS);
+        assertTrue(waiting.get(30, TimeUnit.SECONDS), "async waiter not woken by the unlock");
+        ExecutionException e = assertThrows(ExecutionException.class, () -> lock.unlockAsync(101).get(10, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof IllegalMonitorStateException, String.valueOf(e.getCause()));
+        assertTrue(lock.forceUnlockAsync().get(10, TimeUnit.SECONDS));
+    }
+
+    /** Rule 2.1.15: bad input is rejected with a message naming the value. */
+    @Test
+    void rule2_1_15_badInput_rejectedWithValueInMessage() {
+        LockClient c = client();
+        assertThrows(NullPointerException.class, () -> c.getLock(null));
+        IllegalArgumentException blank = assertThrows(IllegalArgumentException.class, () -> c.getLock("  "));
+        assertTrue(blank.getMessage().contains("blank"), blank.getMessage());
+        DistributedLock lock = c.getLock("tck:args");
+        IllegalArgumentException wait = assertThrows(IllegalArgumentException.class,
+                () -> lock.tryLock(-5, TimeUnit.SECONDS));
+        assertTrue(wait.getMessage().contains("-5"), wait.getMessage());
+        IllegalArgumentException lease = assertThrows(IllegalArgumentException.class,
+                () -> lock.tryLock(0, 0, TimeUnit.SECONDS));
+        assertTrue(lease.getMessage().contains("0"), lease.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> lock.lock(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> lock.tryLock(Duration.ofMillis(-1)));
+        assertThrows(UnsupportedOperationException.class, lock::newCondition);
+        assertFalse(lock.isLocked(), "a rejected call took the lock");
+    }
+
+    /** Rule 2.1.16: a closed client refuses new work with IllegalStateException. */
+    @Test
+    void rule2_1_16_closedClient_refusesWork() {
+        LockClient c = client();
+        DistributedLock lock = c.getLock("tck:closed");
+        c.close();
+        c.close(); // idempotent
+        assertThrows(IllegalStateException.class, lock::tryLock);
+        assertThrows(IllegalStateException.class, () -> c.getLock("x"));
+    }
+
+    /** Rule 2.1.17: the delete of the last hold publishes "0" on {@code redisson_lock__channel:{N}}. */
+    @Test
+    void rule2_1_17_unlock_publishesZeroOnLockChannel() throws Exception {
+        DistributedLock lock = client().getLock("tck:chan");
+        try (RespClient sub = kit.server().admin()) {
+            sub.call("SUBSCRIBE", "redisson_lock__channel:{tck:chan}");
+            lock.lock();
+            lock.lock();
+            lock.unlock(); // partial: no message
+            lock.unlock();
+            Object msg = sub.readReply();
+            assertEquals(List.of("message", "redisson_lock__channel:{tck:chan}", "0"), msg);
+        }
+        assertNull(redis("GET", "tck:chan"));
+    }
+
+    /**
+     * {@link #onOtherThread} for a boolean result.
+     *
+     * @param body what to run
+     * @return the result
+     * @throws Exception what the body threw
+     */
+    protected static boolean otherThreadReturns(java.util.concurrent.Callable<Boolean> body) throws Exception {
+        return onOtherThread(body);
+    }
+
+    /**
+     * Runs {@code body} on a fresh platform thread and returns its result.
+     *
+     * @param body what to run
+     * @param <T> result type
+     * @return the result
+     * @throws Exception what the body threw
+     */
+    protected static <T> T onOtherThread(java.util.concurrent.Callable<T> body) throws Exception {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Exception> error = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.set(body.call());
+            } catch (Exception e) {
+                error.set(e);
+            }
+        }, "tck-other");
+        t.start();
+        t.join(TimeUnit.SECONDS.toMillis(60));
+        if (t.isAlive()) {
+            throw new AssertionError("other thread did not finish within 60 s");
+        }
+        if (error.get() != null) {
+            throw error.get();
+        }
+        return result.get();
+    }
+}
