@@ -1,21 +1,11 @@
 package io.github.relock.tck;
 
-import io.github.relock.api.LockClient;
-import io.github.relock.api.LockOptions;
-import io.github.relock.core.RedisLocks;
-import io.github.relock.spi.CommandExecutor;
-import io.github.relock.spi.DriverOptions;
-import io.github.relock.spi.RedisDriverProvider;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Nested;
 
 /**
  * The relock compatibility kit. A driver certifies itself by extending this class in its own
- * tests and implementing the three factory methods; every chapter then runs against it on a
- * real Redis ({@link RedisFixture}).
+ * tests and implementing the three factory methods of {@link DriverKit}; every chapter then runs
+ * against it on a real Redis ({@link RedisFixture}).
  *
  * <pre>{@code
  * class MyDriverTckTest extends RelockTck {
@@ -27,87 +17,81 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
-@ExtendWith(RedisFixture.class)
-public abstract class RelockTck {
-    private final List<AutoCloseable> resources = new ArrayList<>();
+public abstract class RelockTck extends DriverKit {
 
     /** Creates the kit (JUnit does this). */
     protected RelockTck() {
     }
 
-    /** @return the provider under test */
-    protected abstract RedisDriverProvider provider();
-
-    /**
-     * @param server the server to connect to
-     * @return a new native client of the type the driver supports (as an application would make it)
-     */
-    protected abstract Object newNativeClient(RedisServer server);
-
-    /** @param nativeClient a client from {@link #newNativeClient}, to close */
-    protected abstract void closeNativeClient(Object nativeClient);
-
-    /** @return the server the kit runs on */
-    public RedisServer server() {
-        return RedisFixture.shared();
-    }
-
-    /**
-     * @return a native client closed after the test
-     */
-    public Object nativeClient() {
-        Object c = newNativeClient(server());
-        resources.add(() -> closeNativeClient(c));
-        return c;
-    }
-
-    /**
-     * @return an executor from the provider over a fresh native client; both closed after the test
-     */
-    public CommandExecutor newExecutor() {
-        Object c = nativeClient();
-        CommandExecutor e = provider().create(c, new DriverOptions(Duration.ofSeconds(5), "relock-tck"));
-        resources.add(e);
-        return e;
-    }
-
-    /**
-     * @param options lock options
-     * @return a lock client over a fresh native client; both closed after the test
-     */
-    public LockClient newLockClient(LockOptions options) {
-        LockClient client = RedisLocks.create(provider(), nativeClient(), options);
-        resources.add(client);
-        return client;
-    }
-
-    /**
-     * Registers something to close after the test (in reverse order of registration).
-     *
-     * @param resource to close
-     * @param <T> its type
-     * @return the resource
-     */
-    public <T extends AutoCloseable> T closeAfterTest(T resource) {
-        resources.add(resource);
-        return resource;
-    }
-
-    @AfterEach
-    void closeResources() throws Exception {
-        Exception first = null;
-        for (int i = resources.size() - 1; i >= 0; i--) {
-            try {
-                resources.get(i).close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e;
-                }
-            }
+    /** ReentrantLockChapter, run against this driver. */
+    @Nested
+    class ReentrantLock extends ReentrantLockChapter {
+        ReentrantLock() {
+            super(RelockTck.this);
         }
-        resources.clear();
-        if (first != null) {
-            throw first;
+    }
+
+    /** LeaseWatchdogChapter, run against this driver. */
+    @Nested
+    class LeasesAndWatchdog extends LeaseWatchdogChapter {
+        LeasesAndWatchdog() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** WaitingChapter, run against this driver. */
+    @Nested
+    class Waiting extends WaitingChapter {
+        Waiting() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** ConcurrencyChapter, run against this driver. */
+    @Nested
+    class Concurrency extends ConcurrencyChapter {
+        Concurrency() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** FailureChapter, run against this driver. */
+    @Nested
+    class FailureSignalling extends FailureChapter {
+        FailureSignalling() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** RedissonInteropChapter, run against this driver. */
+    @Nested
+    class RedissonInterop extends RedissonInteropChapter {
+        RedissonInterop() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** Chapter 1: driver conformance ({@link DriverConformanceChapter}). */
+    @Nested
+    class DriverConformance extends DriverConformanceChapter {
+        DriverConformance() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** FairLockChapter, run against this driver. */
+    @Nested
+    class FairLock extends FairLockChapter {
+        FairLock() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** MultiLockChapter, run against this driver. */
+    @Nested
+    class MultiAndRedLock extends MultiLockChapter {
+        MultiAndRedLock() {
+            super(RelockTck.this);
         }
     }
 }

@@ -7,5 +7,6 @@ module io.github.relock.tck {
     requires transitive org.junit.jupiter.api;
     requires static testcontainers;
     requires redisson;
+    requires jdk.jfr;
     exports io.github.relock.tck;
 }

@@ -1,0 +1,245 @@
+package io.github.relock.driver.jedis;
+
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.Script;
+import io.github.relock.spi.Subscription;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * relock's {@link CommandExecutor} on a Jedis {@link UnifiedJedis}.
+ *
+ * <ul>
+ *   <li>Scripts run on the caller's thread through the client ({@code EVALSHA}/{@code EVAL} with
+ *       UTF-8 keys and args); a cluster client routes them by the first key. Jedis socket IO is not
+ *       interruptible, so an interrupted caller still gets the reply and keeps its interrupt
+ *       status.</li>
+ *   <li>The async variants run the same call on a small pool of daemon threads
+ *       ({@code relock-jedis-async-N}) owned by this executor: {@code max(2, cores)} threads,
+ *       because each call blocks a thread for one round trip and the client's connection pool
+ *       (8 by default) bounds useful parallelism anyway; threads start on demand and end after
+ *       30 s idle. At most {@value #ASYNC_QUEUE} calls wait for a thread; beyond that a call
+ *       fails at once with {@link RedisUnavailableException} instead of blocking the caller.</li>
+ *   <li>Pub/sub: {@link PubSubMultiplexer} (one connection, one reader thread).</li>
+ *   <li>{@link Capability#REPLICA_WAIT}: a client pipeline ({@code EVALSHA} then {@code WAIT}) on
+ *       the connection of the first key's node. {@link Capability#CLUSTER} for cluster clients.
+ *       Sharded pub/sub is not offered: Jedis needs one connection per shard for it.</li>
+ * </ul>
+ * A client handed to {@link JedisDriverProvider#create} keeps its own socket timeout; the
+ * {@link DriverOptions#commandTimeout()} applies to clients the driver opens itself.
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+final class JedisCommandExecutor implements CommandExecutor {
+    static final String ASYNC_THREAD_PREFIX = "relock-jedis-async-";
+    static final int ASYNC_QUEUE = 10_000;
+    private static final System.Logger LOG = System.getLogger(JedisCommandExecutor.class.getName());
+    private static final AtomicInteger ASYNC_THREADS = new AtomicInteger();
+
+    private final UnifiedJedis client;
+    private final boolean ownsClient;
+    private final String description;
+    private final Duration commandTimeout;
+    private final Set<Capability> capabilities;
+    private final ThreadPoolExecutor async;
+    private final PubSubMultiplexer pubsub;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * @param client the client to run on
+     * @param ownsClient whether {@link #close()} closes it (only when the driver created it)
+     * @param description the server or client, for messages
+     * @param options core's options
+     */
+    JedisCommandExecutor(UnifiedJedis client, boolean ownsClient, String description, DriverOptions options) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.ownsClient = ownsClient;
+        this.description = description;
+        this.commandTimeout = options.commandTimeout();
+        EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
+        if (client instanceof JedisCluster || client instanceof RedisClusterClient) {
+            caps.add(Capability.CLUSTER);
+        }
+        this.capabilities = Set.copyOf(caps);
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        this.async = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(ASYNC_QUEUE), r -> {
+                    Thread t = new Thread(r, ASYNC_THREAD_PREFIX + ASYNC_THREADS.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        this.async.allowCoreThreadTimeOut(true);
+        this.pubsub = new PubSubMultiplexer(client, description, commandTimeout.plusSeconds(1));
+    }
+
+    @Override
+    public Object evalSha(Script script, List<String> keys, List<String> args) {
+        checkArgs(script, keys, args);
+        return run("EVALSHA " + script.name(), () -> client.evalsha(script.sha1(), keys, args));
+    }
+
+    @Override
+    public Object eval(Script script, List<String> keys, List<String> args) {
+        checkArgs(script, keys, args);
+        return run("EVAL " + script.name(), () -> client.eval(script.text(), keys, args));
+    }
+
+    @Override
+    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
+        checkArgs(script, keys, args);
+        return submit(() -> evalSha(script, keys, args), "EVALSHA " + script.name());
+    }
+
+    @Override
+    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        checkArgs(script, keys, args);
+        return submit(() -> eval(script, keys, args), "EVAL " + script.name());
+    }
+
+    @Override
+    public List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args,
+                                        int replicas, long timeoutMs) {
+        checkArgs(script, keys, args);
+        if (replicas < 0 || timeoutMs < 0) {
+            throw new IllegalArgumentException("replicas and timeoutMs must be >= 0, were " + replicas + " and " + timeoutMs);
+        }
+        String what = "EVALSHA " + script.name() + " + WAIT " + replicas;
+        ensureOpen(what);
+        try (AbstractPipeline p = client.pipelined()) {
+            Response<Object> reply = p.evalsha(script.sha1(), keys, args);
+            Response<Long> acked;
+            if (!keys.isEmpty()) {
+                acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
+            } else if (p instanceof Pipeline single) {
+                acked = single.waitReplicas(replicas, timeoutMs);
+            } else {
+                throw new IllegalArgumentException("evalShaWithWait on a cluster needs at least one key to pick the node, "
+                        + "got none for " + script);
+            }
+            p.sync();
+            Object first;
+            try {
+                first = Replies.normalise(reply.get());
+            } catch (RuntimeException e) {
+                throw Replies.translate(e, what);
+            }
+            return java.util.Arrays.asList(first, acked.get());
+        } catch (RuntimeException e) {
+            throw Replies.translate(e, what);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
+        if (sharded) {
+            throw new UnsupportedOperationException("the jedis driver does not declare " + Capability.SHARDED_PUBSUB
+                    + "; subscribe '" + channel + "' with sharded = false");
+        }
+        return pubsub.subscribe(channel, listener);
+    }
+
+    @Override
+    public void setConnectionListener(ConnectionListener listener) {
+        pubsub.setConnectionListener(listener);
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        pubsub.close();
+        async.shutdown();
+        try {
+            if (!async.awaitTermination(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                async.shutdownNow();
+                if (!async.awaitTermination(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                    LOG.log(Level.WARNING, "async calls on " + description + " did not end on close");
+                }
+            }
+        } catch (InterruptedException e) {
+            async.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        if (ownsClient) {
+            try {
+                client.close();
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, "closing the jedis client for " + description + " failed", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JedisCommandExecutor[" + description + (closed.get() ? ", closed" : "") + "]";
+    }
+
+    private Object run(String what, Supplier<Object> call) {
+        ensureOpen(what);
+        try {
+            return Replies.normalise(call.get());
+        } catch (RuntimeException e) {
+            throw Replies.translate(e, what + " on " + description);
+        }
+    }
+
+    private CompletableFuture<Object> submit(Supplier<Object> call, String what) {
+        CompletableFuture<Object> f = new CompletableFuture<>();
+        try {
+            async.execute(() -> {
+                try {
+                    f.complete(call.get());
+                } catch (Throwable t) {
+                    f.completeExceptionally(t);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            f.completeExceptionally(closed.get()
+                    ? new IllegalStateException(what + ": the jedis executor for " + description + " is closed", e)
+                    : new RedisUnavailableException(what + " on " + description + ": " + ASYNC_QUEUE
+                            + " async calls are already waiting for a thread", e));
+        }
+        return f;
+    }
+
+    private void ensureOpen(String what) {
+        if (closed.get()) {
+            throw new IllegalStateException(what + ": the jedis executor for " + description + " is closed");
+        }
+    }
+
+    private static void checkArgs(Script script, List<String> keys, List<String> args) {
+        Objects.requireNonNull(script, "script must not be null");
+        Objects.requireNonNull(keys, "keys must not be null (pass List.of())");
+        Objects.requireNonNull(args, "args must not be null (pass List.of())");
+    }
+}

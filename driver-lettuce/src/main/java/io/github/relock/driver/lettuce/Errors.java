@@ -1,0 +1,59 @@
+package io.github.relock.driver.lettuce;
+
+import io.github.relock.api.LockException;
+import io.github.relock.api.RedisErrorException;
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.NoScriptException;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisNoScriptException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Turns Lettuce's exceptions into the types the SPI lets cross the boundary, so core never sees
+ * (or parses) a Lettuce exception: error replies → {@link RedisErrorException}
+ * ({@link NoScriptException} for {@code NOSCRIPT}); everything else Lettuce raises (closed or
+ * broken connections, timeouts, connect failures) → {@link RedisUnavailableException}.
+ *
+ * <p>Thread-safety: stateless.
+ */
+final class Errors {
+
+    private Errors() {
+    }
+
+    /**
+     * @param failure what Lettuce (or a future) failed with
+     * @param what the attempted operation and its target, for the message
+     * @return the SPI exception to throw or to complete a future with
+     */
+    static LockException translate(Throwable failure, String what) {
+        Throwable c = unwrap(failure);
+        if (c instanceof LockException already) {
+            return already;
+        }
+        String message = c.getMessage();
+        if (c instanceof RedisNoScriptException
+                || (c instanceof RedisCommandExecutionException && message != null && message.startsWith("NOSCRIPT"))) {
+            return new NoScriptException(message, c);
+        }
+        if (c instanceof RedisCommandExecutionException) {
+            return new RedisErrorException(message, c);
+        }
+        if (c instanceof RedisCommandTimeoutException || c instanceof TimeoutException) {
+            return new RedisUnavailableException(what + " got no reply in time; whether it ran is unknown", c);
+        }
+        return new RedisUnavailableException(what + " failed: " + c, c);
+    }
+
+    /** Strips the wrappers futures add around the real failure. */
+    static Throwable unwrap(Throwable t) {
+        Throwable c = t;
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c;
+    }
+}

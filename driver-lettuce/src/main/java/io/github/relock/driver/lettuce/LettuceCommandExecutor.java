@@ -1,0 +1,631 @@
+package io.github.relock.driver.lettuce;
+
+import io.github.relock.api.LockException;
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.Script;
+import io.github.relock.spi.Subscription;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.StatefulRedisConnectionImpl;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.async.RedisServerAsyncCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * {@link CommandExecutor} over one Lettuce client: one command connection (standalone or cluster)
+ * and one pub/sub connection, both opened here with a UTF-8 {@link StringCodec}.
+ *
+ * <h2>Design</h2>
+ * <ul>
+ *   <li><b>Scripts</b> go through {@code dispatch(EVALSHA|EVAL, ReplyOutput, args)} on the async
+ *       API, so the caller never blocks on Lettuce and the reply keeps its exact shape
+ *       ({@link ReplyOutput}). Keys are added as keys, so a cluster connection routes by the first
+ *       one. The sync methods await the same future uninterruptibly with a deadline.</li>
+ *   <li><b>Timeouts</b> are ours, not the client's: a handed-in client may have command timeouts
+ *       off, and Lettuce buffers commands while reconnecting, so without a deadline a future could
+ *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
+ *       {@link CompletableFuture#orTimeout}; that one case completes on the JDK's delay-scheduler
+ *       thread, every other completion happens on a Lettuce event-loop thread.</li>
+ *   <li><b>Pub/sub</b>: one {@link RedisPubSubAdapter} dispatches by channel to two
+ *       {@link ConcurrentHashMap}s (plain and sharded). A listener is registered before
+ *       {@code SUBSCRIBE} is sent and removed before {@code UNSUBSCRIBE} is sent, so no message is
+ *       lost between confirmation and use, and none arrives after the unsubscribe confirmation
+ *       (both are handled on the pub/sub connection's one event-loop thread).</li>
+ *   <li><b>Reconnect</b>: Lettuce reconnects and resubscribes by itself. A
+ *       {@link RedisConnectionStateListener} on the pub/sub connection sees each reconnect; we then
+ *       send our own {@code SUBSCRIBE} per live channel (redundant with Lettuce's, harmless, and it
+ *       does not depend on when Lettuce's internal resubscribe runs) and call
+ *       {@link ConnectionListener#onReconnect()} once all of them are confirmed. If the connection
+ *       breaks again first, nothing is reported and the next reconnect reports.</li>
+ * </ul>
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+final class LettuceCommandExecutor implements CommandExecutor {
+    private static final System.Logger LOG = System.getLogger(LettuceCommandExecutor.class.getName());
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+
+    private final String target;
+    private final Duration timeout;
+    private final long timeoutNanos;
+    private final StatefulConnection<String, String> commandConnection;
+    private final BaseRedisAsyncCommands<String, String> commands;
+    /** The async commands of the one connection serving a key's slot, for EVALSHA + WAIT. */
+    private final Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands;
+    private final StatefulRedisPubSubConnection<String, String> pubSub;
+    private final Set<Capability> capabilities;
+    private final AbstractRedisClient ownedClient;
+
+    private final ConcurrentHashMap<String, Sub> channels = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Sub> shardChannels = new ConcurrentHashMap<>();
+    private final Dispatcher dispatcher = new Dispatcher();
+    private final ReconnectHook reconnectHook = new ReconnectHook();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile ConnectionListener connectionListener = () -> { };
+
+    private LettuceCommandExecutor(String target, DriverOptions options,
+                                   StatefulConnection<String, String> commandConnection,
+                                   BaseRedisAsyncCommands<String, String> commands,
+                                   Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands,
+                                   StatefulRedisPubSubConnection<String, String> pubSub,
+                                   Set<Capability> capabilities, AbstractRedisClient ownedClient) {
+        this.target = target;
+        this.timeout = options.commandTimeout();
+        this.timeoutNanos = timeout.toNanos();
+        this.commandConnection = commandConnection;
+        this.commands = commands;
+        this.nodeCommands = nodeCommands;
+        this.pubSub = pubSub;
+        this.capabilities = Collections.unmodifiableSet(capabilities);
+        this.ownedClient = ownedClient;
+        pubSub.addListener(dispatcher);
+        pubSub.addListener(reconnectHook);
+    }
+
+    /**
+     * Opens the command and pub/sub connections on a standalone client.
+     *
+     * @param client the client (the application's, or one {@link LettuceDriverProvider#connect} made)
+     * @param options timeout and client name
+     * @param owned whether {@link #close()} shuts the client down; owned clients carry the client
+     *     name in their URI already, so it is only sent with {@code CLIENT SETNAME} when not owned
+     * @param target where the client points, for messages (no password)
+     */
+    static LettuceCommandExecutor forClient(RedisClient client, DriverOptions options, boolean owned, String target) {
+        StatefulRedisConnection<String, String> conn = null;
+        StatefulRedisPubSubConnection<String, String> ps = null;
+        try {
+            conn = client.connect(StringCodec.UTF8);
+            ps = client.connectPubSub(StringCodec.UTF8);
+        } catch (RuntimeException e) {
+            closeQuietly(ps);
+            closeQuietly(conn);
+            throw unavailable("cannot connect to " + target, e);
+        }
+        if (!owned) {
+            nameConnection(conn, conn.async(), options.clientName());
+            nameConnection(ps, ps.async(), options.clientName());
+        }
+        EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
+        if (supportsShardedPubSub(conn.async(), options.commandTimeout())) {
+            caps.add(Capability.SHARDED_PUBSUB);
+        }
+        StatefulRedisConnection<String, String> c = conn;
+        return new LettuceCommandExecutor(target, options, conn, conn.async(), key -> c.async(), ps, caps,
+                owned ? client : null);
+    }
+
+    /**
+     * Opens the command and pub/sub connections on a cluster client; otherwise as {@link #forClient}.
+     */
+    static LettuceCommandExecutor forCluster(RedisClusterClient client, DriverOptions options, boolean owned,
+                                             String target) {
+        StatefulRedisClusterConnection<String, String> conn = null;
+        StatefulRedisPubSubConnection<String, String> ps = null;
+        try {
+            conn = client.connect(StringCodec.UTF8);
+            ps = client.connectPubSub(StringCodec.UTF8);
+        } catch (RuntimeException e) {
+            closeQuietly(ps);
+            closeQuietly(conn);
+            throw unavailable("cannot connect to " + target, e);
+        }
+        if (!owned) {
+            nameConnection(conn, conn.async(), options.clientName());
+            nameConnection(ps, ps.async(), options.clientName());
+        }
+        StatefulRedisClusterConnection<String, String> c = conn;
+        Function<String, BaseRedisAsyncCommands<String, String>> node = key -> {
+            if (key == null) {
+                throw new IllegalArgumentException(
+                        "evalShaWithWait on a cluster needs at least one key to choose the node, got none");
+            }
+            RedisClusterNode master = c.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+            if (master == null) {
+                throw new RedisUnavailableException("no master known for the slot of key '" + key + "' in " + target);
+            }
+            return c.getConnection(master.getNodeId()).async();
+        };
+        // Sharded pub/sub on a cluster needs per-node reconnect tracking; not declared until it has it.
+        EnumSet<Capability> caps = EnumSet.of(Capability.CLUSTER, Capability.REPLICA_WAIT);
+        return new LettuceCommandExecutor(target, options, conn, conn.async(), node, ps, caps, owned ? client : null);
+    }
+
+    // ---------------------------------------------------------------- scripts
+
+    @Override
+    public Object evalSha(Script script, List<String> keys, List<String> args) {
+        return sync("EVALSHA", script, keys, args);
+    }
+
+    @Override
+    public Object eval(Script script, List<String> keys, List<String> args) {
+        return sync("EVAL", script, keys, args);
+    }
+
+    @Override
+    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
+        return async("EVALSHA", script, keys, args);
+    }
+
+    @Override
+    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        return async("EVAL", script, keys, args);
+    }
+
+    @Override
+    public List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args, int replicas,
+                                        long timeoutMs) {
+        validate(script, keys, args);
+        if (replicas < 0) {
+            throw new IllegalArgumentException("replicas must be >= 0, was " + replicas);
+        }
+        if (timeoutMs < 0) {
+            throw new IllegalArgumentException("timeoutMs must be >= 0 (0 = WAIT without timeout), was " + timeoutMs);
+        }
+        ensureOpen();
+        long deadline = System.nanoTime() + timeoutNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        RedisFuture<Object> reply;
+        RedisFuture<Long> acked;
+        try {
+            BaseRedisAsyncCommands<String, String> node = nodeCommands.apply(keys.isEmpty() ? null : keys.get(0));
+            // Two writes on the same connection: Lettuce keeps their order, so WAIT covers the script's writes.
+            reply = node.dispatch(CommandType.EVALSHA, new ReplyOutput(), scriptArgs(script.sha1(), keys, args));
+            acked = node.waitForReplication(replicas, timeoutMs);
+        } catch (IllegalArgumentException | LockException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, describe("EVALSHA+WAIT", script));
+        }
+        Object scriptReply = await(reply, deadline, "EVALSHA+WAIT", script);
+        Long waitReply = await(acked, deadline, "EVALSHA+WAIT", script);
+        return Collections.unmodifiableList(Arrays.asList(scriptReply, waitReply));
+    }
+
+    private Object sync(String op, Script script, List<String> keys, List<String> args) {
+        validate(script, keys, args);
+        ensureOpen();
+        long deadline = System.nanoTime() + timeoutNanos;
+        return await(dispatch(op, script, keys, args), deadline, op, script);
+    }
+
+    private CompletableFuture<Object> async(String op, Script script, List<String> keys, List<String> args) {
+        validate(script, keys, args);
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedException());
+        }
+        CompletableFuture<Object> out = new CompletableFuture<>();
+        RedisFuture<Object> raw;
+        try {
+            raw = dispatch(op, script, keys, args);
+        } catch (LockException e) {
+            out.completeExceptionally(e);
+            return out;
+        }
+        raw.whenComplete((value, failure) -> {
+            if (failure == null) {
+                out.complete(value);
+            } else {
+                out.completeExceptionally(Errors.translate(failure, describe(op, script)));
+            }
+        });
+        failAfterTimeout(out, () -> describe(op, script));
+        return out;
+    }
+
+    private RedisFuture<Object> dispatch(String op, Script script, List<String> keys, List<String> args) {
+        boolean sha = op.equals("EVALSHA");
+        try {
+            return commands.dispatch(sha ? CommandType.EVALSHA : CommandType.EVAL, new ReplyOutput(),
+                    scriptArgs(sha ? script.sha1() : script.text(), keys, args));
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, describe(op, script));
+        }
+    }
+
+    private static CommandArgs<String, String> scriptArgs(String shaOrText, List<String> keys, List<String> args) {
+        CommandArgs<String, String> a = new CommandArgs<>(StringCodec.UTF8).add(shaOrText).add(keys.size());
+        for (String k : keys) {
+            a.addKey(k);
+        }
+        for (String v : args) {
+            a.addValue(v);
+        }
+        return a;
+    }
+
+    /**
+     * Waits for {@code future} until {@code deadline} without reacting to interrupts: a script that
+     * ran must not be reported as not run. The interrupt status is restored before returning.
+     */
+    private <T> T await(CompletionStage<T> stage, long deadline, String op, Script script) {
+        CompletableFuture<T> f = stage.toCompletableFuture();
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return f.get(Math.max(0L, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true; // keep waiting; re-set below
+                } catch (ExecutionException | CancellationException e) {
+                    throw Errors.translate(e instanceof ExecutionException ? e.getCause() : e, describe(op, script));
+                } catch (TimeoutException e) {
+                    throw new RedisUnavailableException(describe(op, script) + " got no reply within " + timeout
+                            + "; whether it ran is unknown", e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Fails {@code f} with {@link RedisUnavailableException} if it is not done within the command timeout. */
+    private void failAfterTimeout(CompletableFuture<?> f, Supplier<String> what) {
+        if (f.isDone()) {
+            return;
+        }
+        CompletableFuture<Void> timer = new CompletableFuture<>();
+        timer.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((v, expired) -> {
+            if (expired != null) {
+                f.completeExceptionally(new RedisUnavailableException(
+                        what.get() + " got no reply within " + timeout + "; whether it ran is unknown", expired));
+            }
+        });
+        f.whenComplete((v, e) -> timer.complete(null)); // cancels the scheduled timeout
+    }
+
+    private static void validate(Script script, List<String> keys, List<String> args) {
+        Objects.requireNonNull(script, "script");
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(args, "args");
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i) == null) {
+                throw new NullPointerException("keys[" + i + "] is null for script " + script.name());
+            }
+        }
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i) == null) {
+                throw new NullPointerException("args[" + i + "] is null for script " + script.name());
+            }
+        }
+    }
+
+    private String describe(String op, Script script) {
+        return op + " " + script.name() + " (" + script.sha1() + ") on " + target;
+    }
+
+    // ---------------------------------------------------------------- pub/sub
+
+    @Override
+    public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(listener, "listener");
+        if (sharded && !capabilities.contains(Capability.SHARDED_PUBSUB)) {
+            throw new UnsupportedOperationException("sharded = true needs " + Capability.SHARDED_PUBSUB
+                    + ", which the lettuce driver does not declare for " + target + " (declared: " + capabilities + ")");
+        }
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedException());
+        }
+        Sub sub = new Sub(channel, sharded, listener);
+        Sub previous = subs(sharded).put(channel, sub);
+        if (previous != null) {
+            LOG.log(System.Logger.Level.WARNING, "channel {0} subscribed again while subscribed; the new listener replaces the old one", channel);
+        }
+        CompletableFuture<Subscription> result = new CompletableFuture<>();
+        String what = (sharded ? "SSUBSCRIBE " : "SUBSCRIBE ") + channel + " on " + target;
+        try {
+            RedisFuture<Void> confirmed = sharded ? pubSub.async().ssubscribe(channel) : pubSub.async().subscribe(channel);
+            confirmed.whenComplete((v, failure) -> {
+                if (failure == null) {
+                    result.complete(sub);
+                } else {
+                    result.completeExceptionally(Errors.translate(failure, what));
+                }
+            });
+        } catch (RuntimeException e) {
+            result.completeExceptionally(Errors.translate(e, what));
+        }
+        failAfterTimeout(result, () -> what);
+        // A failed or timed-out subscribe must not leave a listener, or a late subscription, behind.
+        result.whenComplete((s, failure) -> {
+            if (failure != null) {
+                sub.unsubscribe();
+            }
+        });
+        return result;
+    }
+
+    @Override
+    public void setConnectionListener(ConnectionListener listener) {
+        this.connectionListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    private ConcurrentHashMap<String, Sub> subs(boolean sharded) {
+        return sharded ? shardChannels : channels;
+    }
+
+    /** One channel's listener; its own {@link Subscription}. */
+    private final class Sub implements Subscription {
+        private final String channel;
+        private final boolean sharded;
+        private final MessageListener listener;
+        private final AtomicReference<CompletableFuture<Void>> unsubscribed = new AtomicReference<>();
+
+        Sub(String channel, boolean sharded, MessageListener listener) {
+            this.channel = channel;
+            this.sharded = sharded;
+            this.listener = listener;
+        }
+
+        @Override
+        public String channel() {
+            return channel;
+        }
+
+        void deliver(String message) {
+            if (unsubscribed.get() != null) {
+                return;
+            }
+            try {
+                listener.onMessage(channel, message);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "listener of channel " + channel + " threw", e);
+            }
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe() {
+            CompletableFuture<Void> mine = new CompletableFuture<>();
+            if (!unsubscribed.compareAndSet(null, mine)) {
+                return unsubscribed.get();
+            }
+            // Only the current subscriber of the channel may unsubscribe it from Redis.
+            if (!subs(sharded).remove(channel, this) || closed.get()) {
+                mine.complete(null);
+                return mine;
+            }
+            try {
+                RedisFuture<Void> f = sharded ? pubSub.async().sunsubscribe(channel) : pubSub.async().unsubscribe(channel);
+                f.whenComplete((v, failure) -> {
+                    if (failure != null) {
+                        LOG.log(System.Logger.Level.DEBUG, "unsubscribe of " + channel + " not confirmed", failure);
+                    }
+                    mine.complete(null); // confirmed, or the connection is gone (and the subscription with it)
+                });
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "unsubscribe of " + channel + " not sent", e);
+                mine.complete(null);
+            }
+            return mine;
+        }
+
+        @Override
+        public String toString() {
+            return (sharded ? "sharded " : "") + "subscription to " + channel + " on " + target;
+        }
+    }
+
+    /** The one Lettuce listener on the pub/sub connection. */
+    private final class Dispatcher extends RedisPubSubAdapter<String, String> {
+        @Override
+        public void message(String channel, String message) {
+            Sub s = channels.get(channel);
+            if (s != null) {
+                s.deliver(message);
+            }
+        }
+
+        @Override
+        public void smessage(String channel, String message) {
+            Sub s = shardChannels.get(channel);
+            if (s != null) {
+                s.deliver(message);
+            }
+        }
+    }
+
+    /** Sees the pub/sub connection come back (Lettuce does not fire it for the first connect). */
+    private final class ReconnectHook implements RedisConnectionStateListener {
+        @Override
+        public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
+            resubscribeThenNotify();
+        }
+    }
+
+    private void resubscribeThenNotify() {
+        if (closed.get()) {
+            return;
+        }
+        List<CompletableFuture<Void>> confirmations = new ArrayList<>();
+        try {
+            for (String ch : channels.keySet()) {
+                confirmations.add(pubSub.async().subscribe(ch).toCompletableFuture());
+            }
+            for (String ch : shardChannels.keySet()) {
+                confirmations.add(pubSub.async().ssubscribe(ch).toCompletableFuture());
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "resubscribe after reconnect not sent; the next reconnect reports", e);
+            return;
+        }
+        CompletableFuture.allOf(confirmations.toArray(CompletableFuture[]::new)).whenComplete((v, failure) -> {
+            if (failure != null) {
+                LOG.log(System.Logger.Level.DEBUG, "resubscribe after reconnect failed; the next reconnect reports", failure);
+                return;
+            }
+            if (closed.get()) {
+                return;
+            }
+            LOG.log(System.Logger.Level.DEBUG, "pub/sub connection to {0} back, {1} channel(s) subscribed", target,
+                    confirmations.size());
+            try {
+                connectionListener.onReconnect();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "ConnectionListener.onReconnect threw", e);
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public Set<Capability> capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        pubSub.removeListener(reconnectHook);
+        pubSub.removeListener(dispatcher);
+        closeQuietly(pubSub);
+        closeQuietly(commandConnection);
+        channels.clear();
+        shardChannels.clear();
+        if (ownedClient != null) {
+            try {
+                ownedClient.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "shutting down the Lettuce client for " + target + " failed", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LettuceCommandExecutor[" + target + (closed.get() ? ", closed" : "") + "]";
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw closedException();
+        }
+    }
+
+    private RedisUnavailableException closedException() {
+        return new RedisUnavailableException("the lettuce executor for " + target + " is closed");
+    }
+
+    private static RedisUnavailableException unavailable(String what, RuntimeException e) {
+        return new RedisUnavailableException(what + ": " + e.getMessage(), e);
+    }
+
+    /**
+     * Names a connection we opened on a handed-in client. {@code StatefulRedisConnectionImpl}
+     * records the name so Lettuce sends it again in the handshake of every reconnect (a plain
+     * {@code CLIENT SETNAME} through the API is forgotten on reconnect, and on a RESP2 pub/sub
+     * connection it could not be re-sent once subscribed). That method is deprecated in Lettuce 7
+     * without a replacement that works on a connection opened from the client's default URI, which
+     * the client does not expose; if it goes away, fall back to the plain command below.
+     */
+    @SuppressWarnings("deprecation")
+    private static void nameConnection(StatefulConnection<String, String> connection,
+                                       RedisServerAsyncCommands<String, String> commands, String name) {
+        if (connection instanceof StatefulRedisConnectionImpl<?, ?> impl) {
+            impl.setClientName(name);
+            return;
+        }
+        commands.clientSetname(name).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                LOG.log(System.Logger.Level.DEBUG, "CLIENT SETNAME " + name + " refused; continuing unnamed", failure);
+            }
+        });
+    }
+
+    /** Sharded pub/sub needs Redis 7; detected once from {@code INFO server}, never guessed. */
+    private static boolean supportsShardedPubSub(RedisAsyncCommands<String, String> commands,
+                                                 Duration timeout) {
+        try {
+            String info = commands.info("server").get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            for (String line : info.split("\r?\n")) {
+                if (line.startsWith("redis_version:")) {
+                    String v = line.substring("redis_version:".length()).trim();
+                    int dot = v.indexOf('.');
+                    return Integer.parseInt(dot < 0 ? v : v.substring(0, dot)) >= 7;
+                }
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "INFO server failed; sharded pub/sub not declared", e);
+            return false;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing " + c + " failed", e);
+        }
+    }
+}

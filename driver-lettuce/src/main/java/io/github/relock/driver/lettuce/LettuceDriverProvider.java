@@ -1,0 +1,130 @@
+package io.github.relock.driver.lettuce;
+
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.RedisDriverProvider;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The relock driver for Lettuce ({@code name() = "lettuce"}).
+ *
+ * <p>{@link #create} accepts an application's {@link RedisClient} or {@link RedisClusterClient}.
+ * It opens two connections of its own on that client (one command connection, one pub/sub
+ * connection that carries every channel, both named {@link DriverOptions#clientName()} with
+ * {@code CLIENT SETNAME}) and closes them on {@link CommandExecutor#close()}; it never shuts the
+ * client down. A bare {@code StatefulRedisConnection} is not accepted: the driver needs a client to
+ * open its pub/sub connection, and sharing an application's connection would expose relock's
+ * scripts to the application's {@code MULTI} blocks and blocking commands.
+ *
+ * <p>{@link #connect} builds a {@link RedisClient} of its own from a {@code redis://} or
+ * {@code rediss://} URI, with {@link DriverOptions#commandTimeout()} as connect and command timeout,
+ * and shuts it down when the executor is closed.
+ *
+ * <p>Capabilities: standalone → {@code REPLICA_WAIT}, plus {@code SHARDED_PUBSUB} when the server
+ * is Redis 7 or newer; cluster → {@code CLUSTER}, {@code REPLICA_WAIT}.
+ *
+ * <p>Thread-safety: stateless; safe for use by several threads.
+ */
+public final class LettuceDriverProvider implements RedisDriverProvider {
+
+    /** Creates the provider ({@link java.util.ServiceLoader} does this). */
+    public LettuceDriverProvider() {
+    }
+
+    @Override
+    public String name() {
+        return "lettuce";
+    }
+
+    @Override
+    public int spiVersion() {
+        return SPI_VERSION;
+    }
+
+    @Override
+    public boolean supports(Object nativeClient) {
+        return nativeClient instanceof RedisClient || nativeClient instanceof RedisClusterClient;
+    }
+
+    @Override
+    public CommandExecutor create(Object nativeClient, DriverOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (nativeClient instanceof RedisClient client) {
+            return LettuceCommandExecutor.forClient(client, options, false, "redis (application's Lettuce RedisClient)");
+        }
+        if (nativeClient instanceof RedisClusterClient client) {
+            return LettuceCommandExecutor.forCluster(client, options, false,
+                    "redis cluster (application's Lettuce RedisClusterClient)");
+        }
+        throw new IllegalArgumentException("the lettuce driver accepts io.lettuce.core.RedisClient or "
+                + "io.lettuce.core.cluster.RedisClusterClient, was "
+                + (nativeClient == null ? "null" : nativeClient.getClass().getName()));
+    }
+
+    @Override
+    public CommandExecutor connect(URI uri, DriverOptions options) {
+        Objects.requireNonNull(uri, "uri");
+        Objects.requireNonNull(options, "options");
+        String shown = redact(uri);
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
+            throw new IllegalArgumentException("the lettuce driver connects to redis://host[:port][/db] or "
+                    + "rediss://host[:port][/db] URIs, was " + shown);
+        }
+        if (uri.getHost() == null || uri.getHost().isBlank()) {
+            throw new IllegalArgumentException("URI " + shown + " names no host; use redis://host[:port][/db]");
+        }
+        RedisURI redisUri;
+        try {
+            redisUri = RedisURI.create(uri);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("URI " + shown + " is not one Lettuce can use: " + e.getMessage(), e);
+        }
+        Duration timeout = options.commandTimeout();
+        redisUri.setTimeout(timeout); // also bounds the connection handshake
+        redisUri.setClientName(options.clientName()); // sent on every (re)connect
+        RedisClient client = RedisClient.create(redisUri);
+        try {
+            client.setOptions(ClientOptions.builder()
+                    .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                    .build());
+            return LettuceCommandExecutor.forClient(client, options, true, shown);
+        } catch (RuntimeException e) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(5));
+            if (e instanceof RedisUnavailableException || e instanceof IllegalArgumentException) {
+                throw e;
+            }
+            throw new RedisUnavailableException("cannot connect to " + shown + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LettuceDriverProvider[lettuce, spi " + SPI_VERSION + "]";
+    }
+
+    /** The URI without its password, for messages. */
+    static String redact(URI uri) {
+        if (uri.getRawUserInfo() == null) {
+            return uri.toString();
+        }
+        StringBuilder b = new StringBuilder();
+        b.append(uri.getScheme()).append("://***@").append(uri.getHost());
+        if (uri.getPort() >= 0) {
+            b.append(':').append(uri.getPort());
+        }
+        if (uri.getRawPath() != null) {
+            b.append(uri.getRawPath());
+        }
+        return b.toString();
+    }
+}

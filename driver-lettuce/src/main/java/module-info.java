@@ -1,0 +1,11 @@
+/**
+ * relock's driver on Lettuce: runs relock's scripts and pub/sub on an application's
+ * {@code io.lettuce.core.RedisClient} or {@code io.lettuce.core.cluster.RedisClusterClient}.
+ * Exports nothing; core finds {@link io.github.relock.driver.lettuce.LettuceDriverProvider} through
+ * {@link java.util.ServiceLoader}.
+ */
+module io.github.relock.driver.lettuce {
+    requires io.github.relock.core;
+    requires lettuce.core;
+    provides io.github.relock.spi.RedisDriverProvider with io.github.relock.driver.lettuce.LettuceDriverProvider;
+}

@@ -1,0 +1,142 @@
+package io.github.relock.tck;
+
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockOptions;
+import io.github.relock.core.RedisLocks;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.RedisDriverProvider;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What every kit needs from a driver under test: its provider and how to make and close a native
+ * client, plus per-test resources that are closed after each test. {@link RelockTck} (all
+ * chapters) and {@link VirtualThreadsKit} extend it.
+ *
+ * <pre>{@code
+ * class MyDriverTckTest extends RelockTck { // or VirtualThreadsKit
+ *     protected RedisDriverProvider provider() { return new MyDriverProvider(); }
+ *     protected Object newNativeClient(RedisServer server) { return new MyClient(server.uri()); }
+ *     protected void closeNativeClient(Object client) { ((MyClient) client).close(); }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+@ExtendWith(RedisFixture.class)
+public abstract class DriverKit {
+    private final List<AutoCloseable> resources = new ArrayList<>();
+
+    /** Creates the kit (JUnit does this). */
+    protected DriverKit() {
+    }
+
+    /** @return the provider under test */
+    protected abstract RedisDriverProvider provider();
+
+    /**
+     * @param server the server to connect to
+     * @return a new native client of the type the driver supports (as an application would make it)
+     */
+    protected abstract Object newNativeClient(RedisServer server);
+
+    /** @param nativeClient a client from {@link #newNativeClient}, to close */
+    protected abstract void closeNativeClient(Object nativeClient);
+
+    /** @return the server the kit runs on */
+    public RedisServer server() {
+        return RedisFixture.shared();
+    }
+
+    /**
+     * @return a native client closed after the test
+     */
+    public Object nativeClient() {
+        Object c = newNativeClient(server());
+        resources.add(() -> closeNativeClient(c));
+        return c;
+    }
+
+    /**
+     * @return an executor from the provider over a fresh native client; both closed after the test
+     */
+    public CommandExecutor newExecutor() {
+        Object c = nativeClient();
+        CommandExecutor e = provider().create(c, new DriverOptions(Duration.ofSeconds(5), "relock-tck"));
+        resources.add(e);
+        return e;
+    }
+
+    /**
+     * @param options lock options
+     * @return a lock client over a fresh native client; both closed after the test
+     */
+    public LockClient newLockClient(LockOptions options) {
+        return newLockClient(server(), options);
+    }
+
+    /**
+     * @param server the server to use (e.g. a private one a test stops or restarts)
+     * @param options lock options
+     * @return a lock client over a fresh native client of that server; both closed after the test
+     */
+    public LockClient newLockClient(RedisServer server, LockOptions options) {
+        Object c = newNativeClient(server);
+        resources.add(() -> closeNativeClient(c));
+        LockClient client = RedisLocks.create(provider(), c, options);
+        resources.add(client);
+        return client;
+    }
+
+    /**
+     * Registers something to close after the test (in reverse order of registration).
+     *
+     * @param resource to close
+     * @param <T> its type
+     * @return the resource
+     */
+    public <T extends AutoCloseable> T closeAfterTest(T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    private boolean checkThreads;
+
+    /** Asks the kit to check, after closing this test's resources, that no relock thread is left. */
+    public void checkThreadsAfterTest() {
+        checkThreads = true;
+    }
+
+    @AfterEach
+    void closeResources() throws Exception {
+        Exception first = null;
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        resources.clear();
+        if (first != null) {
+            throw first;
+        }
+        if (checkThreads) {
+            Await.until(Duration.ofSeconds(10), () -> relockThreads().isEmpty(),
+                    () -> "relock threads still alive after every client was closed: " + relockThreads());
+        }
+    }
+
+    /** @return names of live threads whose name starts with {@code relock-} */
+    public static List<String> relockThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(n -> n.startsWith("relock-") && !n.startsWith("relock-redis")).sorted().toList();
+    }
+}

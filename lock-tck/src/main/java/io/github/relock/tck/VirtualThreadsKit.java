@@ -1,0 +1,128 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockOptions;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 8: virtual threads. 1,000 virtual threads contend on 10 locks with JFR's
+ * {@code jdk.VirtualThreadPinned} event recorded at threshold 0: mutual exclusion holds and no
+ * virtual thread pins its carrier inside relock. Needs a JDK 21+ at run time (the kit is compiled
+ * for 17 and reaches virtual threads reflectively); skipped, saying so, on older JDKs. The
+ * drivers' builds run it on the JDK named by {@code RELOCK_VTHREAD_JAVA} (CI sets it).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class VirtualThreadsKit extends DriverKit {
+
+    /** Creates the kit (JUnit does this). */
+    protected VirtualThreadsKit() {
+    }
+
+    /** Rule 8.1: 1,000 virtual threads on 10 locks: exclusion holds and nothing pins. */
+    @Test
+    void rule8_1_virtualThreads_thousandOnTenLocks_exclusiveAndUnpinned() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 21,
+                "virtual threads need JDK 21+, this is " + Runtime.version() + "; set RELOCK_VTHREAD_JAVA to run it");
+        server().call("FLUSHALL");
+        checkThreadsAfterTest();
+        LockClient client = newLockClient(LockOptions.defaults());
+        ThreadFactory virtual = virtualThreadFactory();
+        int locks = 10;
+        AtomicInteger[] inside = new AtomicInteger[locks];
+        for (int i = 0; i < locks; i++) {
+            inside[i] = new AtomicInteger();
+        }
+        AtomicInteger violations = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        warmUp(client, virtual);
+        Path jfr = Files.createTempFile("relock-vthreads", ".jfr");
+        List<RecordedEvent> pinned = new ArrayList<>();
+        try (Recording recording = new Recording()) {
+            recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+            recording.start();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < 1000; t++) {
+                int n = t % locks;
+                DistributedLock lock = client.getLock("tck:vt:" + n);
+                Thread thread = virtual.newThread(() -> {
+                    lock.lock();
+                    try {
+                        if (inside[n].incrementAndGet() != 1) {
+                            violations.incrementAndGet();
+                        }
+                        Thread.onSpinWait();
+                        inside[n].decrementAndGet();
+                    } finally {
+                        lock.unlock();
+                    }
+                    done.incrementAndGet();
+                });
+                threads.add(thread);
+                thread.start();
+            }
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            for (Thread thread : threads) {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            }
+            recording.stop();
+            recording.dump(jfr);
+        }
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            if (e.getEventType().getName().equals("jdk.VirtualThreadPinned")) {
+                pinned.add(e);
+            }
+        }
+        Files.deleteIfExists(jfr);
+        assertEquals(1000, done.get(), "virtual threads that finished");
+        assertEquals(0, violations.get(), "two holders inside one lock");
+        assertEquals(0, pinned.size(), () -> "pinned virtual threads: " + pinned);
+        assertEquals(0L, server().call("DBSIZE"));
+    }
+
+    /**
+     * Runs every path once (uncontended, contended with subscribe and wake-up, async) on virtual
+     * threads before recording, so that one-time class loading and static initialisation, which
+     * pin by nature, are not counted against the steady state under test.
+     */
+    private static void warmUp(LockClient client, ThreadFactory virtual) throws Exception {
+        DistributedLock lock = client.getLock("tck:vt:warm-up");
+        lock.lock();
+        Thread waiter = virtual.newThread(() -> {
+            lock.lock();
+            lock.unlock();
+        });
+        waiter.start();
+        Await.until(Duration.ofSeconds(30), () -> waiter.getState() == Thread.State.WAITING
+                || waiter.getState() == Thread.State.TIMED_WAITING, () -> "warm-up waiter never blocked");
+        lock.unlock();
+        waiter.join(TimeUnit.SECONDS.toMillis(60));
+        lock.tryLockAsync(0, -1, TimeUnit.MILLISECONDS, 7).thenCompose(ok -> lock.unlockAsync(7)).get(30, TimeUnit.SECONDS);
+        lock.isLocked();
+        lock.remainTimeToLive();
+    }
+
+    private static ThreadFactory virtualThreadFactory() throws ReflectiveOperationException {
+        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+        Class<?> builderType = Class.forName("java.lang.Thread$Builder");
+        Method name = builderType.getMethod("name", String.class, long.class);
+        builder = name.invoke(builder, "tck-vt-", 0L);
+        return (ThreadFactory) builderType.getMethod("factory").invoke(builder);
+    }
+}
