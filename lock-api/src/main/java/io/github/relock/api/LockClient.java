@@ -22,6 +22,43 @@ public interface LockClient extends AutoCloseable {
      */
     DistributedLock getLock(String name);
 
+    /**
+     * Returns the fair lock with this name (Redisson {@code getFairLock}): waiters acquire in the
+     * order they first asked, through Redisson's queue {@code redisson_lock_queue:{name}} and
+     * deadlines {@code redisson_lock_timeout:{name}}, shared with Redisson waiters. A waiter that
+     * stops polling (its process died) keeps its place for at most
+     * {@link LockOptions#fairLockWaitTimeout()}; a live relock waiter keeps it however long the
+     * lock is held.
+     *
+     * @param name the Redis key of the lock hash; not blank
+     * @throws IllegalArgumentException if {@code name} is blank
+     * @throws NullPointerException if {@code name} is null
+     */
+    DistributedLock getFairLock(String name);
+
+    /**
+     * Groups locks, possibly from several clients (several Redis servers), into one lock that is
+     * held only when all of them are (Redisson {@code RedissonMultiLock}): each is waited for in
+     * turn, a failure releases what was taken, the lease is applied to every lock at the end.
+     * {@code forceUnlock}, {@code isLocked}, {@code getHoldCount} and {@code remainTimeToLive} are
+     * not supported. Redisson's multi-lock over the same names excludes it.
+     *
+     * @param locks locks from relock clients, in acquisition order; at least one
+     * @throws IllegalArgumentException if empty or a lock is not a relock lock
+     */
+    DistributedLock getMultiLock(DistributedLock... locks);
+
+    /**
+     * Like {@link #getMultiLock} but held once a majority ({@code n/2 + 1}) is held, ignoring the
+     * failures of a minority (Redisson {@code RedissonRedLock}, deprecated there). See the README
+     * for what RedLock does and does not guarantee: without fencing tokens, a paused holder can
+     * still overlap the next one.
+     *
+     * @param locks locks from relock clients, typically one per independent Redis server
+     * @throws IllegalArgumentException if empty or a lock is not a relock lock
+     */
+    DistributedLock getRedLock(DistributedLock... locks);
+
     /** @return this client's id: the {@code <clientId>} part of every owner field it writes */
     String clientId();
 

@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * Entry point: turns a Redis client into a {@link LockClient}.
  *
  * <pre>{@code
- * JedisPooled jedis = new JedisPooled("localhost", 6379);
+ * RedisClient jedis = RedisClient.create("redis://localhost:6379"); // Jedis 8
  * LockClient locks = RedisLocks.create(jedis);              // uses the app's client
  * LockClient own   = RedisLocks.connect("redis://localhost:6379"); // driver opens its own
  * }</pre>
@@ -46,7 +46,7 @@ public final class RedisLocks {
     /**
      * Wraps the application's client with default options. relock never closes that client.
      *
-     * @param nativeClient e.g. a Jedis {@code UnifiedJedis} or a Lettuce {@code RedisClient}
+     * @param nativeClient e.g. a Jedis {@code UnifiedJedis} ({@code RedisClient}, {@code RedisClusterClient}) or a Lettuce {@code RedisClient}
      * @return a lock client; close it when done
      * @throws NullPointerException if {@code nativeClient} is null
      * @throws IllegalArgumentException if no driver supports the client's type
@@ -58,7 +58,7 @@ public final class RedisLocks {
     /**
      * Wraps the application's client. relock never closes that client.
      *
-     * @param nativeClient e.g. a Jedis {@code UnifiedJedis} or a Lettuce {@code RedisClient}
+     * @param nativeClient e.g. a Jedis {@code UnifiedJedis} ({@code RedisClient}, {@code RedisClusterClient}) or a Lettuce {@code RedisClient}
      * @param options lock options
      * @return a lock client; close it when done
      * @throws NullPointerException if an argument is null

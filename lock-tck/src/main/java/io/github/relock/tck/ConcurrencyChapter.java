@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 public abstract class ConcurrencyChapter extends TckChapter {
 
     /** @param kit the enclosing kit */
-    protected ConcurrencyChapter(RelockTck kit) {
+    protected ConcurrencyChapter(DriverKit kit) {
         super(kit);
     }
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 public abstract class FailureChapter extends TckChapter {
 
     /** @param kit the enclosing kit */
-    protected FailureChapter(RelockTck kit) {
+    protected FailureChapter(DriverKit kit) {
         super(kit);
     }
 

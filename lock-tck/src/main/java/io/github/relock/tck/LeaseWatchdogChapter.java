@@ -29,10 +29,10 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 public abstract class LeaseWatchdogChapter extends TckChapter {
-    private static final Duration WATCHDOG = Duration.ofMillis(600);
+    private static final Duration WATCHDOG = Duration.ofMillis(1500);
 
     /** @param kit the enclosing kit */
-    protected LeaseWatchdogChapter(RelockTck kit) {
+    protected LeaseWatchdogChapter(DriverKit kit) {
         super(kit);
     }
 

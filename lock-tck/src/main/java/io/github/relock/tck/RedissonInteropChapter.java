@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
@@ -30,11 +31,12 @@ import org.redisson.config.Config;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@Tag("redisson-interop")
 public abstract class RedissonInteropChapter extends TckChapter {
-    private static final Duration SHORT_WATCHDOG = Duration.ofMillis(900);
+    private static final Duration SHORT_WATCHDOG = Duration.ofMillis(1500);
 
     /** @param kit the enclosing kit */
-    protected RedissonInteropChapter(RelockTck kit) {
+    protected RedissonInteropChapter(DriverKit kit) {
         super(kit);
     }
 
@@ -217,6 +219,134 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertTrue(redisson.isHeldByCurrentThread());
         assertEquals(1, redisson.getHoldCount());
         redisson.unlock();
+    }
+
+    // ------------------------------------------------------------------ fair lock and multi-lock
+
+    private static final String FAIR_QUEUE = "redisson_lock_queue:{tck:fair-x}";
+    private static final String FAIR_TIMEOUTS = "redisson_lock_timeout:{tck:fair-x}";
+
+    private long fairQueueLength() {
+        return (Long) redis("LLEN", FAIR_QUEUE);
+    }
+
+    /** Starts {@code lock.lock()} on a new thread that records {@code name} once held; returns once it is queued. */
+    private Future<?> queued(ExecutorService pool, Lock lock, String name, List<String> order) {
+        long before = fairQueueLength();
+        Future<?> f = pool.submit(() -> {
+            lock.lock();
+            try {
+                order.add(name);
+            } finally {
+                lock.unlock();
+            }
+            return null;
+        });
+        Await.until(Duration.ofSeconds(20), () -> fairQueueLength() > before, () -> name + " never joined the fair queue");
+        return f;
+    }
+
+    /** The queue and the deadline set name the same waiters (a member without a score breaks Redisson 3.x). */
+    private void assertQueueConsistent() {
+        List<?> queue = (List<?>) redis("LRANGE", FAIR_QUEUE, "0", "-1");
+        List<?> scored = (List<?>) redis("ZRANGE", FAIR_TIMEOUTS, "0", "-1");
+        assertEquals(new java.util.TreeSet<Object>(queue), new java.util.TreeSet<Object>(scored),
+                () -> "fair queue and deadlines disagree: queue " + queue + ", deadlines "
+                        + redis("ZRANGE", FAIR_TIMEOUTS, "0", "-1", "WITHSCORES") + " at " + System.currentTimeMillis());
+        assertEquals(queue.size(), new java.util.HashSet<Object>(queue).size(), "a waiter is queued twice: " + queue);
+    }
+
+    /** Rule 10.9: relock and Redisson waiters interleaved in one fair queue acquire in arrival order. */
+    @Test
+    void rule10_9_fairQueue_interleavedWaiters_acquireInArrivalOrder() throws Exception {
+        DistributedLock relock = client().getFairLock("tck:fair-x");
+        RLock redisson = redisson(Duration.ofSeconds(30)).getFairLock("tck:fair-x");
+        relock.lock();
+        List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> expected = List.of("relock-1", "redisson-1", "relock-2", "redisson-2", "relock-3", "redisson-3");
+        ExecutorService pool = Executors.newFixedThreadPool(expected.size());
+        try {
+            List<Future<?>> all = new ArrayList<>();
+            for (String name : expected) {
+                all.add(queued(pool, name.startsWith("relock") ? relock : redisson, name, order));
+            }
+            assertQueueConsistent();
+            relock.unlock();
+            for (Future<?> f : all) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(expected, order);
+        assertEquals(0L, redis("EXISTS", FAIR_QUEUE, FAIR_TIMEOUTS));
+    }
+
+    /** Rule 10.10: a release on one side wakes the other side's head waiter by message, both ways. */
+    @Test
+    void rule10_10_fairHead_wokenAcrossLibraries() throws Exception {
+        DistributedLock relock = client().getFairLock("tck:fair-x");
+        RLock redisson = redisson(Duration.ofSeconds(30)).getFairLock("tck:fair-x");
+        relock.lock();
+        long ms = wakeUpMillis(() -> {
+            redisson.lock();
+            long at = System.nanoTime();
+            redisson.unlock();
+            return at;
+        }, relock::unlock);
+        assertTrue(ms < 5_000, "Redisson head woke " + ms + " ms after the relock release (TTL 30 s)");
+        redisson.lock();
+        ms = wakeUpMillis(() -> {
+            relock.lock();
+            long at = System.nanoTime();
+            relock.unlock();
+            return at;
+        }, redisson::unlock);
+        assertTrue(ms < 5_000, "relock head woke " + ms + " ms after the Redisson release (TTL 30 s)");
+    }
+
+    /** Rule 10.11: a waiter giving up on either side leaves the queue consistent and in order for the other. */
+    @Test
+    void rule10_11_fairGiveUp_eitherSide_queueStaysConsistent() throws Exception {
+        DistributedLock relock = client().getFairLock("tck:fair-x");
+        RLock redisson = redisson(Duration.ofSeconds(30)).getFairLock("tck:fair-x");
+        relock.lock();
+        assertFalse(ReentrantLockChapter.otherThreadReturns(() -> redisson.tryLock(300, TimeUnit.MILLISECONDS)));
+        assertQueueConsistent();
+        assertEquals(0L, fairQueueLength(), "Redisson's acquireFailed left a waiter");
+        List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> first = queued(pool, redisson, "redisson-first", order);
+            assertFalse(ReentrantLockChapter.otherThreadReturns(() -> relock.tryLock(300, TimeUnit.MILLISECONDS)));
+            assertQueueConsistent();
+            assertEquals(1L, fairQueueLength(), "relock's give-up disturbed the queue");
+            Future<?> second = queued(pool, relock, "relock-second", order);
+            assertQueueConsistent();
+            relock.unlock();
+            first.get(2, TimeUnit.MINUTES);
+            second.get(2, TimeUnit.MINUTES);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of("redisson-first", "relock-second"), order);
+    }
+
+    /** Rule 10.12: Redisson's multi-lock and relock's multi-lock over the same names exclude each other. */
+    @Test
+    void rule10_12_multiLock_excludesRedissonMultiLock() throws Exception {
+        LockClient c = client();
+        RedissonClient r = redisson(Duration.ofSeconds(30));
+        DistributedLock relockMulti = c.getMultiLock(c.getLock("tck:m1"), c.getLock("tck:m2"), c.getLock("tck:m3"));
+        RLock redissonMulti = r.getMultiLock(r.getLock("tck:m1"), r.getLock("tck:m2"), r.getLock("tck:m3"));
+        redissonMulti.lock();
+        assertFalse(ReentrantLockChapter.otherThreadReturns(() -> relockMulti.tryLock(200, TimeUnit.MILLISECONDS)));
+        assertEquals(3L, redis("EXISTS", "tck:m1", "tck:m2", "tck:m3"));
+        redissonMulti.unlock();
+        relockMulti.lock();
+        assertFalse(ReentrantLockChapter.otherThreadReturns(() -> redissonMulti.tryLock(200, -1, TimeUnit.MILLISECONDS)));
+        relockMulti.unlock();
+        assertEquals(0L, redis("EXISTS", "tck:m1", "tck:m2", "tck:m3"));
     }
 
     /**

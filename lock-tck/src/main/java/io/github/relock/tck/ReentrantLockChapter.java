@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 public abstract class ReentrantLockChapter extends TckChapter {
 
     /** @param kit the enclosing kit */
-    protected ReentrantLockChapter(RelockTck kit) {
+    protected ReentrantLockChapter(DriverKit kit) {
         super(kit);
     }
 

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.BeforeEach;
  */
 public abstract class TckChapter {
     /** The kit this chapter runs in. */
-    protected final RelockTck kit;
+    protected final DriverKit kit;
 
     /** @param kit the enclosing kit */
-    protected TckChapter(RelockTck kit) {
+    protected TckChapter(DriverKit kit) {
         this.kit = kit;
     }
 

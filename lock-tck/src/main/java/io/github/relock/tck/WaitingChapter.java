@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 public abstract class WaitingChapter extends TckChapter {
 
     /** @param kit the enclosing kit */
-    protected WaitingChapter(RelockTck kit) {
+    protected WaitingChapter(DriverKit kit) {
         super(kit);
     }
 

@@ -31,6 +31,8 @@ import java.util.function.Consumer;
 public final class DefaultLockClient implements LockClient {
     private static final System.Logger LOG = System.getLogger(DefaultLockClient.class.getName());
     private static final AtomicLong TIMER_IDS = new AtomicLong();
+    /** JVM-wide, so a multi-lock's lease id is unused on every client it spans. */
+    private static final AtomicLong LEASE_IDS = new AtomicLong();
 
     private final CommandExecutor executor;
     private final LockOptions options;
@@ -40,7 +42,6 @@ public final class DefaultLockClient implements LockClient {
     private final Renewal renewal;
     private final ScheduledThreadPoolExecutor timer;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
-    private final AtomicLong leaseIds = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
@@ -79,6 +80,24 @@ public final class DefaultLockClient implements LockClient {
     public DistributedLock getLock(String name) {
         ensureOpen();
         return new RedisLock(this, Args.name(name));
+    }
+
+    @Override
+    public DistributedLock getFairLock(String name) {
+        ensureOpen();
+        return new FairRedisLock(this, Args.name(name));
+    }
+
+    @Override
+    public DistributedLock getMultiLock(DistributedLock... locks) {
+        ensureOpen();
+        return new MultiRedisLock(java.util.Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")), false);
+    }
+
+    @Override
+    public DistributedLock getRedLock(DistributedLock... locks) {
+        ensureOpen();
+        return new MultiRedisLock(java.util.Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")), true);
     }
 
     @Override
@@ -157,8 +176,8 @@ public final class DefaultLockClient implements LockClient {
     }
 
     /** @return a fresh owner id for a lease: negative, so never a live thread's id */
-    long nextLeaseId() {
-        return -leaseIds.incrementAndGet();
+    static long nextLeaseId() {
+        return -LEASE_IDS.incrementAndGet();
     }
 
     /** Runs a script on the calling thread, falling back to EVAL once on NOSCRIPT. */

@@ -29,7 +29,12 @@ final class LeaseHandle implements LockLease {
 
     @Override
     public boolean isValid() {
-        return !released.get() && !hold.lost && (hold.watchdog() || System.nanoTime() - hold.expiresAtNanos < 0);
+        return !released.get() && valid(hold);
+    }
+
+    /** @return whether a hold is still believed held: not lost, and within its lease if it has one */
+    static boolean valid(Hold hold) {
+        return !hold.lost && (hold.watchdog() || System.nanoTime() - hold.expiresAtNanos < 0);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockTimeoutException;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.Script;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,10 +22,10 @@ import java.util.concurrent.locks.Condition;
  *
  * <p>Thread-safety: safe for use by several threads; it holds no per-object state beyond its name.
  */
-final class RedisLock implements DistributedLock {
-    private final DefaultLockClient client;
-    private final String name;
-    private final String channel;
+class RedisLock implements DistributedLock {
+    final DefaultLockClient client;
+    final String name;
+    final String channel;
     private final List<String> keys;
     private final List<String> releaseKeys;
 
@@ -76,7 +77,7 @@ final class RedisLock implements DistributedLock {
     @Override
     public boolean tryLock() {
         client.ensureOpen();
-        return tryAcquireOnce(Args.WATCHDOG, currentThreadId()) == null;
+        return tryAcquireOnce(Args.WATCHDOG, currentThreadId(), false) == null;
     }
 
     @Override
@@ -109,7 +110,7 @@ final class RedisLock implements DistributedLock {
     @Override
     public boolean forceUnlock() {
         client.ensureOpen();
-        Object r = client.eval(Scripts.LOCK_FORCE_RELEASE, releaseKeys, List.of(client.publishMode()));
+        Object r = client.eval(forceScript(), forceKeys(), forceArgs());
         client.renewal().forceReleased(name);
         return Long.valueOf(1).equals(r);
     }
@@ -149,7 +150,7 @@ final class RedisLock implements DistributedLock {
 
     @Override
     public LockLease acquire() throws InterruptedException {
-        long id = client.nextLeaseId();
+        long id = DefaultLockClient.nextLeaseId();
         acquire(Args.FOREVER, Args.WATCHDOG, id, true);
         return lease(id);
     }
@@ -169,7 +170,7 @@ final class RedisLock implements DistributedLock {
     public CompletableFuture<LockLease> acquireAsync(Duration waitTime, Duration leaseTime) {
         long wait = Args.waitMs(waitTime);
         long lease = leaseTime == null ? Args.WATCHDOG : Args.leaseMs(leaseTime);
-        long id = client.nextLeaseId();
+        long id = DefaultLockClient.nextLeaseId();
         return acquireAsync(wait, lease, id).thenApply(ok -> {
             if (!ok) {
                 throw new LockTimeoutException(timeoutMessage(wait));
@@ -179,7 +180,7 @@ final class RedisLock implements DistributedLock {
     }
 
     private LockLease acquireLease(long waitMs, long leaseMs) throws InterruptedException {
-        long id = client.nextLeaseId();
+        long id = DefaultLockClient.nextLeaseId();
         if (!acquire(waitMs, leaseMs, id, true)) {
             throw new LockTimeoutException(timeoutMessage(waitMs));
         }
@@ -258,7 +259,7 @@ final class RedisLock implements DistributedLock {
         client.ensureOpen();
         String field = field(threadId);
         client.renewal().releasing(name, field, true);
-        return client.evalAsync(Scripts.LOCK_RELEASE, releaseKeys, releaseArgs(field))
+        return client.evalAsync(releaseScript(), releaseKeys(), releaseArgs(field))
                 .handle((reply, error) -> {
                     if (error != null) {
                         client.renewal().releasing(name, field, false);
@@ -272,7 +273,7 @@ final class RedisLock implements DistributedLock {
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {
         client.ensureOpen();
-        return client.evalAsync(Scripts.LOCK_FORCE_RELEASE, releaseKeys, List.of(client.publishMode()))
+        return client.evalAsync(forceScript(), forceKeys(), forceArgs())
                 .thenApply(r -> {
                     client.renewal().forceReleased(name);
                     return Long.valueOf(1).equals(r);
@@ -301,7 +302,7 @@ final class RedisLock implements DistributedLock {
 
     // ---------------------------------------------------------------- engine
 
-    private String field(long ownerId) {
+    String field(long ownerId) {
         return Keys.ownerField(client.clientId(), ownerId);
     }
 
@@ -309,26 +310,88 @@ final class RedisLock implements DistributedLock {
         return Thread.currentThread().getId();
     }
 
-    private List<String> acquireArgs(long leaseMs, long ownerId) {
-        long ttl = leaseMs == Args.WATCHDOG ? client.watchdogMs() : leaseMs;
-        return List.of(Long.toString(ttl), field(ownerId));
+    // ---- protocol hooks: the reentrant lock's scripts; FairRedisLock overrides them ----
+
+    /** @return the channel an owner waits on */
+    String waitChannel(long ownerId) {
+        return channel;
     }
+
+    Script acquireScript() {
+        return Scripts.LOCK_ACQUIRE;
+    }
+
+    List<String> acquireKeys() {
+        return keys;
+    }
+
+    /** @param queue whether a failed attempt joins a wait queue (fair lock); false for single attempts */
+    List<String> acquireArgs(long ttlMs, String field, boolean queue) {
+        return List.of(Long.toString(ttlMs), field);
+    }
+
+    Script releaseScript() {
+        return Scripts.LOCK_RELEASE;
+    }
+
+    List<String> releaseKeys() {
+        return releaseKeys;
+    }
+
+    List<String> releaseArgs(long ttlMs, String field) {
+        return List.of(Long.toString(ttlMs), field, client.publishMode());
+    }
+
+    Script forceScript() {
+        return Scripts.LOCK_FORCE_RELEASE;
+    }
+
+    List<String> forceKeys() {
+        return releaseKeys;
+    }
+
+    List<String> forceArgs() {
+        return List.of(client.publishMode());
+    }
+
+    /** A waiter gave up (timed out, interrupted, failed): the fair lock leaves its queue. */
+    CompletableFuture<Void> giveUp(long ownerId) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** Longest pause between polls while queued, in ms (the fair lock refreshes its place). */
+    long maxPollIntervalMs() {
+        return Long.MAX_VALUE;
+    }
+
+    // ---- the engine ----
 
     private List<String> releaseArgs(String field) {
         Hold h = client.renewal().get(name, field);
         long ttl = h != null && !h.watchdog() ? h.leaseMs : client.watchdogMs();
-        return List.of(Long.toString(ttl), field, client.publishMode());
+        return releaseArgs(ttl, field);
     }
 
-    /** One attempt on the calling thread; registers the hold on success. @return null if acquired, else the PTTL */
-    private Long tryAcquireOnce(long leaseMs, long ownerId) {
-        Object reply = client.eval(Scripts.LOCK_ACQUIRE, keys, acquireArgs(leaseMs, ownerId));
+    private long ttlArg(long leaseMs) {
+        return leaseMs == Args.WATCHDOG ? client.watchdogMs() : leaseMs;
+    }
+
+    /** One attempt on the calling thread; registers the hold on success. @return null if acquired, else the ms to wait */
+    private Long tryAcquireOnce(long leaseMs, long ownerId, boolean queue) {
+        Object reply = client.eval(acquireScript(), acquireKeys(), acquireArgs(ttlArg(leaseMs), field(ownerId), queue));
         return onAttempt(reply, leaseMs, ownerId);
     }
 
-    private CompletableFuture<Long> tryAcquireOnceAsync(long leaseMs, long ownerId) {
-        return client.evalAsync(Scripts.LOCK_ACQUIRE, keys, acquireArgs(leaseMs, ownerId))
+    private CompletableFuture<Long> tryAcquireOnceAsync(long leaseMs, long ownerId, boolean queue) {
+        return client.evalAsync(acquireScript(), acquireKeys(), acquireArgs(ttlArg(leaseMs), field(ownerId), queue))
                 .thenApply(reply -> onAttempt(reply, leaseMs, ownerId));
+    }
+
+    /** How long to wait after an attempt that answered {@code ttl}, given {@code remaining} ns. */
+    private long waitNanos(long ttl, long remaining) {
+        long ms = ttl >= 0 ? ttl : client.watchdogMs() / 3; // -1: a key without expiry; poll at the renewal rate
+        ms = Math.max(2, Math.min(ms, maxPollIntervalMs()));
+        return Math.min(TimeUnit.MILLISECONDS.toNanos(ms), remaining);
     }
 
     private Long onAttempt(Object reply, long leaseMs, long ownerId) {
@@ -345,7 +408,7 @@ final class RedisLock implements DistributedLock {
         client.renewal().releasing(name, field, true);
         Object reply;
         try {
-            reply = client.eval(Scripts.LOCK_RELEASE, releaseKeys, releaseArgs(field));
+            reply = client.eval(releaseScript(), releaseKeys(), releaseArgs(field));
         } catch (RuntimeException e) {
             client.renewal().releasing(name, field, false);
             throw e;
@@ -355,6 +418,26 @@ final class RedisLock implements DistributedLock {
 
     void releaseLease(long ownerId) {
         release(ownerId);
+    }
+
+    /** For composites: acquire for {@code ownerId} without blocking ({@code waitMs} 0 = one attempt). */
+    CompletableFuture<Boolean> acquireFor(long waitMs, long leaseMs, long ownerId) {
+        return acquireAsync(waitMs, leaseMs, ownerId);
+    }
+
+    /** For composites: set the TTL of this owner's hold to {@code leaseMs}. */
+    CompletableFuture<Boolean> expireFor(long leaseMs, long ownerId) {
+        String field = field(ownerId);
+        return client.evalAsync(Scripts.LOCK_EXPIRE, List.of(name), List.of(Long.toString(leaseMs), field))
+                .thenApply(r -> {
+                    client.renewal().acquiredLeaseChanged(name, field, leaseMs);
+                    return Long.valueOf(1).equals(r);
+                });
+    }
+
+    /** For composites: the hold this client registered for {@code ownerId}, or null. */
+    Hold holdOf(long ownerId) {
+        return client.renewal().get(name, field(ownerId));
     }
 
     private void afterRelease(String field, long ownerId, long answer) {
@@ -391,16 +474,18 @@ final class RedisLock implements DistributedLock {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
         long start = System.nanoTime();
-        if (tryAcquireOnce(leaseMs, ownerId) == null) {
+        boolean queue = waitMs != 0;
+        if (tryAcquireOnce(leaseMs, ownerId, queue) == null) {
             return true;
         }
-        if (waitMs == 0) {
+        if (!queue) {
             return false;
         }
         boolean forever = waitMs == Args.FOREVER;
         long deadline = forever ? 0 : start + TimeUnit.MILLISECONDS.toNanos(waitMs);
         boolean interrupted = false;
-        Waiters.Entry entry = client.waiters().join(channel);
+        boolean acquired = false;
+        Waiters.Entry entry = client.waiters().join(waitChannel(ownerId));
         try {
             long subscribeBudget = client.options().subscriptionTimeout().toNanos();
             if (!forever) {
@@ -427,18 +512,17 @@ final class RedisLock implements DistributedLock {
             }
             while (true) {
                 client.ensureOpen();
-                Long ttl = tryAcquireOnce(leaseMs, ownerId);
+                Long ttl = tryAcquireOnce(leaseMs, ownerId, true);
                 if (ttl == null) {
+                    acquired = true;
                     return true;
                 }
                 long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
                 if (remaining <= 0) {
                     return false;
                 }
-                // A key without expiry (-1) is never written by relock; poll at the renewal rate then.
-                long waitNanos = TimeUnit.MILLISECONDS.toNanos(ttl >= 0 ? ttl : client.watchdogMs() / 3);
                 try {
-                    entry.latch.tryAcquire(Math.min(waitNanos, remaining), TimeUnit.NANOSECONDS);
+                    entry.latch.tryAcquire(waitNanos(ttl, remaining), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException e) {
                     if (interruptible) {
                         throw e;
@@ -448,10 +532,41 @@ final class RedisLock implements DistributedLock {
             }
         } finally {
             client.waiters().leave(entry);
+            if (!acquired) {
+                awaitGiveUp(ownerId);
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** Leaves the wait queue (fair lock) before returning, so a next attempt by the same owner cannot race it. */
+    private void awaitGiveUp(long ownerId) {
+        boolean interrupted = false;
+        CompletableFuture<Void> done = giveUpQuietly(ownerId);
+        long deadline = System.nanoTime() + client.options().commandTimeout().toNanos();
+        while (true) {
+            try {
+                done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                break; // logged by giveUpQuietly, or still running: the entry expires on its own
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private CompletableFuture<Void> giveUpQuietly(long ownerId) {
+        return giveUp(ownerId).exceptionally(t -> {
+            System.getLogger(RedisLock.class.getName()).log(System.Logger.Level.DEBUG,
+                    "leaving the wait queue of ''" + name + "'' failed; the entry expires on its own", t);
+            return null;
+        });
     }
 
     /** The async wait (spec 5.3): never parks a thread; continuations run on driver or timer threads. */
@@ -463,12 +578,15 @@ final class RedisLock implements DistributedLock {
         }
         CompletableFuture<Boolean> result = new CompletableFuture<>();
         long start = System.nanoTime();
-        tryAcquireOnceAsync(leaseMs, ownerId).whenComplete((ttl, error) -> {
+        boolean queue = waitMs != 0;
+        tryAcquireOnceAsync(leaseMs, ownerId, queue).whenComplete((ttl, error) -> {
             if (error != null) {
-                result.completeExceptionally(DefaultLockClient.unwrap(error));
+                Throwable cause = DefaultLockClient.unwrap(error);
+                (queue ? giveUpQuietly(ownerId) : CompletableFuture.<Void>completedFuture(null))
+                        .whenComplete((v, t) -> result.completeExceptionally(cause));
             } else if (ttl == null) {
                 completeAcquired(result, ownerId);
-            } else if (waitMs == 0) {
+            } else if (!queue) {
                 result.complete(false);
             } else {
                 new AsyncWait(result, waitMs == Args.FOREVER ? 0 : start + TimeUnit.MILLISECONDS.toNanos(waitMs),
@@ -503,7 +621,7 @@ final class RedisLock implements DistributedLock {
         }
 
         void start() {
-            entry = client.waiters().join(channel);
+            entry = client.waiters().join(waitChannel(ownerId));
             long budget = client.options().subscriptionTimeout().toNanos();
             if (!forever) {
                 budget = Math.min(budget, Math.max(0, deadline - System.nanoTime()));
@@ -529,15 +647,16 @@ final class RedisLock implements DistributedLock {
         }
 
         private void attempt() {
-            if (result.isDone()) {
+            if (result.isDone()) { // cancelled by the caller
                 leave();
+                giveUpQuietly(ownerId);
                 return;
             }
             if (client.isClosed()) {
                 finish(null, new IllegalStateException("the LockClient was closed while waiting for lock '" + name + "'"));
                 return;
             }
-            tryAcquireOnceAsync(leaseMs, ownerId).whenComplete((ttl, error) -> {
+            tryAcquireOnceAsync(leaseMs, ownerId, true).whenComplete((ttl, error) -> {
                 if (error != null) {
                     finish(null, DefaultLockClient.unwrap(error));
                     return;
@@ -552,9 +671,7 @@ final class RedisLock implements DistributedLock {
                     finish(false, null);
                     return;
                 }
-                long waitNanos = Math.min(remaining,
-                        TimeUnit.MILLISECONDS.toNanos(ttl >= 0 ? ttl : client.watchdogMs() / 3));
-                waitForWake(waitNanos);
+                waitForWake(waitNanos(ttl, remaining));
             });
         }
 
@@ -591,11 +708,13 @@ final class RedisLock implements DistributedLock {
 
         private void finish(Boolean value, Throwable error) {
             leave();
-            if (error != null) {
-                result.completeExceptionally(error);
-            } else {
-                result.complete(value);
-            }
+            giveUpQuietly(ownerId).whenComplete((v, t) -> {
+                if (error != null) {
+                    result.completeExceptionally(error);
+                } else {
+                    result.complete(value);
+                }
+            });
         }
 
         private void leave() {

@@ -93,6 +93,15 @@ final class Renewal {
         });
     }
 
+    /** A composite shortened a hold's lease after acquiring it with a longer one. */
+    void acquiredLeaseChanged(String key, String field, long leaseMs) {
+        Hold h = holds.get(Hold.id(key, field));
+        if (h != null && !h.watchdog()) {
+            h.leaseMs = leaseMs;
+            h.expiresAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMs);
+        }
+    }
+
     Hold get(String key, String field) {
         return holds.get(Hold.id(key, field));
     }

@@ -6,24 +6,44 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
-/** The Lua scripts, one resource per operation, loaded and hashed once. */
+/**
+ * The Lua scripts, one resource per operation, loaded and hashed once. Redis scripts cannot import
+ * each other, so a line {@code --@include name} is replaced at load time by
+ * {@code scripts/fragments/name.lua} (the queue prune and the publish helper are shared this way).
+ */
 final class Scripts {
     static final Script LOCK_ACQUIRE = load("lock-acquire");
     static final Script LOCK_RELEASE = load("lock-release");
     static final Script LOCK_FORCE_RELEASE = load("lock-force-release");
     static final Script LOCK_RENEW = load("lock-renew");
     static final Script LOCK_STATE = load("lock-state");
+    static final Script LOCK_EXPIRE = load("lock-expire");
+    static final Script FAIR_ACQUIRE = load("fair-acquire");
+    static final Script FAIR_RELEASE = load("fair-release");
+    static final Script FAIR_FORCE_RELEASE = load("fair-force-release");
+    static final Script FAIR_ACQUIRE_FAILED = load("fair-acquire-failed");
 
     private Scripts() {
     }
 
     private static Script load(String name) {
-        String path = "scripts/" + name + ".lua";
+        StringBuilder text = new StringBuilder();
+        for (String line : read("scripts/" + name + ".lua").split("\n", -1)) {
+            if (line.startsWith("--@include ")) {
+                text.append(read("scripts/fragments/" + line.substring("--@include ".length()).strip() + ".lua"));
+            } else {
+                text.append(line).append('\n');
+            }
+        }
+        return new Script(name, text.toString());
+    }
+
+    private static String read(String path) {
         try (InputStream in = Scripts.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + path + " in lock-core");
             }
-            return new Script(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script resource " + path, e);
         }

@@ -3,15 +3,9 @@
 -- KEYS[2] channel redisson_lock__channel:{N}
 -- ARGV[1] publish mode: PUBLISH, SPUBLISH, or BOTH
 -- Returns 1 if a lock was deleted, else 0.
+--@include notify
 if redis.call('del', KEYS[1]) == 1 then
-    if ARGV[1] ~= 'SPUBLISH' then
-        redis.call('publish', KEYS[2], '0')
-    end
-    if ARGV[1] == 'SPUBLISH' then
-        redis.call('spublish', KEYS[2], '0')
-    elseif ARGV[1] == 'BOTH' then
-        pcall(redis.call, 'spublish', KEYS[2], '0')
-    end
+    notify(KEYS[2], '0', ARGV[1])
     return 1
 end
 return 0

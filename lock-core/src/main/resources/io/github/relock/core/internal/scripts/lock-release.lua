@@ -7,16 +7,7 @@
 -- ARGV[3] publish mode: PUBLISH, SPUBLISH, or BOTH (cluster: classic and sharded subscribers)
 -- Returns 1 released, 0 still held (reentrant), -1 not held and the lock is free,
 -- -2 not held and another owner holds it.
-local function notify(channel, message)
-    if ARGV[3] ~= 'SPUBLISH' then
-        redis.call('publish', channel, message)
-    end
-    if ARGV[3] == 'SPUBLISH' then
-        redis.call('spublish', channel, message)
-    elseif ARGV[3] == 'BOTH' then
-        pcall(redis.call, 'spublish', channel, message)
-    end
-end
+--@include notify
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
     if redis.call('exists', KEYS[1]) == 0 then
         return -1
@@ -29,5 +20,5 @@ if remaining > 0 then
     return 0
 end
 redis.call('del', KEYS[1])
-notify(KEYS[2], '0')
+notify(KEYS[2], '0', ARGV[3])
 return 1

@@ -1,0 +1,13 @@
+-- notify(channel, message, mode): publish a lock message. mode PUBLISH reaches classic
+-- subscribers, SPUBLISH sharded ones, BOTH reaches both (cluster: Redisson 3.x and 4.x waiters);
+-- the sharded half of BOTH is skipped quietly where the server has no SPUBLISH.
+local function notify(channel, message, mode)
+    if mode ~= 'SPUBLISH' then
+        redis.call('publish', channel, message)
+    end
+    if mode == 'SPUBLISH' then
+        redis.call('spublish', channel, message)
+    elseif mode == 'BOTH' then
+        pcall(redis.call, 'spublish', channel, message)
+    end
+end

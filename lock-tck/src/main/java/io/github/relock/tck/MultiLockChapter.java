@@ -1,0 +1,154 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 11: MultiLock and RedLock (spec 6) over independent embedded servers: all-or-nothing,
+ * release on partial failure, RedLock quorum with servers down, leases on every server.
+ * Skipped, saying why, when {@code REDIS_URL} is set (the chapter starts its own servers).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class MultiLockChapter extends TckChapter {
+
+    /** @param kit the enclosing kit */
+    protected MultiLockChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    private List<RedisServer> servers(int n) {
+        assumeTrue(RedisFixture.canControlServers(), "REDIS_URL is set: the kit may not start servers");
+        List<RedisServer> list = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            list.add(kit.closeAfterTest(RedisServer.startEmbedded()));
+        }
+        return list;
+    }
+
+    private List<LockClient> clients(List<RedisServer> servers) {
+        List<LockClient> list = new ArrayList<>();
+        for (RedisServer s : servers) {
+            list.add(kit.newLockClient(s, LockOptions.builder().commandTimeout(java.time.Duration.ofSeconds(1)).build()));
+        }
+        return list;
+    }
+
+    private static DistributedLock[] locks(List<LockClient> clients, String name) {
+        return clients.stream().map(c -> c.getLock(name)).toArray(DistributedLock[]::new);
+    }
+
+    /** Rule 11.1: ten threads race for a multi-lock over three servers: exactly one wins. */
+    @Test
+    void rule11_1_multiLock_tenThreads_exactlyOneWins() throws Exception {
+        List<LockClient> clients = clients(servers(3));
+        DistributedLock multi = clients.get(0).getMultiLock(locks(clients, "tck:multi"));
+        AtomicInteger winners = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        List<Future<Boolean>> results = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                results.add(pool.submit(() -> {
+                    boolean ok = multi.tryLock(-1, 10, TimeUnit.SECONDS);
+                    if (ok) {
+                        winners.incrementAndGet();
+                    }
+                    return ok;
+                }));
+            }
+            for (Future<Boolean> f : results) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(1, winners.get());
+        for (LockClient c : clients) {
+            c.getLock("tck:multi").forceUnlock();
+        }
+    }
+
+    /** Rule 11.2: when one lock is held elsewhere, a multi-lock fails and releases what it took. */
+    @Test
+    void rule11_2_multiLock_partialFailure_releasesWhatItTook() throws Exception {
+        List<RedisServer> servers = servers(3);
+        List<LockClient> clients = clients(servers);
+        DistributedLock blocker = clients.get(2).getLock("tck:multi");
+        assertTrue(ReentrantLockChapter.otherThreadReturns(blocker::tryLock));
+        DistributedLock multi = clients.get(0).getMultiLock(locks(clients, "tck:multi"));
+        assertFalse(multi.tryLock(300, TimeUnit.MILLISECONDS));
+        assertEquals(0L, servers.get(0).call("EXISTS", "tck:multi"), "lock on server 1 not released");
+        assertEquals(0L, servers.get(1).call("EXISTS", "tck:multi"), "lock on server 2 not released");
+        assertEquals(1L, servers.get(2).call("EXISTS", "tck:multi"));
+        blocker.forceUnlock();
+        assertTrue(multi.tryLock(5, TimeUnit.SECONDS));
+        assertTrue(multi.isHeldByCurrentThread());
+        multi.unlock();
+        assertFalse(multi.isHeldByCurrentThread());
+    }
+
+    /** Rule 11.3: a lease given to a multi-lock is applied on every server. */
+    @Test
+    void rule11_3_multiLock_leaseOnEveryServer() throws Exception {
+        List<RedisServer> servers = servers(3);
+        List<LockClient> clients = clients(servers);
+        DistributedLock multi = clients.get(0).getMultiLock(locks(clients, "tck:lease"));
+        assertTrue(multi.tryLock(2, 5, TimeUnit.SECONDS));
+        for (RedisServer s : servers) {
+            long ttl = (Long) s.call("PTTL", "tck:lease");
+            assertTrue(ttl > 3_000 && ttl <= 5_000, "TTL on " + s + " was " + ttl + ", lease 5 s");
+        }
+        multi.unlock();
+        for (RedisServer s : servers) {
+            assertEquals(0L, s.call("EXISTS", "tck:lease"));
+        }
+    }
+
+    /** Rule 11.4: RedLock over five servers acquires with two stopped, and fails with three stopped. */
+    @Test
+    void rule11_4_redLock_minorityDown_acquires_majorityDown_fails() throws Exception {
+        List<RedisServer> servers = servers(5);
+        List<LockClient> clients = clients(servers);
+        DistributedLock red = clients.get(0).getRedLock(locks(clients, "tck:red"));
+        servers.get(3).stop();
+        servers.get(4).stop();
+        assertTrue(red.tryLock(3, 10, TimeUnit.SECONDS), "RedLock failed with 3 of 5 servers up");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(1L, servers.get(i).call("EXISTS", "tck:red"));
+        }
+        red.unlock();
+        servers.get(2).stop();
+        assertFalse(red.tryLock(1, 10, TimeUnit.SECONDS), "RedLock acquired with 2 of 5 servers up");
+        assertEquals(0L, servers.get(0).call("EXISTS", "tck:red"), "a failed RedLock left a lock behind");
+        assertEquals(0L, servers.get(1).call("EXISTS", "tck:red"), "a failed RedLock left a lock behind");
+    }
+
+    /** Rule 11.5: unsupported operations say so; bad input is rejected. */
+    @Test
+    void rule11_5_unsupportedAndBadInput() {
+        LockClient c = client();
+        DistributedLock multi = c.getMultiLock(c.getLock("tck:a"), c.getLock("tck:b"));
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, multi::forceUnlock);
+        assertTrue(e.getMessage().contains("MultiLock"), e.getMessage());
+        assertThrows(UnsupportedOperationException.class, multi::getHoldCount);
+        assertThrows(UnsupportedOperationException.class, multi::remainTimeToLive);
+        assertThrows(UnsupportedOperationException.class, multi::isLocked);
+        assertThrows(IllegalArgumentException.class, () -> c.getMultiLock());
+        assertThrows(NullPointerException.class, () -> c.getRedLock(c.getLock("x"), null));
+    }
+}
