@@ -1,0 +1,109 @@
+package io.github.relock.boundaries;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.relock.api.LockClient;
+import io.github.relock.core.RedisLocks;
+import io.github.relock.driver.jedis.JedisDriverProvider;
+import io.github.relock.driver.lettuce.LettuceDriverProvider;
+import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.RelockTck;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarFile;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Each module's exact exports, requires and services (Caffeine's ModuleTest habit). */
+class ModuleDescriptorTest {
+
+    @Test
+    void lockApi_exportsOnlyApi_requiresOnlyJavaBase() throws Exception {
+        ModuleDescriptor d = descriptorOf(LockClient.class);
+        assertEquals("io.github.relock.api", d.name());
+        assertEquals(Set.of("io.github.relock.api"), exports(d));
+        assertEquals(Set.of("java.base"), requires(d));
+    }
+
+    @Test
+    void lockCore_exportsEntryPointAndSpi_usesProvider() throws Exception {
+        ModuleDescriptor d = descriptorOf(RedisLocks.class);
+        assertEquals("io.github.relock.core", d.name());
+        assertEquals(Set.of("io.github.relock.core", "io.github.relock.spi"), exports(d));
+        assertEquals(Set.of("java.base", "io.github.relock.api"), requires(d));
+        assertEquals(Set.of(RedisDriverProvider.class.getName()), d.uses());
+    }
+
+    @Test
+    void driverJedis_exportsNothing_providesDriver() throws Exception {
+        ModuleDescriptor d = descriptorOf(JedisDriverProvider.class);
+        assertEquals("io.github.relock.driver.jedis", d.name());
+        assertEquals(Set.of(), exports(d));
+        assertEquals(Map.of(RedisDriverProvider.class.getName(), Set.of(JedisDriverProvider.class.getName())), provides(d));
+        assertEquals(Set.of(JedisDriverProvider.class.getName()), serviceFile(JedisDriverProvider.class));
+    }
+
+    @Test
+    void driverLettuce_exportsNothing_providesDriver() throws Exception {
+        ModuleDescriptor d = descriptorOf(LettuceDriverProvider.class);
+        assertEquals("io.github.relock.driver.lettuce", d.name());
+        assertEquals(Set.of(), exports(d));
+        assertEquals(Map.of(RedisDriverProvider.class.getName(), Set.of(LettuceDriverProvider.class.getName())), provides(d));
+        assertEquals(Set.of(LettuceDriverProvider.class.getName()), serviceFile(LettuceDriverProvider.class));
+    }
+
+    @Test
+    void lockTck_exportsOnlyTheKit() throws Exception {
+        ModuleDescriptor d = descriptorOf(RelockTck.class);
+        assertEquals("io.github.relock.tck", d.name());
+        assertEquals(Set.of("io.github.relock.tck"), exports(d));
+    }
+
+    private static Set<String> exports(ModuleDescriptor d) {
+        return d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
+    }
+
+    private static Set<String> requires(ModuleDescriptor d) {
+        return d.requires().stream().map(ModuleDescriptor.Requires::name).collect(Collectors.toSet());
+    }
+
+    private static Map<String, Set<String>> provides(ModuleDescriptor d) {
+        return d.provides().stream().collect(Collectors.toMap(ModuleDescriptor.Provides::service,
+                p -> Set.copyOf(p.providers())));
+    }
+
+    /** Reads module-info.class from the jar (or classes folder) the class was loaded from. */
+    private static ModuleDescriptor descriptorOf(Class<?> type) throws IOException, URISyntaxException {
+        Path location = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        if (Files.isDirectory(location)) {
+            try (InputStream in = Files.newInputStream(location.resolve("module-info.class"))) {
+                return ModuleDescriptor.read(in);
+            }
+        }
+        try (JarFile jar = new JarFile(location.toFile()); InputStream in = jar.getInputStream(jar.getEntry("module-info.class"))) {
+            return ModuleDescriptor.read(in);
+        }
+    }
+
+    private static Set<String> serviceFile(Class<?> type) throws IOException, URISyntaxException {
+        Path location = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String entry = "META-INF/services/" + RedisDriverProvider.class.getName();
+        String text;
+        if (Files.isDirectory(location)) {
+            text = Files.readString(location.resolve(entry));
+        } else {
+            try (JarFile jar = new JarFile(location.toFile()); InputStream in = jar.getInputStream(jar.getEntry(entry))) {
+                text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
+        return text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+}
