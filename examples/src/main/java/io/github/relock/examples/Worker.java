@@ -1,0 +1,82 @@
+package io.github.relock.examples;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One thread of the fleet. Until the phase stops: take the lock, GET the counter, re-enter the
+ * lock (hold count 2), think, SET the counter to the value read plus one, release twice, then work
+ * a little outside the lock. Without a lock that excludes the other clients, the think time loses
+ * updates at once.
+ *
+ * <p>Thread-safety: each instance runs on one thread.
+ */
+final class Worker implements Runnable {
+    /** How long one acquisition may wait before it counts as a failure. */
+    static final long MAX_WAIT_MS = 30_000;
+    private static final long THINK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Work between acquisitions, as real callers have; it also gives waiters a chance to win. */
+    private static final long OUTSIDE_NANOS = TimeUnit.MILLISECONDS.toNanos(3);
+
+    private final String label;
+    private final DemoClient client;
+    private final Lock lock;
+    private final Phase phase;
+
+    Worker(String label, DemoClient client, Lock lock, Phase phase) {
+        this.label = label;
+        this.client = client;
+        this.lock = lock;
+        this.phase = phase;
+    }
+
+    String label() {
+        return label;
+    }
+
+    @Override
+    public void run() {
+        String me = client.holderField(Thread.currentThread().getId());
+        phase.register(me, label);
+        String name = client.displayName();
+        try {
+            while (!phase.stopped()) {
+                long start = System.nanoTime();
+                // milliseconds on purpose: Redisson's fair lock reads a watchdog-mode wait as ms
+                if (!lock.tryLock(MAX_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                    phase.timedOut(label, MAX_WAIT_MS);
+                    continue;
+                }
+                try {
+                    phase.entered(name, me, System.nanoTime() - start);
+                    long before = Long.parseLong(client.get(phase.counterKey));
+                    boolean reentered = lock.tryLock();
+                    if (!reentered) {
+                        phase.reentryFailed(label);
+                    }
+                    try {
+                        LockSupport.parkNanos(THINK_NANOS);
+                        client.set(phase.counterKey, Long.toString(before + 1));
+                        phase.completed(name);
+                    } finally {
+                        if (reentered) {
+                            lock.unlock();
+                        }
+                    }
+                } finally {
+                    try {
+                        phase.leaving(me);
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+                LockSupport.parkNanos(OUTSIDE_NANOS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            phase.failed(label, e);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.github.relock.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.relock.tck.RedisFixture;
+import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RespClient;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The demo, run in-process for a few seconds against a real Redis: exit code and summary. */
+@ExtendWith(RedisFixture.class)
+class DemoCommandTest {
+    private static final Pattern COUNTER = Pattern.compile("ok {4}counter = (\\d+), acquisitions = (\\d+) \\(no lost update\\)");
+    private static final Pattern ROW = Pattern.compile("^ {2}(relock/jedis|relock/lettuce|redisson) +(\\d+) ", Pattern.MULTILINE);
+
+    @Test
+    void demo_mixedFleetOnSharedRedis_exitsZeroAndEveryInvariantHolds(RedisServer redis) {
+        Cli run = Cli.run("demo", "--seconds", "3", "--url", redis.uri().toString());
+
+        assertEquals(Main.EXIT_OK, run.exitCode(), run::toString);
+        String out = run.out();
+        assertTrue(out.contains("== reentrant lock 'relock-demo:reentrant'"), run::toString);
+        assertTrue(out.contains("== fair lock 'relock-demo:fair'"), run::toString);
+        assertTrue(Pattern.compile("^\\[ *\\d+\\.\\ds\\] reentrant  relock/jedis +\\d+  relock/lettuce +\\d+  redisson +\\d+  \\| holder: ",
+                Pattern.MULTILINE).matcher(out).find(), "a progress line per second\n" + run);
+        assertFalse(out.contains("FAIL"), run::toString);
+        assertTrue(out.contains("RESULT: ok, every invariant held"), run::toString);
+
+        Matcher counters = COUNTER.matcher(out);
+        for (String phase : List.of("reentrant", "fair")) {
+            assertTrue(counters.find(), "the " + phase + " summary compares the counter with the acquisitions\n" + run);
+            assertEquals(counters.group(2), counters.group(1), run::toString);
+            assertTrue(Long.parseLong(counters.group(1)) > 0, run::toString);
+        }
+        assertTrue(out.contains("ok    0 overlaps"), run::toString);
+        assertTrue(out.contains("ok    0 failed re-entries"), run::toString);
+        assertTrue(Pattern.compile("ok {4}0 fair-lock order violations \\([1-9]\\d* hand-overs checked").matcher(out).find(),
+                run::toString);
+        Matcher rows = ROW.matcher(out.substring(out.indexOf("-- fair lock summary")));
+        int clientRows = 0;
+        while (rows.find()) {
+            clientRows++;
+            assertTrue(Long.parseLong(rows.group(2)) > 0, rows.group(1) + " acquired the fair lock\n" + run);
+        }
+        assertEquals(3, clientRows, "three clients in the fair lock's summary\n" + run);
+        assertEquals(0L, redis.call("EXISTS", "relock-demo:counter:reentrant", "relock-demo:counter:fair",
+                "relock-demo:reentrant", "relock-demo:fair"), "the demo leaves no keys behind");
+    }
+
+    @Test
+    void demo_withoutRedisUrl_startsEmbeddedServerAndStopsItAtTheEnd() {
+        assumeTrue(RedisFixture.canControlServers(),
+                "REDIS_URL is set: this machine may have no embedded redis-server binary to start");
+        Cli run = Cli.run("--seconds", "1", "--workers", "1", "--clients", "lettuce,redisson");
+
+        assertEquals(Main.EXIT_OK, run.exitCode(), run::toString);
+        Matcher started = Pattern.compile("started the embedded redis-server 7\\.0\\.15 on 127\\.0\\.0\\.1:(\\d+)")
+                .matcher(run.out());
+        assertTrue(started.find(), run::toString);
+        assertFalse(run.out().contains("relock/jedis"), "--clients leaves jedis out\n" + run);
+        int port = Integer.parseInt(started.group(1));
+        assertThrows(UncheckedIOException.class, () -> new RespClient("127.0.0.1", port, 1000).close(),
+                "the embedded server is stopped when the demo returns");
+    }
+
+    @Test
+    void demo_unreachableRedis_exitsThreeWithOneLine() {
+        Cli run = Cli.run("--url", "redis://127.0.0.1:" + ClosedPort.find());
+
+        assertEquals(Main.EXIT_UNREACHABLE, run.exitCode(), run::toString);
+        assertTrue(run.err().startsWith("relock-examples: cannot reach Redis at redis://127.0.0.1:"), run::toString);
+        assertEquals(1, run.err().lines().count(), run::toString);
+    }
+
+    @Test
+    void demo_redisUrlFromEnvironment_isUsedAndReported() {
+        Cli run = Cli.runWithEnv(java.util.Map.of("REDIS_URL", "redis://127.0.0.1:" + ClosedPort.find()), "demo");
+
+        assertEquals(Main.EXIT_UNREACHABLE, run.exitCode(), run::toString);
+        assertTrue(run.out().contains("(REDIS_URL)"), run::toString);
+    }
+
+    @Test
+    void demo_badOptions_exitTwoNamingTheOption() {
+        Cli seconds = Cli.run("--seconds", "0");
+        assertEquals(Main.EXIT_USAGE, seconds.exitCode(), seconds::toString);
+        assertTrue(seconds.err().contains("--seconds must be a whole number from 1 to 3600, was '0'"), seconds::toString);
+
+        Cli clients = Cli.run("--clients", "jedis,hazelcast");
+        assertEquals(Main.EXIT_USAGE, clients.exitCode(), clients::toString);
+        assertTrue(clients.err().contains("--clients takes a list of jedis,lettuce,redisson"), clients::toString);
+
+        Cli url = Cli.run("--url", "http://localhost:6379");
+        assertEquals(Main.EXIT_USAGE, url.exitCode(), url::toString);
+        assertTrue(url.err().contains("bad Redis URL 'http://localhost:6379': the scheme must be redis or rediss"),
+                url::toString);
+
+        Cli unknown = Cli.run("--sconds", "3");
+        assertEquals(Main.EXIT_USAGE, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.err().contains("demo: unknown option --sconds"), unknown::toString);
+        assertTrue(unknown.err().contains("--help"), unknown::toString);
+    }
+
+    @Test
+    void help_printsUsageWithExitCodesAndExitsZero() {
+        for (String[] args : List.of(new String[] {"--help"}, new String[] {"-h"}, new String[] {"help"},
+                new String[] {"inspect", "--help"}, new String[] {"demo", "--help"})) {
+            Cli run = Cli.run(args);
+            assertEquals(Main.EXIT_OK, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("usage: java -jar examples/target/relock-examples.jar [demo] [options]"), run::toString);
+            assertTrue(run.out().contains("exit codes: 0 ok; 1 an invariant failed (demo) or no such lock (inspect);"),
+                    run::toString);
+            assertEquals("", run.err());
+        }
+        Cli unknown = Cli.run("frobnicate");
+        assertEquals(Main.EXIT_USAGE, unknown.exitCode(), unknown::toString);
+        assertNotNull(unknown.err());
+        assertTrue(unknown.err().contains("unknown command 'frobnicate' (commands: demo, inspect)"), unknown::toString);
+    }
+}

@@ -1,0 +1,288 @@
+package io.github.relock.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLease;
+import io.github.relock.core.RedisLocks;
+import io.github.relock.tck.Await;
+import io.github.relock.tck.RedisFixture;
+import io.github.relock.tck.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RLock;
+import org.redisson.api.RReadWriteLock;
+import org.redisson.api.RedissonClient;
+
+/**
+ * {@code inspect} against locks that relock and Redisson really hold on the fixture's Redis:
+ * reentrant (both), fair (Redisson holder, relock and Redisson waiters), read/write (Redisson), and
+ * the answers for a missing name, an empty name, a key that is no lock, and an unreachable server.
+ */
+class InspectCommandTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private static RedisServer redis;
+    private static String url;
+    private static RedisTarget target;
+    private static RedissonClient redisson;
+    private static io.lettuce.core.RedisClient lettuce;
+    private static LockClient relock;
+
+    @BeforeAll
+    static void clients() {
+        redis = RedisFixture.shared();
+        url = redis.uri().toString();
+        target = RedisTarget.parse(url);
+        redisson = target.redisson();
+        lettuce = target.lettuce();
+        relock = RedisLocks.create(lettuce);
+    }
+
+    @AfterAll
+    static void close() {
+        relock.close();
+        lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(5));
+        RedisTarget.shutdown(redisson);
+    }
+
+    private static Cli inspect(String name, String... more) {
+        String[] args = new String[3 + more.length];
+        args[0] = "inspect";
+        args[1] = name;
+        args[2] = "--url=" + url;
+        System.arraycopy(more, 0, args, 3, more.length);
+        return Cli.run(args);
+    }
+
+    @Test
+    void inspect_reentrantHeldByRelock_showsHolderHoldCountAndTtl() {
+        String name = "inspect-test:relock-reentrant";
+        DistributedLock lock = relock.getLock(name);
+        try (OwnerThread owner = new OwnerThread()) {
+            owner.run(lock::lock);
+            owner.run(lock::lock);
+            String field = relock.clientId() + ":" + owner.id();
+
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().startsWith(name + "  reentrant lock, held, TTL "), text::toString);
+            assertTrue(Pattern.compile("\\n    " + Pattern.quote(field) + " +exclusive +hold count 2\\n?").matcher(text.out()).find(),
+                    text::toString);
+
+            Cli json = inspect(name, "--json");
+            assertEquals(Main.EXIT_OK, json.exitCode(), json::toString);
+            assertTrue(json.out().startsWith("{\"name\":\"" + name + "\",\"found\":true,\"type\":\"reentrant\""), json::toString);
+            assertTrue(json.out().contains("\"holders\":[{\"field\":\"" + field + "\",\"clientId\":\"" + relock.clientId()
+                    + "\",\"threadId\":" + owner.id() + ",\"holdCount\":2,\"role\":\"exclusive\"}]"), json::toString);
+            assertTrue(Pattern.compile("\"ttlMs\":[1-9]\\d*,").matcher(json.out()).find(), json::toString);
+            assertEquals(1, json.out().lines().count(), "one JSON object on one line");
+
+            owner.run(lock::unlock);
+            owner.run(lock::unlock);
+        }
+    }
+
+    @Test
+    void inspect_reentrantHeldByRedisson_showsRedissonsClientId() {
+        String name = "inspect-test:redisson-reentrant";
+        RLock lock = redisson.getLock(name);
+        try (OwnerThread owner = new OwnerThread()) {
+            owner.run(() -> lock.lock(60, TimeUnit.SECONDS));
+            String field = redisson.getId() + ":" + owner.id();
+
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().contains("reentrant lock, held, TTL "), text::toString);
+            assertTrue(text.out().contains(field + "  exclusive  hold count 1"), text::toString);
+
+            Cli json = inspect(name, "--json");
+            assertTrue(json.out().contains("\"clientId\":\"" + redisson.getId() + "\",\"threadId\":" + owner.id()
+                    + ",\"holdCount\":1"), json::toString);
+            owner.run(lock::unlock);
+        }
+    }
+
+    @Test
+    void inspect_relockLease_isMarkedAsLease() throws InterruptedException {
+        String name = "inspect-test:relock-lease";
+        try (LockLease lease = relock.getLock(name).acquire(WAIT)) {
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(Pattern.compile(Pattern.quote(relock.clientId()) + ":-\\d+ +exclusive +hold count 1 +\\(a relock lease\\)")
+                    .matcher(text.out()).find(), text::toString);
+            assertTrue(lease.isValid());
+        }
+    }
+
+    @Test
+    void inspect_fairLock_showsHolderAndQueueInOrderWithDeadlines() throws Exception {
+        String name = "inspect-test:fair";
+        RLock redissonFair = redisson.getFairLock(name);
+        DistributedLock relockFair = relock.getFairLock(name);
+        String queueKey = "redisson_lock_queue:{" + name + "}";
+        try (OwnerThread holder = new OwnerThread(); OwnerThread first = new OwnerThread();
+                OwnerThread second = new OwnerThread()) {
+            holder.run(redissonFair::lock);
+            Future<?> firstWaits = first.start(relockFair::lock);
+            Await.until(WAIT, () -> queueLength(queueKey) == 1, () -> "relock's waiter queued");
+            Future<?> secondWaits = second.start(redissonFair::lock);
+            Await.until(WAIT, () -> queueLength(queueKey) == 2, () -> "Redisson's waiter queued behind it");
+            String holderField = redisson.getId() + ":" + holder.id();
+            String firstField = relock.clientId() + ":" + first.id();
+            String secondField = redisson.getId() + ":" + second.id();
+
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().startsWith(name + "  fair lock, held, TTL "), text::toString);
+            assertTrue(text.out().contains(holderField + "  exclusive  hold count 1"), text::toString);
+            assertTrue(text.out().contains("  queue (2, head first)"), text::toString);
+            assertTrue(Pattern.compile("    1\\. " + Pattern.quote(firstField) + " +deadline \\d{4}-\\d\\d-\\d\\dT[^ ]+Z \\(in \\d+\\.\\d s\\)")
+                    .matcher(text.out()).find(), text::toString);
+            assertTrue(text.out().indexOf("1. " + firstField) < text.out().indexOf("2. " + secondField), text::toString);
+
+            Cli json = inspect(name, "--json");
+            assertTrue(json.out().contains("\"type\":\"fair\""), json::toString);
+            assertTrue(json.out().contains("\"queue\":[{\"position\":1,\"field\":\"" + firstField + "\""), json::toString);
+            assertTrue(json.out().contains("{\"position\":2,\"field\":\"" + secondField + "\""), json::toString);
+            assertTrue(Pattern.compile("\"deadlineEpochMs\":\\d{13},\"deadlineInMs\":\\d+").matcher(json.out()).find(),
+                    json::toString);
+            assertTrue(json.out().contains("\"unqueuedDeadlines\":[]"), json::toString);
+
+            holder.run(redissonFair::unlock);
+            firstWaits.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            first.run(relockFair::unlock);
+            secondWaits.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            second.run(redissonFair::unlock);
+        }
+    }
+
+    @Test
+    void inspect_readLocks_showReadersHoldCountsAndTimeoutKeys() {
+        String name = "inspect-test:rw-read";
+        RReadWriteLock rw = redisson.getReadWriteLock(name);
+        try (OwnerThread a = new OwnerThread(); OwnerThread b = new OwnerThread()) {
+            a.run(rw.readLock()::lock);
+            a.run(rw.readLock()::lock);
+            b.run(rw.readLock()::lock);
+            String fieldA = redisson.getId() + ":" + a.id();
+            String fieldB = redisson.getId() + ":" + b.id();
+
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().startsWith(name + "  read-write lock, mode read, held, TTL "), text::toString);
+            assertTrue(text.out().contains(fieldA + "  read       hold count 2"), text::toString);
+            assertTrue(text.out().contains(fieldB + "  read       hold count 1"), text::toString);
+            assertTrue(text.out().contains("  read-hold timeout keys (3)"), text::toString);
+            for (String key : List.of("{" + name + "}:" + fieldA + ":rwlock_timeout:1",
+                    "{" + name + "}:" + fieldA + ":rwlock_timeout:2", "{" + name + "}:" + fieldB + ":rwlock_timeout:1")) {
+                assertTrue(Pattern.compile(Pattern.quote(key) + " +TTL \\d+\\.\\d s").matcher(text.out()).find(),
+                        key + "\n" + text);
+            }
+
+            Cli json = inspect(name, "--json");
+            assertTrue(json.out().contains("\"type\":\"read-write\",\"redis\":"), json::toString);
+            assertTrue(json.out().contains("\"mode\":\"read\""), json::toString);
+            assertTrue(json.out().contains("{\"key\":\"{" + name + "}:" + fieldA + ":rwlock_timeout:2\",\"holder\":\""
+                    + fieldA + "\",\"index\":2,\"ttlMs\":"), json::toString);
+
+            a.run(rw.readLock()::unlock);
+            a.run(rw.readLock()::unlock);
+            b.run(rw.readLock()::unlock);
+        }
+    }
+
+    @Test
+    void inspect_writeLockWithReadDowngrade_showsWriterAndReader() {
+        String name = "inspect-test:{rw}-write"; // a name with '{': keys keep it as the hash tag
+        RReadWriteLock rw = redisson.getReadWriteLock(name);
+        try (OwnerThread w = new OwnerThread()) {
+            w.run(rw.writeLock()::lock);
+            w.run(rw.readLock()::lock);
+            String field = redisson.getId() + ":" + w.id();
+
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().startsWith(name + "  read-write lock, mode write, held"), text::toString);
+            assertTrue(text.out().contains(field + ":write  write      hold count 1"), text::toString);
+            assertTrue(text.out().contains(field + "        read       hold count 1"), text::toString);
+            assertTrue(text.out().contains(name + ":" + field + ":rwlock_timeout:1  TTL "), text::toString);
+
+            Cli json = inspect(name, "--json");
+            assertTrue(json.out().contains("\"mode\":\"write\""), json::toString);
+            assertTrue(json.out().contains("\"field\":\"" + field + ":write\",\"clientId\":\"" + redisson.getId()
+                    + "\",\"threadId\":" + w.id() + ",\"holdCount\":1,\"role\":\"write\""), json::toString);
+
+            w.run(rw.readLock()::unlock);
+            w.run(rw.writeLock()::unlock);
+        }
+    }
+
+    @Test
+    void inspect_unknownName_oneLineAndExitOne() {
+        Cli text = inspect("inspect-test:nobody-has-this");
+        assertEquals(Main.EXIT_FAILED, text.exitCode(), text::toString);
+        assertEquals("no lock named 'inspect-test:nobody-has-this': nobody holds it or waits for it (no key "
+                + "'inspect-test:nobody-has-this', no fair queue 'redisson_lock_queue:{inspect-test:nobody-has-this}')\n",
+                text.out());
+
+        Cli json = inspect("inspect-test:nobody-has-this", "--json");
+        assertEquals(Main.EXIT_FAILED, json.exitCode(), json::toString);
+        assertTrue(json.out().startsWith("{\"name\":\"inspect-test:nobody-has-this\",\"found\":false,\"type\":\"none\""),
+                json::toString);
+        assertEquals(1, json.out().lines().count());
+    }
+
+    @Test
+    void inspect_emptyName_oneLineAndExitOne() {
+        Cli text = inspect("");
+        assertEquals(Main.EXIT_FAILED, text.exitCode(), text::toString);
+        assertEquals("the lock name is empty: pass the name given to getLock(...)\n", text.out());
+    }
+
+    @Test
+    void inspect_keyThatIsNoLock_saysWhatItIs() {
+        try {
+            redis.call("SET", "inspect-test:plain-string", "hello");
+            Cli text = inspect("inspect-test:plain-string");
+            assertEquals(Main.EXIT_FAILED, text.exitCode(), text::toString);
+            assertEquals("'inspect-test:plain-string' is a string key, not a lock: relock and Redisson keep a lock in a hash\n",
+                    text.out());
+
+            redis.call("HSET", "inspect-test:plain-hash", "colour", "blue");
+            Cli hash = inspect("inspect-test:plain-hash");
+            assertEquals(Main.EXIT_FAILED, hash.exitCode(), hash::toString);
+            assertTrue(hash.out().startsWith("'inspect-test:plain-hash' is a hash but not a lock"), hash::toString);
+        } finally {
+            redis.call("DEL", "inspect-test:plain-string", "inspect-test:plain-hash"); // REDIS_URL may be a shared server
+        }
+    }
+
+    @Test
+    void inspect_unreachableOrBadUrl_exitThreeOrTwo() {
+        Cli down = Cli.run("inspect", "x", "--url", "redis://127.0.0.1:" + ClosedPort.find());
+        assertEquals(Main.EXIT_UNREACHABLE, down.exitCode(), down::toString);
+        assertTrue(down.err().startsWith("relock-examples: cannot reach Redis at redis://127.0.0.1:"), down::toString);
+        assertEquals("", down.out());
+
+        Cli bad = Cli.run("inspect", "x", "--url", "redis://:6379");
+        assertEquals(Main.EXIT_USAGE, bad.exitCode(), bad::toString);
+        assertTrue(bad.err().contains("bad Redis URL 'redis://:6379'"), bad::toString);
+
+        Cli noName = Cli.run("inspect", "--url", url);
+        assertEquals(Main.EXIT_USAGE, noName.exitCode(), noName::toString);
+        assertTrue(noName.err().contains("inspect: which lock? (inspect <lockName>)"), noName::toString);
+    }
+
+    private static long queueLength(String key) {
+        return (Long) redis.call("LLEN", key);
+    }
+}
