@@ -1,0 +1,523 @@
+package io.github.relock.benchmarks;
+
+import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RespClient;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs every scenario against every contender on ONE embedded Redis and prints a markdown table
+ * with the ratios relock/Redisson and relock/floor, then checks the performance targets.
+ *
+ * <pre>
+ * mvn -B -q -pl benchmarks -am package -DskipTests &amp;&amp; java -jar benchmarks/target/benchmarks.jar
+ * java -jar benchmarks/target/benchmarks.jar long            # careful run, ~45 min
+ * java -jar benchmarks/target/benchmarks.jar --scenarios=a,c # a subset (RESULTS.md left alone)
+ * </pre>
+ *
+ * <p>Each JMH benchmark runs in forked JVMs that get the Redis port as a system property; scenario
+ * (f) runs {@link HeldLocksProbe} in a JVM of its own. The report goes to standard output and to
+ * {@code benchmarks/target/benchmark-report.md}; a full run also rewrites the generated block of
+ * {@code benchmarks/RESULTS.md} (unless {@code -Dresults.update=false}). Logs of every JMH run are
+ * in {@code benchmarks/target/jmh-logs/}.
+ *
+ * <p>Thread-safety: a program; not for concurrent use.
+ */
+public final class BenchmarkReport {
+    static final String COMMAND = "mvn -B -q -pl benchmarks -am package -DskipTests && java -jar benchmarks/target/benchmarks.jar";
+    static final String BEGIN = "<!-- BEGIN GENERATED RESULTS: BenchmarkReport rewrites this block -->";
+    static final String END = "<!-- END GENERATED RESULTS -->";
+    static final long PROBE_WATCHDOG_MS = 3_000;
+
+    private static final List<Contender> ALL = List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE,
+            Contender.REDISSON, Contender.FLOOR);
+    private static final List<Contender> WAITING = List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE,
+            Contender.REDISSON);
+    private static final List<Contender> ASYNC = List.of(Contender.RELOCK_LETTUCE, Contender.REDISSON,
+            Contender.RELOCK_JEDIS);
+
+    /** One line of the table: a scenario measured by one JMH benchmark (or by the probe, for f). */
+    record Scenario(String key, String label, Class<?> benchmark, String method, int threads, List<Contender> contenders,
+                    String unit, boolean handOff) {
+        String group() {
+            return key.substring(0, 1);
+        }
+    }
+
+    static final List<Scenario> SCENARIOS = List.of(
+            new Scenario("a", "(a) lock+unlock, 1 thread", UncontendedBenchmark.class, "lockUnlock", 1, ALL,
+                    "cycles/s", false),
+            new Scenario("b4", "(b) lock+unlock, 4 threads, own locks", UncontendedBenchmark.class, "lockUnlock", 4,
+                    ALL, "cycles/s", false),
+            new Scenario("b16", "(b) lock+unlock, 16 threads, own locks", UncontendedBenchmark.class, "lockUnlock", 16,
+                    ALL, "cycles/s", false),
+            new Scenario("c4", "(c) 4 threads, one lock", ContendedBenchmark.class, "oneLock", 4, WAITING,
+                    "acquisitions/s", true),
+            new Scenario("c16", "(c) 16 threads, one lock", ContendedBenchmark.class, "oneLock", 16, WAITING,
+                    "acquisitions/s", true),
+            new Scenario("d4", "(d) fair lock, 4 threads, one lock", ContendedBenchmark.class, "fairOneLock", 4,
+                    WAITING, "acquisitions/s", true),
+            new Scenario("e", "(e) tryLock() on a held lock, 1 thread", UncontendedBenchmark.class, "tryLockHeld", 1,
+                    ALL, "attempts/s", false),
+            new Scenario("g", "(g) async, " + AsyncBenchmark.IN_FLIGHT + " lock/unlock pairs in flight",
+                    AsyncBenchmark.class, "lockUnlockPair", 1, ASYNC, "pairs/s", false));
+
+    /** A measured figure; {@code value} is NaN when there is none, and {@code text} says why. */
+    record Cell(double value, String text) {
+        static Cell na(String why) {
+            return new Cell(Double.NaN, why);
+        }
+
+        boolean ok() {
+            return !Double.isNaN(value);
+        }
+    }
+
+    private final Profile profile;
+    private final Set<String> only;
+    private final Path target;
+    private final Path out;
+    private final Path logs;
+    private final Map<String, Map<Contender, Cell>> cells = new LinkedHashMap<>();
+    private final Map<String, Map<Contender, List<Round>>> rounds = new HashMap<>();
+    private final Map<String, Map<Contender, String>> failures = new HashMap<>();
+    private final Map<Contender, String> probeDetails = new EnumMap<>(Contender.class);
+    private RedisServer redis;
+
+    private BenchmarkReport(Profile profile, Set<String> only, Path target) {
+        this.profile = profile;
+        this.only = only;
+        this.target = target;
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(LocalDateTime.now());
+        this.out = target.resolve("bench-out").resolve(stamp);
+        this.logs = target.resolve("jmh-logs");
+    }
+
+    /**
+     * @param args {@code [short|long] [--scenarios=a,b,c,d,e,f,g]}; also {@code -Dprofile=long},
+     *     {@code -Dscenarios=a,c}, {@code -Dresults.update=false}
+     * @throws Exception when Redis cannot start or the report cannot be written
+     */
+    public static void main(String[] args) throws Exception {
+        String profileName = System.getProperty("profile", "short");
+        String scenarios = System.getProperty("scenarios", "");
+        for (String a : args) {
+            if (a.startsWith("--scenarios=")) {
+                scenarios = a.substring("--scenarios=".length());
+            } else if (a.startsWith("--profile=")) {
+                profileName = a.substring("--profile=".length());
+            } else if (!a.isBlank()) {
+                profileName = a;
+            }
+        }
+        Set<String> only = new LinkedHashSet<>();
+        for (String s : scenarios.split(",")) {
+            if (!s.isBlank()) {
+                only.add(s.trim().toLowerCase(Locale.ROOT));
+            }
+        }
+        new BenchmarkReport(Profile.named(profileName), only, targetDir()).run();
+        System.exit(0); // client libraries may leave non-daemon threads in this JVM
+    }
+
+    private void run() throws Exception {
+        Files.createDirectories(out);
+        Files.createDirectories(logs);
+        String loadBefore = Machine.loadAverage();
+        long started = System.nanoTime();
+        redis = RedisServer.startEmbedded();
+        Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "stop-redis"));
+        System.out.println("relock benchmarks, " + profile.describe());
+        System.out.println("embedded redis-server 7.0.15 on 127.0.0.1:" + redis.port() + "; JMH logs in " + logs);
+        try {
+            for (int round = 1; round <= profile.rounds(); round++) {
+                for (Scenario s : SCENARIOS) {
+                    if (selected(s.group())) {
+                        for (Contender c : s.contenders()) {
+                            measure(s, c, round);
+                        }
+                    }
+                }
+            }
+            for (Scenario s : SCENARIOS) {
+                if (selected(s.group())) {
+                    for (Contender c : s.contenders()) {
+                        summarise(s, c);
+                    }
+                }
+            }
+            if (selected("f")) {
+                for (Contender c : WAITING) {
+                    probe(c);
+                }
+            }
+        } finally {
+            redis.stop();
+        }
+        double minutes = (System.nanoTime() - started) / 60e9;
+        String report = render(loadBefore, Machine.loadAverage(), minutes);
+        System.out.println();
+        System.out.println(report);
+        Path file = target.resolve("benchmark-report.md");
+        Files.writeString(file, report, StandardCharsets.UTF_8);
+        System.out.println("written to " + file);
+        updateResults(report);
+    }
+
+    private boolean selected(String group) {
+        return only.isEmpty() || only.contains(group);
+    }
+
+    // ---------------------------------------------------------------- JMH scenarios
+
+    /** One round of one (scenario, contender) pair. */
+    record Round(double score, HandOffRecorder.Summary handOff) {
+    }
+
+    private void measure(Scenario s, Contender c, int round) {
+        String label = s.label() + " — " + c.id() + " [round " + round + "/" + profile.rounds() + "]";
+        if (s.method().equals("fairOneLock") && c.isRelock() && !RelockSource.fairLockSupported()) {
+            if (round == 1) {
+                System.out.println("  " + label + ": n/a (fair lock not yet implemented)");
+            }
+            return;
+        }
+        flushRedis();
+        Path log = logs.resolve(s.key() + "-" + c.id() + "-round" + round + ".log");
+        Options options = new OptionsBuilder()
+                .include("^" + Pattern.quote(s.benchmark().getName() + "." + s.method()) + "$")
+                .param("contender", c.id())
+                .threads(s.threads())
+                .forks(profile.forks())
+                .warmupIterations(profile.warmupIterations())
+                .warmupTime(TimeValue.seconds(profile.iterationSeconds()))
+                .measurementIterations(profile.measurementIterations())
+                .measurementTime(TimeValue.seconds(profile.iterationSeconds()))
+                .jvmArgsAppend("-Xms1g", "-Xmx1g", "-D" + BenchEnv.HOST + "=" + redis.host(),
+                        "-D" + BenchEnv.PORT + "=" + redis.port(), "-D" + BenchEnv.OUT + "=" + out)
+                .shouldFailOnError(true)
+                .output(log.toString())
+                .build();
+        try {
+            Collection<RunResult> results = new Runner(options).run();
+            double score = results.iterator().next().getPrimaryResult().getScore();
+            HandOffRecorder.Summary h = s.handOff() ? handOffs(s, c) : null;
+            rounds.computeIfAbsent(s.key(), k -> new EnumMap<>(Contender.class))
+                    .computeIfAbsent(c, k -> new ArrayList<>()).add(new Round(score, h));
+            System.out.println("  " + label + ": " + perSecond(score) + " " + s.unit()
+                    + (h == null || h.handOffs() == 0 ? "" : ", hand-off p50 / p99 " + millis(h.p50Micros()) + " / "
+                            + millis(h.p99Micros())));
+        } catch (RunnerException | IOException | RuntimeException e) {
+            failures.computeIfAbsent(s.key(), k -> new EnumMap<>(Contender.class)).put(c, log.getFileName().toString());
+            System.out.println("  " + label + ": FAILED, see " + log + ": " + e);
+        }
+    }
+
+    /** Turns the rounds of every pair into the table's cells: the best round, and the spread. */
+    private void summarise(Scenario s, Contender c) {
+        if (s.method().equals("fairOneLock") && c.isRelock() && !RelockSource.fairLockSupported()) {
+            put(s.key(), c, Cell.na("n/a (fair lock not yet implemented)"));
+            if (s.handOff()) {
+                put(s.key() + "-handoff", c, Cell.na("n/a (fair lock not yet implemented)"));
+            }
+            return;
+        }
+        List<Round> rs = rounds.getOrDefault(s.key(), Map.of()).getOrDefault(c, List.of());
+        String failed = failures.getOrDefault(s.key(), Map.of()).get(c);
+        if (rs.isEmpty()) {
+            put(s.key(), c, Cell.na("failed (see target/jmh-logs/" + failed + ")"));
+            if (s.handOff()) {
+                put(s.key() + "-handoff", c, Cell.na("failed"));
+            }
+            return;
+        }
+        Round best = rs.stream().max(Comparator.comparingDouble(Round::score)).orElseThrow();
+        StringBuilder text = new StringBuilder(perSecond(best.score()) + " " + s.unit());
+        if (s.key().equals("a")) {
+            text.append(String.format(Locale.ROOT, " (%.1f µs per cycle)", 1e6 / best.score()));
+        }
+        if (rs.size() > 1) {
+            text.append(rs.stream().map(r -> perSecond(r.score())).collect(Collectors.joining(" / ", " [rounds: ", "]")));
+        }
+        if (failed != null) {
+            text.append(" (a round failed: ").append(failed).append(')');
+        }
+        put(s.key(), c, new Cell(best.score(), text.toString()));
+        if (s.handOff()) {
+            HandOffRecorder.Summary h = best.handOff();
+            put(s.key() + "-handoff", c, h == null || h.handOffs() == 0 ? Cell.na("no hand-off recorded")
+                    : new Cell(h.p99Micros(), millis(h.p50Micros()) + " / " + millis(h.p99Micros())
+                            + String.format(Locale.ROOT, " (%,d hand-offs, %.0f%% of acquisitions)", h.handOffs(),
+                            100.0 * h.handOffs() / Math.max(1, h.acquisitions()))));
+        }
+    }
+
+    private HandOffRecorder.Summary handOffs(Scenario s, Contender c) throws IOException {
+        String prefix = "handoff-" + s.method() + "-" + c.id() + "-t" + s.threads() + "-";
+        List<HandOffRecorder.Summary> parts = new ArrayList<>();
+        try (Stream<Path> files = Files.list(out)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith(prefix)).toList()) {
+                parts.add(HandOffRecorder.Summary.readFrom(f));
+                Files.delete(f);
+            }
+        }
+        return HandOffRecorder.Summary.combine(parts);
+    }
+
+    // ---------------------------------------------------------------- scenario (f)
+
+    private void probe(Contender c) {
+        flushRedis();
+        Path log = logs.resolve("f-" + c.id() + ".log");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = List.of(java, "-Xms1g", "-Xmx1g", "-XX:+UseSerialGC", "-cp",
+                System.getProperty("java.class.path"), HeldLocksProbe.class.getName(), redis.host(),
+                Integer.toString(redis.port()), c.id(), Integer.toString(profile.heldLocks()),
+                Long.toString(PROBE_WATCHDOG_MS), Integer.toString(profile.renewalPeriods()));
+        String label = "(f) " + profile.heldLocks() + " held watchdog locks — " + c.id();
+        try {
+            Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
+            String result = null;
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    if (line.startsWith("RESULT ")) {
+                        result = line;
+                    }
+                }
+            }
+            if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0 || result == null) {
+                p.destroyForcibly();
+                throw new IllegalStateException("probe exited without a result");
+            }
+            Map<String, String> kv = new HashMap<>();
+            for (String part : result.substring("RESULT ".length()).split(" ")) {
+                int eq = part.indexOf('=');
+                kv.put(part.substring(0, eq), part.substring(eq + 1));
+            }
+            double sentPerPeriod = Double.parseDouble(kv.get("sentPerPeriod"));
+            double ranPerPeriod = Double.parseDouble(kv.get("ranPerPeriod"));
+            double per100 = sentPerPeriod / (profile.heldLocks() / 100.0);
+            double heap = Double.parseDouble(kv.get("heapPerLockBytes"));
+            put("f-cmds", c, new Cell(per100, String.format(Locale.ROOT,
+                    "%.2f sent per 100 locks (%,.0f sent, %,.0f run incl. inside scripts, per %d ms period)",
+                    per100, sentPerPeriod, ranPerPeriod, Long.parseLong(kv.get("periodMs")))));
+            put("f-heap", c, new Cell(heap, String.format(Locale.ROOT, "%,.0f bytes", heap)));
+            probeDetails.put(c, "sent per window: " + kv.get("sent") + "; run (INFO commandstats delta): " + kv.get("ran")
+                    + "; window " + kv.get("windowPeriods") + " periods; " + kv.get("locks") + " locks taken in "
+                    + kv.get("acquireSeconds") + " s");
+            System.out.println("  " + label + ": " + cells.get("f-cmds").get(c).text() + "; "
+                    + cells.get("f-heap").get(c).text() + " per held lock");
+        } catch (IOException | RuntimeException e) {
+            put("f-cmds", c, Cell.na("failed (see target/jmh-logs/" + log.getFileName() + ")"));
+            put("f-heap", c, Cell.na("failed"));
+            System.out.println("  " + label + ": FAILED, see " + log + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- report
+
+    private void put(String key, Contender c, Cell cell) {
+        cells.computeIfAbsent(key, k -> new EnumMap<>(Contender.class)).put(c, cell);
+    }
+
+    private Cell cell(String key, Contender c) {
+        Map<Contender, Cell> m = cells.get(key);
+        return m == null || !m.containsKey(c) ? Cell.na("not run") : m.get(c);
+    }
+
+    private String render(String loadBefore, String loadAfter, double minutes) {
+        StringBuilder md = new StringBuilder();
+        md.append("### Results (").append(profile.name()).append(" profile)\n\n");
+        md.append("- Date: ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
+                LocalDateTime.now(ZoneOffset.UTC).withNano(0))).append(" UTC; run took ")
+                .append(String.format(Locale.ROOT, "%.1f", minutes)).append(" min\n");
+        md.append("- Command: `").append(COMMAND).append(profile == Profile.SHORT ? "" : " " + profile.name())
+                .append(only.isEmpty() ? "" : " --scenarios=" + String.join(",", only)).append("`\n");
+        md.append(Machine.describe());
+        md.append("- Load average (1 min) before / after: ").append(loadBefore).append(" / ").append(loadAfter)
+                .append(" (other builds may share the machine)\n");
+        md.append("- Redis: embedded redis-server 7.0.15 (org.signal:embedded-redis) on loopback, one instance for "
+                + "every contender; contenders run one after another, each in its own JVM\n");
+        md.append("- Profile: ").append(profile.describe()).append("\n\n");
+
+        md.append("| Scenario | Contender | Figure | relock / Redisson | relock / floor |\n");
+        md.append("|---|---|---|---|---|\n");
+        for (Scenario s : SCENARIOS) {
+            if (!selected(s.group())) {
+                continue;
+            }
+            rows(md, s.label() + ", " + s.unit(), s.key(), s.contenders(), s.contenders().contains(Contender.FLOOR));
+            if (s.handOff()) {
+                rows(md, s.label() + ", hand-off p50 / p99 (lower is better)", s.key() + "-handoff", s.contenders(), false);
+            }
+        }
+        if (selected("f")) {
+            rows(md, "(f) " + String.format(Locale.ROOT, "%,d", profile.heldLocks())
+                    + " held watchdog locks: renewal commands per period (lower is better)", "f-cmds", WAITING, false);
+            rows(md, "(f) client heap per held lock (lower is better)", "f-heap", WAITING, false);
+        }
+        md.append("\nRatios divide relock's figure by the other contender's in the same row: above 1 is better "
+                + "for relock in throughput rows (/s), below 1 in latency, command and heap rows. Each figure is the "
+                + "best of the interleaved rounds (all rounds in brackets); hand-off percentiles come from that "
+                + "round.\n");
+        if (!probeDetails.isEmpty()) {
+            md.append("\n(f) details — commands clients sent (MONITOR, top level) and commands Redis ran:\n\n");
+            probeDetails.forEach((c, d) -> md.append("- ").append(c.id()).append(": ").append(d).append('\n'));
+        }
+        md.append("\n#### Targets (2-core loopback machine, ratios from one run)\n\n");
+        md.append("| Target | Measured | Status |\n|---|---|---|\n");
+        for (String[] t : targets()) {
+            md.append("| ").append(t[0]).append(" | ").append(t[1]).append(" | ").append(t[2]).append(" |\n");
+        }
+        return md.toString();
+    }
+
+    private void rows(StringBuilder md, String label, String key, List<Contender> contenders, boolean floor) {
+        Cell redisson = cell(key, Contender.REDISSON);
+        Cell floorCell = cell(key, Contender.FLOOR);
+        for (Contender c : contenders) {
+            Cell x = cell(key, c);
+            String vsRedisson = c.isRelock() ? ratio(x, redisson) : "";
+            String vsFloor = c.isRelock() && floor ? ratio(x, floorCell) : "";
+            md.append("| ").append(label).append(" | ").append(c.id()).append(" | ").append(x.text()).append(" | ")
+                    .append(vsRedisson).append(" | ").append(vsFloor).append(" |\n");
+        }
+    }
+
+    private List<String[]> targets() {
+        List<String[]> t = new ArrayList<>();
+        Cell floorA = cell("a", Contender.FLOOR);
+        Cell jedisA = cell("a", Contender.RELOCK_JEDIS);
+        if (selected("a")) {
+            double timeRatio = floorA.value() / jedisA.value();
+            t.add(check("(a) relock-jedis time per cycle ≤ 1.25 × floor's", timeRatio, "×", timeRatio <= 1.25));
+            t.add(atLeast("(a) relock-jedis throughput ≥ 2.5 × Redisson's", "a", Contender.RELOCK_JEDIS, 2.5));
+            t.add(atLeast("(a) relock-lettuce throughput ≥ 1.0 × Redisson's", "a", Contender.RELOCK_LETTUCE, 1.0));
+        }
+        if (selected("c")) {
+            for (Contender c : List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE)) {
+                t.add(atLeast("(c) " + c.id() + ", 4 threads on one lock: acquisitions/s ≥ 2 × Redisson's", "c4", c, 2.0));
+            }
+            for (String k : List.of("c4", "c16")) {
+                for (Contender c : List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE)) {
+                    double p99 = cell(k + "-handoff", c).value();
+                    t.add(check("(c) " + c.id() + ", " + k.substring(1) + " threads on one lock: p99 hand-off ≤ 5 ms",
+                            p99 / 1000, " ms", p99 / 1000 <= 5));
+                }
+            }
+        }
+        if (selected("d")) {
+            for (Contender c : List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE)) {
+                t.add(atLeast("(d) " + c.id() + ", fair lock, 4 threads: ≥ 2 × Redisson's", "d4", c, 2.0));
+            }
+        }
+        if (selected("f")) {
+            for (Contender c : List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE)) {
+                double v = cell("f-cmds", c).value();
+                t.add(check("(f) " + c.id() + ": ≤ 1 renewal command per 100 held locks per period", v, "", v <= 1.0));
+                double h = cell("f-heap", c).value();
+                t.add(check("(f) " + c.id() + ": ≤ 1 KiB client heap per held lock", h, " bytes", h <= 1024));
+            }
+        }
+        return t;
+    }
+
+    private String[] atLeast(String what, String key, Contender c, double factor) {
+        Cell x = cell(key, c);
+        Cell r = cell(key, Contender.REDISSON);
+        if (!x.ok()) {
+            return new String[] {what, x.text(), "n/a"};
+        }
+        double ratio = x.value() / r.value();
+        return check(what, ratio, "×", ratio >= factor);
+    }
+
+    private static String[] check(String what, double value, String unit, boolean met) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return new String[] {what, "n/a", "n/a"};
+        }
+        String v = unit.equals(" bytes") ? String.format(Locale.ROOT, "%,.0f%s", value, unit)
+                : String.format(Locale.ROOT, "%.2f%s", value, unit);
+        return new String[] {what, v, met ? "met" : "**missed**"};
+    }
+
+    private static String ratio(Cell x, Cell other) {
+        if (!x.ok() || !other.ok() || other.value() == 0) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%.2f×", x.value() / other.value());
+    }
+
+    private static String perSecond(double v) {
+        return String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    private static String millis(double micros) {
+        return micros < 1000 ? String.format(Locale.ROOT, "%.0f µs", micros)
+                : String.format(Locale.ROOT, "%.2f ms", micros / 1000);
+    }
+
+    private void flushRedis() {
+        try (RespClient admin = new RespClient(redis.host(), redis.port(), 5000)) {
+            admin.call("FLUSHALL");
+        }
+    }
+
+    private void updateResults(String report) throws IOException {
+        if (!only.isEmpty() || profile == Profile.QUICK || "false".equals(System.getProperty("results.update"))) {
+            return;
+        }
+        Path results = target.getParent().resolve("RESULTS.md");
+        if (!Files.exists(results)) {
+            return;
+        }
+        String text = Files.readString(results, StandardCharsets.UTF_8);
+        int b = text.indexOf(BEGIN);
+        int e = text.indexOf(END);
+        if (b < 0 || e < b) {
+            System.out.println(results + " has no generated block (" + BEGIN + " ... " + END + "): left alone");
+            return;
+        }
+        String updated = text.substring(0, b + BEGIN.length()) + "\n" + report + text.substring(e);
+        Files.writeString(results, updated, StandardCharsets.UTF_8);
+        System.out.println("updated the generated block of " + results);
+    }
+
+    /** @return benchmarks/target: the folder of this jar (or of target/classes) */
+    private static Path targetDir() throws URISyntaxException {
+        Path code = Path.of(BenchmarkReport.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return code.toAbsolutePath().getParent();
+    }
+}

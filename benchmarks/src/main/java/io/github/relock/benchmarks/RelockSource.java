@@ -1,0 +1,123 @@
+package io.github.relock.benchmarks;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockOptions;
+import io.github.relock.core.RedisLocks;
+import io.github.relock.driver.jedis.JedisDriverProvider;
+import io.github.relock.driver.lettuce.LettuceDriverProvider;
+import io.lettuce.core.RedisURI;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.locks.Lock;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * relock on the application's own client: a Jedis {@link RedisClient} or a Lettuce
+ * {@link io.lettuce.core.RedisClient}, wrapped with {@code RedisLocks.create(provider, client, options)}.
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+final class RelockSource implements LockSource {
+    private static final Method GET_FAIR_LOCK = fairLockMethod();
+
+    private final LockClient locks;
+    private final Runnable closeNative;
+
+    private RelockSource(LockClient locks, Runnable closeNative) {
+        this.locks = locks;
+        this.closeNative = closeNative;
+    }
+
+    static RelockSource onJedis(String host, int port, LockOptions options) {
+        RedisClient jedis = RedisClient.builder().hostAndPort(host, port).poolConfig(jedisPool()).build();
+        try {
+            return new RelockSource(RedisLocks.create(new JedisDriverProvider(), jedis, options), jedis::close);
+        } catch (RuntimeException e) {
+            jedis.close();
+            throw e;
+        }
+    }
+
+    static RelockSource onLettuce(String host, int port, LockOptions options) {
+        io.lettuce.core.RedisClient lettuce = io.lettuce.core.RedisClient.create(RedisURI.create(host, port));
+        try {
+            return new RelockSource(RedisLocks.create(new LettuceDriverProvider(), lettuce, options), lettuce::shutdown);
+        } catch (RuntimeException e) {
+            lettuce.shutdown();
+            throw e;
+        }
+    }
+
+    /** The pool both Jedis contenders use: large enough that no scenario waits for a connection. */
+    static ConnectionPoolConfig jedisPool() {
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(Contender.JEDIS_POOL_SIZE);
+        pool.setMaxIdle(Contender.JEDIS_POOL_SIZE);
+        return pool;
+    }
+
+    /**
+     * @return whether this build of relock has {@code LockClient.getFairLock(String)}; the fair
+     *     scenario reports relock as not available until it does (looked up reflectively so the
+     *     benchmarks compile before and after it lands)
+     */
+    static boolean fairLockSupported() {
+        return GET_FAIR_LOCK != null;
+    }
+
+    private static Method fairLockMethod() {
+        try {
+            return LockClient.class.getMethod("getFairLock", String.class);
+        } catch (NoSuchMethodException notYet) {
+            return null;
+        }
+    }
+
+    @Override
+    public Lock lock(String name) {
+        return locks.getLock(name);
+    }
+
+    @Override
+    public Optional<Lock> fairLock(String name) {
+        if (GET_FAIR_LOCK == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of((Lock) GET_FAIR_LOCK.invoke(locks, name));
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("getFairLock(" + name + ") failed", e.getCause());
+        }
+    }
+
+    @Override
+    public AsyncLock asyncLock(String name) {
+        DistributedLock lock = locks.getLock(name);
+        return new AsyncLock() {
+            @Override
+            public CompletionStage<?> lock(long ownerId) {
+                return lock.lockAsync(ownerId);
+            }
+
+            @Override
+            public CompletionStage<?> unlock(long ownerId) {
+                return lock.unlockAsync(ownerId);
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        try {
+            locks.close();
+        } finally {
+            closeNative.run();
+        }
+    }
+}
