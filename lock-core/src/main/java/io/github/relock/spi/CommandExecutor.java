@@ -26,9 +26,25 @@ import java.util.concurrent.CompletableFuture;
  * reconnects, subscribes every live channel again and then calls
  * {@link ConnectionListener#onReconnect()}.
  *
+ * <h2>Timeouts and retries</h2>
+ * A driver that opened its own connection ({@link RedisDriverProvider#connect}) uses
+ * {@link DriverOptions#commandTimeout()} as its timeout. On a client the application handed in,
+ * the client's own timeout applies; a driver may enforce the command timeout on top of it where it
+ * can without leaving the caller's thread (Lettuce's does). A driver must not resend a script on
+ * its own: a lock script that runs twice changes a hold count. Where the client library itself
+ * resends commands after a reconnect (Lettuce's at-least-once default), the driver documents it.
+ *
+ * <h2>Failures of subscribe</h2>
+ * The future fails with {@link io.github.relock.api.RedisUnavailableException} when the connection
+ * is down or breaks before Redis confirms (nothing stays subscribed then), and with
+ * {@link io.github.relock.api.RedisErrorException} when Redis refuses. {@code sharded = true}
+ * without {@link Capability#SHARDED_PUBSUB} throws {@link UnsupportedOperationException}.
+ * {@link ConnectionListener#onReconnect()} may be skipped when nothing was subscribed.
+ *
  * <h2>Ownership</h2>
  * {@link #close()} releases what the driver opened (its pub/sub connection, threads, and the
- * native client only if the driver created it from a URI); never a client it was handed.
+ * native client only if the driver created it from a URI); never a client it was handed. After
+ * close, every method throws (or fails its future with) {@link IllegalStateException}.
  *
  * <p>Thread-safety: implementations must be safe for use by several threads.
  */
@@ -61,7 +77,8 @@ public interface CommandExecutor extends AutoCloseable {
 
     /**
      * Only with {@link Capability#REPLICA_WAIT}: pipelines {@code EVALSHA} and
-     * {@code WAIT replicas timeoutMs} on one connection.
+     * {@code WAIT replicas timeoutMs} on one connection. On NOSCRIPT the caller loads the script
+     * with {@link #eval} first (the script must then be idempotent for that owner) or gives up.
      *
      * @return a two-element list: the script's normalised reply, then WAIT's reply as a {@link Long}
      * @throws UnsupportedOperationException if the capability is not declared

@@ -9,8 +9,9 @@ import java.util.Objects;
  * <p>Thread-safety: immutable.
  *
  * @param commandTimeout the longest a command may take; a driver that opens its own connection
- *     uses it as the client's timeout, and every driver fails {@code eval} calls that exceed it
- *     with {@link io.github.relock.api.RedisUnavailableException}
+ *     uses it as the client's timeout; on a handed-in client the client's own timeout applies (see
+ *     {@link CommandExecutor}); a timeout is reported as
+ *     {@link io.github.relock.api.RedisUnavailableException}
  * @param clientName a name for {@code CLIENT SETNAME} on connections the driver opens itself, e.g.
  *     {@code relock:<clientId>}; drivers must not rename connections they were given
  */

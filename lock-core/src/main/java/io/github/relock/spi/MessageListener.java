@@ -1,7 +1,7 @@
 package io.github.relock.spi;
 
 /**
- * Receives pub/sub messages and connection events from a driver. Called on the driver's pub/sub
+ * Receives pub/sub messages from a driver (connection events go to {@link ConnectionListener}). Called on the driver's pub/sub
  * thread: implementations must not block.
  *
  * <p>Thread-safety: implementations must tolerate calls from the driver's pub/sub thread

@@ -566,8 +566,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
         }
     }
 
-    private RedisUnavailableException closedException() {
-        return new RedisUnavailableException("the lettuce executor for " + target + " is closed");
+    private IllegalStateException closedException() {
+        return new IllegalStateException("the lettuce executor for " + target + " is closed");
     }
 
     private static RedisUnavailableException unavailable(String what, RuntimeException e) {

@@ -75,9 +75,9 @@ class LettuceDriverProviderTest {
             e.close(); // idempotent
             TestRedis.await("driver's connections closed", () -> TestRedis.connectionsNamed(TestRedis.NAME) == 0);
             assertEquals(List.of(), TestRedis.server().call("PUBSUB", "CHANNELS"));
-            assertEquals(RedisUnavailableException.class, assertThrows(RuntimeException.class,
+            assertEquals(IllegalStateException.class, assertThrows(RuntimeException.class,
                     () -> e.evalSha(new Script("one", "return 1"), List.of(), List.of())).getClass());
-            assertEquals(RedisUnavailableException.class,
+            assertEquals(IllegalStateException.class,
                     TestRedis.failureOf(e.evalAsync(new Script("one", "return 1"), List.of(), List.of())).getClass());
             TestRedis.get(s.unsubscribe()); // after close: completes, does nothing
             try (StatefulRedisConnection<String, String> still = client.connect()) {

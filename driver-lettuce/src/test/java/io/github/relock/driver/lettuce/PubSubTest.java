@@ -193,12 +193,12 @@ class PubSubTest {
     }
 
     @Test
-    void subscribe_afterClose_failsAsUnavailable_andNullsAreRejected() {
+    void subscribe_afterClose_failsAsIllegalState_andNullsAreRejected() {
         CommandExecutor e = executor(ProtocolVersion.RESP3);
         assertThrows(NullPointerException.class, () -> e.subscribe(null, false, (c, m) -> { }));
         assertThrows(NullPointerException.class, () -> e.subscribe("x", false, null));
         e.close();
-        assertEquals(io.github.relock.api.RedisUnavailableException.class,
+        assertEquals(IllegalStateException.class,
                 TestRedis.failureOf(e.subscribe("x", false, (c, m) -> { })).getClass());
     }
 }
