@@ -333,7 +333,7 @@ public final class BenchmarkReport {
             put("f-heap", c, new Cell(heap, String.format(Locale.ROOT, "%,.0f bytes", heap)));
             probeDetails.put(c, "sent per window: " + kv.get("sent") + "; run (INFO commandstats delta): " + kv.get("ran")
                     + "; window " + kv.get("windowPeriods") + " periods; " + kv.get("locks") + " locks taken in "
-                    + kv.get("acquireSeconds") + " s");
+                    + kv.get("acquireSeconds") + " s; " + kv.get("lost") + " found expired at unlock");
             System.out.println("  " + label + ": " + cells.get("f-cmds").get(c).text() + "; "
                     + cells.get("f-heap").get(c).text() + " per held lock");
         } catch (IOException | RuntimeException e) {
