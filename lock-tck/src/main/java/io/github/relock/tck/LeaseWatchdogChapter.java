@@ -164,6 +164,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         Await.until(Duration.ofSeconds(10), () -> !lease.isValid(), () -> "lease still valid after its lease time");
         Await.until(Duration.ofSeconds(10), () -> !events.isEmpty(), () -> "no LEASE_EXPIRED event");
         assertEquals(LockLostEvent.Reason.LEASE_EXPIRED, events.get(0).reason());
+        List<LockLostEvent> late = new CopyOnWriteArrayList<>();
+        lease.onLost(late::add); // registered after the loss: told at once, with the real reason
+        assertEquals(List.of(LockLostEvent.Reason.LEASE_EXPIRED), late.stream().map(LockLostEvent::reason).toList());
         assertThrows(IllegalMonitorStateException.class, lease::close);
     }
 

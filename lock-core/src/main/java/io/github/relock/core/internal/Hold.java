@@ -21,6 +21,7 @@ final class Hold {
     volatile long lastConfirmedNanos; // acquisition or last successful renewal
     volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
     volatile boolean lost;
+    volatile LockLostEvent.Reason lostReason; // set before lost
     final List<Consumer<LockLostEvent>> lostCallbacks = new CopyOnWriteArrayList<>();
 
     Hold(String key, String field, long ownerId, String lockName) {

@@ -48,7 +48,8 @@ final class LeaseHandle implements LockLease {
         };
         hold.lostCallbacks.add(guarded);
         if (hold.lost && !released.get()) {
-            Renewal.deliver(guarded, new LockLostEvent(hold.lockName, hold.field, hold.ownerId, LockLostEvent.Reason.NOT_HELD));
+            LockLostEvent.Reason reason = hold.lostReason != null ? hold.lostReason : LockLostEvent.Reason.NOT_HELD;
+            Renewal.deliver(guarded, new LockLostEvent(hold.lockName, hold.field, hold.ownerId, reason));
         }
         return this;
     }

@@ -2,6 +2,7 @@ package io.github.relock.core.internal;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockLease;
+import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockTimeoutException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.Script;
@@ -195,6 +196,7 @@ class RedisLock implements DistributedLock {
         Hold h = client.renewal().get(name, field(id));
         if (h == null) { // lost between acquisition and here (client closed, key deleted): report honestly
             h = new Hold(name, field(id), id, name);
+            h.lostReason = client.isClosed() ? LockLostEvent.Reason.CLIENT_CLOSED : LockLostEvent.Reason.NOT_HELD;
             h.lost = true;
         }
         return new LeaseHandle(this, h);

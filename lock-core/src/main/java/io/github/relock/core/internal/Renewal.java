@@ -225,6 +225,7 @@ final class Renewal {
     }
 
     private void lost(Hold h, LockLostEvent.Reason reason) {
+        h.lostReason = reason;
         h.lost = true;
         LockLostEvent event = new LockLostEvent(h.lockName, h.field, h.ownerId, reason);
         LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' held by {1} lost: {2}", h.lockName, h.field, reason);
