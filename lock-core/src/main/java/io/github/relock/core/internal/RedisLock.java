@@ -260,8 +260,7 @@ class RedisLock implements DistributedLock {
     public CompletableFuture<Void> unlockAsync(long threadId) {
         client.ensureOpen();
         String field = field(threadId);
-        client.renewal().releasing(name, field, true);
-        return client.evalAsync(releaseScript(), releaseKeys(), releaseArgs(field))
+        return client.evalAsync(releaseScript(), releaseKeys(), beginRelease(field))
                 .handle((reply, error) -> {
                     if (error != null) {
                         client.renewal().releasing(name, field, false);
@@ -368,9 +367,19 @@ class RedisLock implements DistributedLock {
 
     // ---- the engine ----
 
-    private List<String> releaseArgs(String field) {
+    /**
+     * Marks the hold as being released (so a renewal miss meanwhile is not a loss) and returns the
+     * release script's arguments: the TTL to keep when holds remain is the hold's own lease.
+     */
+    private List<String> beginRelease(String field) {
         Hold h = client.renewal().get(name, field);
-        long ttl = h != null && !h.watchdog() ? h.leaseMs : client.watchdogMs();
+        long ttl = client.watchdogMs();
+        if (h != null) {
+            h.releasing = true;
+            if (!h.watchdog()) {
+                ttl = h.leaseMs;
+            }
+        }
         return releaseArgs(ttl, field);
     }
 
@@ -407,10 +416,10 @@ class RedisLock implements DistributedLock {
     private void release(long ownerId) {
         client.ensureOpen();
         String field = field(ownerId);
-        client.renewal().releasing(name, field, true);
+        List<String> args = beginRelease(field);
         Object reply;
         try {
-            reply = client.eval(releaseScript(), releaseKeys(), releaseArgs(field));
+            reply = client.eval(releaseScript(), releaseKeys(), args);
         } catch (RuntimeException e) {
             client.renewal().releasing(name, field, false);
             throw e;
