@@ -98,13 +98,13 @@ final class JedisCommandExecutor implements CommandExecutor {
     @Override
     public Object evalSha(Script script, List<String> keys, List<String> args) {
         checkArgs(script, keys, args);
-        return run("EVALSHA " + script.name(), () -> client.evalsha(script.sha1(), keys, args));
+        return run("EVALSHA ", script, () -> client.evalsha(script.sha1(), keys, args));
     }
 
     @Override
     public Object eval(Script script, List<String> keys, List<String> args) {
         checkArgs(script, keys, args);
-        return run("EVAL " + script.name(), () -> client.eval(script.text(), keys, args));
+        return run("EVAL ", script, () -> client.eval(script.text(), keys, args));
     }
 
     @Override
@@ -203,12 +203,15 @@ final class JedisCommandExecutor implements CommandExecutor {
         return "JedisCommandExecutor[" + description + (closed.get() ? ", closed" : "") + "]";
     }
 
-    private Object run(String what, Supplier<Object> call) {
-        ensureOpen(what);
+    /** Runs one call; the description of what ran is built only when it fails (hot path). */
+    private Object run(String verb, Script script, Supplier<Object> call) {
+        if (closed.get()) {
+            ensureOpen(verb + script.name());
+        }
         try {
             return Replies.normalise(call.get());
         } catch (RuntimeException e) {
-            throw Replies.translate(e, what + " on " + description);
+            throw Replies.translate(e, verb + script.name() + " on " + description);
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
  * changed inside the registry's map operations.
  */
 final class Hold {
+    final String id;
     final String key;
     final String field;
     final long ownerId;
@@ -25,6 +26,7 @@ final class Hold {
     final List<Consumer<LockLostEvent>> lostCallbacks = new CopyOnWriteArrayList<>();
 
     Hold(String key, String field, long ownerId, String lockName) {
+        this.id = id(key, field);
         this.key = key;
         this.field = field;
         this.ownerId = ownerId;

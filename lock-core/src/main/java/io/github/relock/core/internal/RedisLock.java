@@ -389,13 +389,15 @@ class RedisLock implements DistributedLock {
 
     /** One attempt on the calling thread; registers the hold on success. @return null if acquired, else the ms to wait */
     private Long tryAcquireOnce(long leaseMs, long ownerId, boolean queue) {
-        Object reply = client.eval(acquireScript(), acquireKeys(), acquireArgs(ttlArg(leaseMs), field(ownerId), queue));
-        return onAttempt(reply, leaseMs, ownerId);
+        String field = field(ownerId);
+        Object reply = client.eval(acquireScript(), acquireKeys(), acquireArgs(ttlArg(leaseMs), field, queue));
+        return onAttempt(reply, leaseMs, ownerId, field);
     }
 
     private CompletableFuture<Long> tryAcquireOnceAsync(long leaseMs, long ownerId, boolean queue) {
-        return client.evalAsync(acquireScript(), acquireKeys(), acquireArgs(ttlArg(leaseMs), field(ownerId), queue))
-                .thenApply(reply -> onAttempt(reply, leaseMs, ownerId));
+        String field = field(ownerId);
+        return client.evalAsync(acquireScript(), acquireKeys(), acquireArgs(ttlArg(leaseMs), field, queue))
+                .thenApply(reply -> onAttempt(reply, leaseMs, ownerId, field));
     }
 
     /** How long to wait after an attempt that answered {@code ttl}, given {@code remaining} ns. */
@@ -405,9 +407,9 @@ class RedisLock implements DistributedLock {
         return Math.min(TimeUnit.MILLISECONDS.toNanos(ms), remaining);
     }
 
-    private Long onAttempt(Object reply, long leaseMs, long ownerId) {
+    private Long onAttempt(Object reply, long leaseMs, long ownerId, String field) {
         if (reply == null) {
-            client.renewal().acquired(name, field(ownerId), ownerId, name, leaseMs);
+            client.renewal().acquired(name, field, ownerId, name, leaseMs);
             return null;
         }
         return (Long) reply;

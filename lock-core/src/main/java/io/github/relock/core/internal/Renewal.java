@@ -116,7 +116,16 @@ final class Renewal {
 
     /** Applies the release script's answer: 1 gone, 0 one hold fewer, anything else not held. */
     void released(String key, String field, long answer) {
-        holds.computeIfPresent(Hold.id(key, field), (id, h) -> {
+        released(Hold.id(key, field), answer);
+    }
+
+    /** As {@link #released(String, String, long)}, for a hold already looked up. */
+    void released(Hold hold, long answer) {
+        released(hold.id, answer);
+    }
+
+    private void released(String holdId, long answer) {
+        holds.computeIfPresent(holdId, (id, h) -> {
             if (answer == 0) {
                 h.count = Math.max(1, h.count - 1);
                 h.releasing = false;
@@ -129,7 +138,7 @@ final class Renewal {
     /** This client force-unlocked {@code key}: its own holds of it are lost now, not at the next tick. */
     void forceReleased(String key) {
         for (Hold h : holds.values()) {
-            if (h.key.equals(key) && holds.remove(Hold.id(h.key, h.field), h)) {
+            if (h.key.equals(key) && holds.remove(h.id, h)) {
                 lost(h, LockLostEvent.Reason.NOT_HELD);
             }
         }
@@ -168,7 +177,7 @@ final class Renewal {
                 }
                 if (h.watchdog()) {
                     bySlot.computeIfAbsent(cluster ? Slots.slot(h.key) : 0, s -> new ArrayList<>()).add(h);
-                } else if (now - h.expiresAtNanos >= 0 && !h.releasing && holds.remove(Hold.id(h.key, h.field), h)) {
+                } else if (now - h.expiresAtNanos >= 0 && !h.releasing && holds.remove(h.id, h)) {
                     lost(h, LockLostEvent.Reason.LEASE_EXPIRED);
                 }
             }
@@ -203,14 +212,14 @@ final class Renewal {
             for (Hold h : batch) {
                 if (error != null) {
                     if (sentAt - h.lastConfirmedNanos >= TimeUnit.MILLISECONDS.toNanos(watchdogMs)
-                            && holds.remove(Hold.id(h.key, h.field), h)) {
+                            && holds.remove(h.id, h)) {
                         lost(h, LockLostEvent.Reason.RENEWAL_FAILED);
                     }
                 } else {
                     Object r = reply instanceof List<?> list && i < list.size() ? list.get(i) : null;
                     if (Long.valueOf(1).equals(r)) {
                         h.lastConfirmedNanos = sentAt;
-                    } else if (!h.releasing && holds.remove(Hold.id(h.key, h.field), h)) {
+                    } else if (!h.releasing && holds.remove(h.id, h)) {
                         lost(h, LockLostEvent.Reason.NOT_HELD);
                     }
                 }
