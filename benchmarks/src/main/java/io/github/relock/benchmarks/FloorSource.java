@@ -1,9 +1,7 @@
 package io.github.relock.benchmarks;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import io.github.relock.spi.Script;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -26,9 +24,9 @@ import redis.clients.jedis.RedisClient;
  * belongs to the thread that asked for it (its owner field is that thread's).
  */
 final class FloorSource implements LockSource {
-    /** The scripts are read from lock-core's resources, so the floor runs exactly what relock runs. */
-    static final String ACQUIRE = script("lock-acquire");
-    static final String RELEASE = script("lock-release");
+    /** Exactly the scripts relock runs. */
+    static final String ACQUIRE = script("LOCK_ACQUIRE");
+    static final String RELEASE = script("LOCK_RELEASE");
 
     private final RedisClient jedis;
     private final String clientId = UUID.randomUUID().toString();
@@ -53,15 +51,19 @@ final class FloorSource implements LockSource {
         }
     }
 
-    static String script(String name) {
-        String path = "io/github/relock/core/internal/scripts/" + name + ".lua";
-        try (InputStream in = FloorSource.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("script " + path + " not found: is lock-core on the class path?");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * The text relock sends for one of its scripts: read from lock-core's internal {@code Scripts}
+     * holder (reachable on the class path), so includes are resolved exactly as relock resolves
+     * them and the floor sends the very same SHA-1.
+     */
+    static String script(String field) {
+        try {
+            Field f = Class.forName("io.github.relock.core.internal.Scripts").getDeclaredField(field);
+            f.setAccessible(true);
+            return ((Script) f.get(null)).text();
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot read relock's script " + field + " from lock-core's internal "
+                    + "Scripts class (the benchmarks run on the class path); was it renamed?", e);
         }
     }
 

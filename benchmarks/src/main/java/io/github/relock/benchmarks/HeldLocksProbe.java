@@ -3,7 +3,9 @@ package io.github.relock.benchmarks;
 import io.github.relock.tck.RespClient;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,10 +22,10 @@ import java.util.stream.Collectors;
  *       the same before taking them (after a warm-up cycle), divided by the number of locks. The
  *       application keeps no reference to the lock objects, so this is what the client itself
  *       retains per hold (renewal registry, owner strings...).</li>
- *   <li><b>Redis commands per renewal period</b>: over a window of whole renewal periods, the
- *       {@code INFO commandstats} delta (every command Redis ran, including those run inside Lua
- *       scripts) and, from {@code MONITOR}, the commands clients sent (top level: round trips),
- *       per period.</li>
+ *   <li><b>Redis commands per renewal period</b>: from {@code MONITOR}, over whole renewal rounds
+ *       (see {@link Window}), the commands clients sent (round trips) and those scripts ran
+ *       inside Redis, per period; the {@code INFO commandstats} delta over the same stretch of
+ *       time (not aligned on rounds) is reported next to it as a cross-check.</li>
  * </ol>
  * Run by {@link BenchmarkReport} with {@code -XX:+UseSerialGC} (a full GC that leaves exactly the
  * live set); prints one line {@code RESULT key=value ...}.
@@ -38,7 +40,8 @@ public final class HeldLocksProbe {
     }
 
     /**
-     * @param args {@code host port contender locks watchdogMs periods}
+     * @param args {@code host port contender locks watchdogMs periods}: {@code locks} held in all
+     *     (one of them, the anchor, from before the warm-up), renewal every {@code watchdogMs / 3}
      * @throws Exception on any failure (the runner reports it)
      */
     public static void main(String[] args) throws Exception {
@@ -66,24 +69,24 @@ public final class HeldLocksProbe {
             }
             long before = heapAfterGc();
             long started = System.nanoTime();
-            for (int i = 0; i < count; i++) {
+            for (int i = 1; i < count; i++) { // with the anchor: count locks held
                 source.lock(prefix + i).lock(); // the lock object is dropped: only the client keeps state
             }
             double acquireSeconds = (System.nanoTime() - started) / 1e9;
             Thread.sleep(periodMs + periodMs / 2); // at least one renewal of every hold has run
             long after = heapAfterGc();
-            double heapPerLock = (after - before) / (double) count;
+            double heapPerLock = (after - before) / (double) (count - 1);
 
             Monitor monitor = new Monitor(host, port);
             monitor.start();
             admin.call("ECHO", START);
             Map<String, Long> statsBefore = commandStats(admin);
             long windowStart = System.nanoTime();
-            Thread.sleep(periods * periodMs);
+            Thread.sleep((periods + 1) * periodMs);
             Map<String, Long> statsAfter = commandStats(admin);
             double windowPeriods = (System.nanoTime() - windowStart) / 1e6 / periodMs;
             admin.call("ECHO", END);
-            Map<String, Long> sent = monitor.awaitEnd();
+            Window w = monitor.awaitEnd().aligned(periodMs);
 
             Map<String, Long> ran = new TreeMap<>();
             statsAfter.forEach((cmd, calls) -> {
@@ -92,13 +95,9 @@ public final class HeldLocksProbe {
                     ran.put(cmd, d);
                 }
             });
-            sent.remove("info");
-            sent.remove("echo");
-            long ranTotal = ran.values().stream().mapToLong(Long::longValue).sum();
-            long sentTotal = sent.values().stream().mapToLong(Long::longValue).sum();
 
             int lost = 0;
-            for (int i = 0; i < count; i++) {
+            for (int i = 1; i < count; i++) {
                 try {
                     source.lock(prefix + i).unlock();
                 } catch (IllegalMonitorStateException expiredMeanwhile) {
@@ -112,11 +111,13 @@ public final class HeldLocksProbe {
                     + " acquireSeconds=" + String.format(Locale.ROOT, "%.2f", acquireSeconds)
                     + " heapPerLockBytes=" + String.format(Locale.ROOT, "%.0f", heapPerLock)
                     + " periodMs=" + periodMs
-                    + " windowPeriods=" + String.format(Locale.ROOT, "%.2f", windowPeriods)
-                    + " sentPerPeriod=" + String.format(Locale.ROOT, "%.1f", sentTotal / windowPeriods)
-                    + " ranPerPeriod=" + String.format(Locale.ROOT, "%.1f", ranTotal / windowPeriods)
-                    + " sent=" + format(sent)
-                    + " ran=" + format(ran));
+                    + " windowPeriods=" + String.format(Locale.ROOT, "%.2f", w.periods)
+                    + " renewalRounds=" + w.rounds
+                    + " sentPerPeriod=" + String.format(Locale.ROOT, "%.1f", w.sentTotal() / w.periods)
+                    + " ranPerPeriod=" + String.format(Locale.ROOT, "%.1f", (w.sentTotal() + w.inScripts) / w.periods)
+                    + " sent=" + format(w.sent)
+                    + " commandstats=" + format(ran)
+                    + " commandstatsPeriods=" + String.format(Locale.ROOT, "%.2f", windowPeriods));
         }
         System.exit(0); // some clients leave non-daemon threads behind
     }
@@ -152,12 +153,79 @@ public final class HeldLocksProbe {
     }
 
     /**
-     * Counts, by command name, the commands clients send between the two ECHO markers. MONITOR
-     * shows the commands a script runs as coming from {@code lua}; those are not counted.
+     * The commands seen between the markers, aligned on renewal rounds: clients renew in bursts
+     * (one round every period), so the count runs from the start of one burst to the start of
+     * the last one seen, and covers whole rounds only, never a round cut by the window's edge.
+     */
+    static final class Window {
+        final Map<String, Long> sent = new TreeMap<>();
+        long inScripts;
+        double periods;
+        int rounds;
+
+        long sentTotal() {
+            return sent.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /** One command MONITOR showed: Redis time in µs, whether a script ran it, its name. */
+    private record Seen(long micros, boolean lua, String cmd) {
+    }
+
+    /** Everything MONITOR showed between the markers. */
+    private static final class Recording {
+        final List<Seen> all = new ArrayList<>();
+        long startMicros;
+
+        /** @param periodMs the renewal period: a gap of a quarter of it separates two rounds */
+        Window aligned(long periodMs) {
+            long gap = periodMs * 1000 / 4;
+            List<Long> roundStarts = new ArrayList<>();
+            long last = startMicros;
+            for (Seen c : all) {
+                if (!c.lua()) {
+                    if (c.micros() - last >= gap) {
+                        roundStarts.add(c.micros());
+                    }
+                    last = c.micros();
+                }
+            }
+            System.err.println("renewal rounds start at (ms from the window's start): " + roundStarts.stream()
+                    .map(t -> Long.toString((t - startMicros) / 1000)).collect(Collectors.joining(", ")));
+            Window w = new Window();
+            long from;
+            long to;
+            if (roundStarts.size() >= 2) {
+                from = roundStarts.get(0);
+                to = roundStarts.get(roundStarts.size() - 1);
+                w.rounds = roundStarts.size() - 1;
+            } else { // no bursts to align on (renewing continuously, or not at all): the whole window
+                from = startMicros;
+                to = all.isEmpty() ? startMicros : all.get(all.size() - 1).micros();
+                w.rounds = -1;
+            }
+            w.periods = Math.max(1e-9, (to - from) / 1000.0 / periodMs);
+            for (Seen c : all) {
+                if (c.micros() >= from && c.micros() < to) {
+                    if (c.lua()) {
+                        w.inScripts++;
+                    } else {
+                        w.sent.merge(c.cmd(), 1L, Long::sum);
+                    }
+                }
+            }
+            return w;
+        }
+    }
+
+    /**
+     * Reads MONITOR between the two ECHO markers. MONITOR shows the commands a script runs as
+     * coming from {@code lua}; they are kept apart from the commands clients sent. The probe's
+     * own INFO calls are left out.
      */
     private static final class Monitor extends Thread {
         private final RespClient conn;
-        private final Map<String, Long> sent = new TreeMap<>();
+        private final Recording seen = new Recording();
         private final CountDownLatch ended = new CountDownLatch(1);
         private volatile Throwable failure;
 
@@ -176,19 +244,20 @@ public final class HeldLocksProbe {
                     String line = (String) conn.readReply();
                     int open = line.indexOf('[');
                     int close = line.indexOf(']', open);
-                    String source = line.substring(line.indexOf(' ', open) + 1, close);
-                    if (source.equals("lua")) {
-                        continue;
-                    }
+                    boolean lua = line.substring(line.indexOf(' ', open) + 1, close).equals("lua");
                     int q1 = line.indexOf('"', close);
                     int q2 = line.indexOf('"', q1 + 1);
                     String cmd = line.substring(q1 + 1, q2).toLowerCase(Locale.ROOT);
-                    if (cmd.equals("echo") && line.contains(START)) {
+                    String time = line.substring(0, line.indexOf(' '));
+                    int dot = time.indexOf('.');
+                    long micros = Long.parseLong(time.substring(0, dot)) * 1_000_000 + Long.parseLong(time.substring(dot + 1));
+                    if (!lua && cmd.equals("echo") && line.contains(START)) {
                         counting = true;
-                    } else if (cmd.equals("echo") && line.contains(END)) {
+                        seen.startMicros = micros;
+                    } else if (!lua && cmd.equals("echo") && line.contains(END)) {
                         break;
-                    } else if (counting) {
-                        sent.merge(cmd, 1L, Long::sum);
+                    } else if (counting && !(!lua && cmd.equals("info"))) {
+                        seen.all.add(new Seen(micros, lua, cmd));
                     }
                 }
             } catch (Throwable t) {
@@ -199,14 +268,14 @@ public final class HeldLocksProbe {
             }
         }
 
-        Map<String, Long> awaitEnd() throws InterruptedException {
+        Recording awaitEnd() throws InterruptedException {
             if (!ended.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("MONITOR did not see the end marker within 60 s");
             }
             if (failure != null) {
                 throw new IllegalStateException("MONITOR failed", failure);
             }
-            return sent;
+            return seen;
         }
     }
 }

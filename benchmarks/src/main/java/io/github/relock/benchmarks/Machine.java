@@ -31,6 +31,21 @@ final class Machine {
         return sb.toString();
     }
 
+    /** @return {@code git describe --always --dirty} of the tree at {@code root}, or why not */
+    static String sourceRevision(Path root) {
+        try {
+            Process p = new ProcessBuilder("git", "-C", root.toString(), "describe", "--always", "--dirty")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            return p.waitFor() == 0 && !out.isEmpty() ? out : "unknown (not a git work tree)";
+        } catch (IOException e) {
+            return "unknown (git not found)";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
     static String loadAverage() {
         double l = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return l < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", l);

@@ -3,28 +3,32 @@ package io.github.relock.benchmarks;
 import java.util.Locale;
 
 /**
- * How long each measurement runs. {@code short} answers "did anything regress?" in a few minutes
- * on 2 cores; {@code long} is for careful runs on a quiet machine (about an hour); {@code quick}
- * only checks that every scenario runs.
+ * How long each measurement runs. {@code short} answers "did anything regress?" in about five
+ * minutes on 2 cores; {@code long} is for careful runs on a quiet machine (about 50 minutes);
+ * {@code quick} only checks that every scenario runs.
  *
- * @param name {@code short} or {@code long}
+ * <p>Measured iterations are short and many: the report keeps the best one (see
+ * {@link BenchmarkReport}), and on a small virtual machine a loopback round trip switches between
+ * a fast and a slow mode every few seconds, so more samples find each contender's fast mode.
+ *
+ * @param name {@code short}, {@code long} or {@code quick}
  * @param rounds how many times every (scenario, contender) pair runs, interleaved: round 1 runs
- *     every pair once, then round 2... The report keeps each pair's best round, so a burst of
- *     load from another process on a shared machine costs a round, not the comparison
+ *     every pair once, then round 2...
  * @param forks JMH forks per pair and round
- * @param warmupIterations JMH warm-up iterations per fork
- * @param measurementIterations JMH measurement iterations per fork
- * @param iterationSeconds length of every JMH iteration
+ * @param warmupIterations JMH warm-up iterations per fork, of {@code warmupMillis}
+ * @param warmupMillis length of a warm-up iteration
+ * @param measurementIterations JMH measurement iterations per fork, of {@code measurementMillis}
+ * @param measurementMillis length of a measured iteration
  * @param heldLocks locks held in scenario (f)
  * @param renewalPeriods renewal periods scenario (f) counts commands over
  */
-record Profile(String name, int rounds, int forks, int warmupIterations, int measurementIterations, int iterationSeconds,
-               int heldLocks, int renewalPeriods) {
+record Profile(String name, int rounds, int forks, int warmupIterations, int warmupMillis, int measurementIterations,
+               int measurementMillis, int heldLocks, int renewalPeriods) {
 
-    static final Profile SHORT = new Profile("short", 2, 1, 1, 2, 1, 10_000, 5);
+    static final Profile SHORT = new Profile("short", 1, 1, 3, 1000, 6, 500, 10_000, 5);
+    static final Profile LONG = new Profile("long", 2, 2, 5, 2000, 15, 1000, 10_000, 20);
     /** Checks that every scenario runs (seconds per pair); its figures mean nothing. */
-    static final Profile QUICK = new Profile("quick", 1, 1, 0, 1, 1, 1_000, 2);
-    static final Profile LONG = new Profile("long", 3, 1, 4, 5, 5, 10_000, 20);
+    static final Profile QUICK = new Profile("quick", 1, 1, 0, 1000, 1, 1000, 1_000, 2);
 
     static Profile named(String name) {
         return switch (name.toLowerCase(Locale.ROOT)) {
@@ -35,9 +39,18 @@ record Profile(String name, int rounds, int forks, int warmupIterations, int mea
         };
     }
 
+    Profile withRounds(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("rounds must be >= 1, was " + n);
+        }
+        return new Profile(name, n, forks, warmupIterations, warmupMillis, measurementIterations, measurementMillis,
+                heldLocks, renewalPeriods);
+    }
+
     String describe() {
-        return name + ": " + rounds + " interleaved rounds (best kept) of JMH " + forks + " fork(s) × (" + warmupIterations + " warm-up + " + measurementIterations
-                + " measured) iterations of " + iterationSeconds + " s per contender and scenario; (f) "
-                + heldLocks + " locks, " + renewalPeriods + " renewal periods";
+        return name + ": " + rounds + " round(s) of JMH " + forks + " fork(s) × (" + warmupIterations + " × "
+                + warmupMillis + " ms warm-up + " + measurementIterations + " × " + measurementMillis
+                + " ms measured) per contender and scenario; (f) " + heldLocks + " locks, " + renewalPeriods
+                + " renewal periods";
     }
 }
