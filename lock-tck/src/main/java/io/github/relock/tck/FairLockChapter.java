@@ -41,25 +41,6 @@ public abstract class FairLockChapter extends TckChapter {
         return (Long) redis("LLEN", Q);
     }
 
-    /**
-     * Starts a waiter that appends its name to {@code order} once it holds the lock, holds it
-     * briefly and releases it; returns after the waiter is queued.
-     */
-    private Future<?> queueWaiter(ExecutorService pool, DistributedLock lock, String name, List<String> order) {
-        long before = queueLength();
-        Future<?> f = pool.submit(() -> {
-            lock.lock();
-            try {
-                order.add(name);
-            } finally {
-                lock.unlock();
-            }
-            return null;
-        });
-        Await.until(Duration.ofSeconds(20), () -> queueLength() > before, () -> name + " never joined the queue");
-        return f;
-    }
-
     /** Rule 9.1: eight staggered waiters acquire in arrival order. */
     @Test
     void rule9_1_fifo_eightStaggeredWaiters_acquireInOrder() throws Exception {
@@ -73,7 +54,7 @@ public abstract class FairLockChapter extends TckChapter {
             List<Future<?>> all = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 expected.add("w" + i);
-                all.add(queueWaiter(pool, lock, "w" + i, order));
+                all.add(queueWaiter(pool, lock, "w" + i, order, Q));
             }
             assertEquals(8L, queueLength());
             assertEquals(8L, redis("ZCARD", Z), "every queued waiter has a deadline");
@@ -124,7 +105,7 @@ public abstract class FairLockChapter extends TckChapter {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             List<String> order = new CopyOnWriteArrayList<>();
-            Future<?> live = queueWaiter(pool, lock, "live", order);
+            Future<?> live = queueWaiter(pool, lock, "live", order, Q);
             long releasedAt = System.nanoTime();
             lock.unlock(); // wakes the ghost, who never answers
             live.get(60, TimeUnit.SECONDS);
@@ -163,8 +144,8 @@ public abstract class FairLockChapter extends TckChapter {
         List<String> order = new CopyOnWriteArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            Future<?> first = queueWaiter(pool, lock, "first", order);
-            Future<?> second = queueWaiter(pool, lock, "second", order);
+            Future<?> first = queueWaiter(pool, lock, "first", order, Q);
+            Future<?> second = queueWaiter(pool, lock, "second", order, Q);
             Await.holdsFor(wait.multipliedBy(3), () -> queueLength() == 2, () -> "a live waiter was dropped from the queue");
             lock.unlock();
             first.get(60, TimeUnit.SECONDS);
@@ -198,7 +179,7 @@ public abstract class FairLockChapter extends TckChapter {
         List<String> order = new CopyOnWriteArrayList<>();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            Future<?> head = queueWaiter(pool, lock, "head", order);
+            Future<?> head = queueWaiter(pool, lock, "head", order, Q);
             Await.until(Duration.ofSeconds(10), () -> channels().stream().anyMatch(ch -> ch.startsWith("redisson_lock__channel:{tck:fair}:")),
                     () -> "head waiter not subscribed on its own channel: " + channels());
             long t0 = System.nanoTime();

@@ -60,36 +60,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
     void rule10_1_mixedContention_noLostUpdate() throws Exception {
         DistributedLock relock = client().getLock("tck:mixed");
         RLock redisson = redisson(Duration.ofSeconds(30)).getLock("tck:mixed");
-        int perThread = 150;
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < 8; t++) {
-                Lock lock = t % 2 == 0 ? relock : redisson;
-                done.add(pool.submit(() -> {
-                    try (RespClient redis = kit.server().admin()) {
-                        for (int i = 0; i < perThread; i++) {
-                            lock.lock();
-                            try {
-                                Object v = redis.call("GET", "tck:mixed-counter");
-                                long next = (v == null ? 0 : Long.parseLong((String) v)) + 1;
-                                redis.call("SET", "tck:mixed-counter", Long.toString(next));
-                            } finally {
-                                lock.unlock();
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(10, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
+        List<Lock> workers = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            workers.add(t % 2 == 0 ? relock : redisson);
         }
-        assertEquals(Integer.toString(8 * perThread), redis("GET", "tck:mixed-counter"));
-        redis("DEL", "tck:mixed-counter");
+        assertEquals(8 * 150, incrementUnderLocks(workers, 150, "tck:mixed-counter"));
     }
 
     /** Rule 10.2: a Redisson waiter is woken by a relock unlock (message, not the 30 s TTL). */
@@ -230,22 +205,6 @@ public abstract class RedissonInteropChapter extends TckChapter {
         return (Long) redis("LLEN", FAIR_QUEUE);
     }
 
-    /** Starts {@code lock.lock()} on a new thread that records {@code name} once held; returns once it is queued. */
-    private Future<?> queued(ExecutorService pool, Lock lock, String name, List<String> order) {
-        long before = fairQueueLength();
-        Future<?> f = pool.submit(() -> {
-            lock.lock();
-            try {
-                order.add(name);
-            } finally {
-                lock.unlock();
-            }
-            return null;
-        });
-        Await.until(Duration.ofSeconds(20), () -> fairQueueLength() > before, () -> name + " never joined the fair queue");
-        return f;
-    }
-
     /** The queue and the deadline set name the same waiters (a member without a score breaks Redisson 3.x). */
     private void assertQueueConsistent() {
         List<?> queue = (List<?>) redis("LRANGE", FAIR_QUEUE, "0", "-1");
@@ -268,7 +227,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
         try {
             List<Future<?>> all = new ArrayList<>();
             for (String name : expected) {
-                all.add(queued(pool, name.startsWith("relock") ? relock : redisson, name, order));
+                all.add(queueWaiter(pool, name.startsWith("relock") ? relock : redisson, name, order, FAIR_QUEUE));
             }
             assertQueueConsistent();
             relock.unlock();
@@ -317,11 +276,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
         List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            Future<?> first = queued(pool, redisson, "redisson-first", order);
+            Future<?> first = queueWaiter(pool, redisson, "redisson-first", order, FAIR_QUEUE);
             assertFalse(ReentrantLockChapter.otherThreadReturns(() -> relock.tryLock(300, TimeUnit.MILLISECONDS)));
             assertQueueConsistent();
             assertEquals(1L, fairQueueLength(), "relock's give-up disturbed the queue");
-            Future<?> second = queued(pool, relock, "relock-second", order);
+            Future<?> second = queueWaiter(pool, relock, "relock-second", order, FAIR_QUEUE);
             assertQueueConsistent();
             relock.unlock();
             first.get(2, TimeUnit.MINUTES);

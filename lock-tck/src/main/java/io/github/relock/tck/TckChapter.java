@@ -5,8 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,6 +77,79 @@ public abstract class TckChapter {
     protected Set<String> channels() {
         List<?> list = (List<?>) redis("PUBSUB", "CHANNELS");
         return list.stream().map(String::valueOf).collect(Collectors.toSet());
+    }
+
+    /**
+     * Runs one worker per lock in {@code workers}, each doing {@code rounds} non-atomic
+     * read-modify-writes (GET, then SET + 1) of {@code counterKey} under its lock, and returns the
+     * final counter. With mutual exclusion it equals {@code workers.size() * rounds}.
+     *
+     * @param workers the lock each worker uses (the same lock object may appear several times)
+     * @param rounds increments per worker
+     * @param counterKey the Redis key of the counter; deleted afterwards
+     * @return the counter's final value
+     * @throws Exception if a worker failed or took more than 10 minutes
+     */
+    protected long incrementUnderLocks(List<? extends Lock> workers, int rounds,
+                                       String counterKey) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(workers.size());
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (Lock lock : workers) {
+                done.add(pool.submit(() -> {
+                    try (RespClient redis = kit.server().admin()) {
+                        for (int i = 0; i < rounds; i++) {
+                            lock.lock();
+                            try {
+                                Object v = redis.call("GET", counterKey);
+                                long next = (v == null ? 0 : Long.parseLong((String) v)) + 1;
+                                redis.call("SET", counterKey, Long.toString(next));
+                            } finally {
+                                lock.unlock();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(10, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        Object value = redis("GET", counterKey);
+        redis("DEL", counterKey);
+        return value == null ? 0 : Long.parseLong((String) value);
+    }
+
+    /**
+     * Starts {@code lock.lock()} on a pool thread that appends {@code name} to {@code order} once
+     * it holds the lock and then releases it; returns once that waiter joined the fair queue
+     * {@code queueKey} (its length grew).
+     *
+     * @param pool where the waiter runs
+     * @param lock a fair lock (relock's or Redisson's)
+     * @param name recorded on acquisition
+     * @param order acquisitions in order
+     * @param queueKey {@code redisson_lock_queue:{name}}
+     * @return the waiter's future
+     */
+    protected Future<?> queueWaiter(ExecutorService pool,
+            Lock lock, String name, List<String> order, String queueKey) {
+        long before = (Long) redis("LLEN", queueKey);
+        Future<?> f = pool.submit(() -> {
+            lock.lock();
+            try {
+                order.add(name);
+            } finally {
+                lock.unlock();
+            }
+            return null;
+        });
+        Await.until(Duration.ofSeconds(20), () -> (Long) redis("LLEN", queueKey) > before,
+                () -> name + " never joined the queue " + queueKey);
+        return f;
     }
 
     /**
