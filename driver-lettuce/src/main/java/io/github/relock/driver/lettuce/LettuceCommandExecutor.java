@@ -121,6 +121,27 @@ final class LettuceCommandExecutor implements CommandExecutor {
         pubSub.addListener(reconnectHook);
     }
 
+    /** Opens a connection, reporting a failure as {@code RedisUnavailableException}. */
+    private static <C> C connectOrFail(java.util.function.Supplier<C> open, String target) {
+        try {
+            return open.get();
+        } catch (RuntimeException e) {
+            throw unavailable("cannot connect to " + target, e);
+        }
+    }
+
+    /** Opens the pub/sub connection; if that fails, closes the command connection already open. */
+    private static StatefulRedisPubSubConnection<String, String> connectPubSubOrClose(
+            java.util.function.Supplier<StatefulRedisPubSubConnection<String, String>> open,
+            io.lettuce.core.api.StatefulConnection<String, String> opened, String target) {
+        try {
+            return open.get();
+        } catch (RuntimeException e) {
+            closeQuietly(opened);
+            throw unavailable("cannot connect to " + target, e);
+        }
+    }
+
     /**
      * Opens the command and pub/sub connections on a standalone client.
      *
@@ -131,16 +152,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
      * @param target where the client points, for messages (no password)
      */
     static LettuceCommandExecutor forClient(RedisClient client, DriverOptions options, boolean owned, String target) {
-        StatefulRedisConnection<String, String> conn = null;
-        StatefulRedisPubSubConnection<String, String> ps = null;
-        try {
-            conn = client.connect(StringCodec.UTF8);
-            ps = client.connectPubSub(StringCodec.UTF8);
-        } catch (RuntimeException e) {
-            closeQuietly(ps);
-            closeQuietly(conn);
-            throw unavailable("cannot connect to " + target, e);
-        }
+        StatefulRedisConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), target);
+        StatefulRedisPubSubConnection<String, String> ps = connectPubSubOrClose(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
         if (!owned) {
             nameConnection(conn, conn.async(), options.clientName());
             nameConnection(ps, ps.async(), options.clientName());
@@ -159,16 +172,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
      */
     static LettuceCommandExecutor forCluster(RedisClusterClient client, DriverOptions options, boolean owned,
                                              String target) {
-        StatefulRedisClusterConnection<String, String> conn = null;
-        StatefulRedisPubSubConnection<String, String> ps = null;
-        try {
-            conn = client.connect(StringCodec.UTF8);
-            ps = client.connectPubSub(StringCodec.UTF8);
-        } catch (RuntimeException e) {
-            closeQuietly(ps);
-            closeQuietly(conn);
-            throw unavailable("cannot connect to " + target, e);
-        }
+        StatefulRedisClusterConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), target);
+        StatefulRedisPubSubConnection<String, String> ps = connectPubSubOrClose(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
         if (!owned) {
             nameConnection(conn, conn.async(), options.clientName());
             nameConnection(ps, ps.async(), options.clientName());
