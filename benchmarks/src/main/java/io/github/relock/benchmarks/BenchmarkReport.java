@@ -234,12 +234,6 @@ public final class BenchmarkReport {
 
     private void measure(Scenario s, Contender c, int round) {
         String label = s.label() + " — " + c.id() + " [round " + round + "/" + profile.rounds() + "]";
-        if (s.method().equals("fairOneLock") && c.isRelock() && !RelockSource.fairLockSupported()) {
-            if (round == 1) {
-                System.out.println("  " + label + ": n/a (fair lock not yet implemented)");
-            }
-            return;
-        }
         flushRedis();
         Path log = logs.resolve(s.key() + "-" + c.id() + "-round" + round + ".log");
         Options options = new OptionsBuilder()
@@ -277,13 +271,6 @@ public final class BenchmarkReport {
 
     /** Turns the rounds of every pair into the table's cells: the median iteration, and the range. */
     private void summarise(Scenario s, Contender c) {
-        if (s.method().equals("fairOneLock") && c.isRelock() && !RelockSource.fairLockSupported()) {
-            put(s.key(), c, Cell.na("n/a (fair lock not yet implemented)"));
-            if (s.handOff()) {
-                put(s.key() + "-handoff", c, Cell.na("n/a (fair lock not yet implemented)"));
-            }
-            return;
-        }
         List<Round> rs = rounds.getOrDefault(s.key(), Map.of()).getOrDefault(c, List.of());
         String failed = failures.getOrDefault(s.key(), Map.of()).get(c);
         if (rs.isEmpty()) {

@@ -7,8 +7,6 @@ import io.github.relock.core.RedisLocks;
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
 import io.lettuce.core.RedisURI;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Lock;
@@ -22,7 +20,6 @@ import redis.clients.jedis.RedisClient;
  * <p>Thread-safety: safe for use by several threads.
  */
 final class RelockSource implements LockSource {
-    private static final Method GET_FAIR_LOCK = fairLockMethod();
 
     private final LockClient locks;
     private final Runnable closeNative;
@@ -60,23 +57,6 @@ final class RelockSource implements LockSource {
         return pool;
     }
 
-    /**
-     * @return whether this build of relock has {@code LockClient.getFairLock(String)}; the fair
-     *     scenario reports relock as not available until it does (looked up reflectively so the
-     *     benchmarks compile before and after it lands)
-     */
-    static boolean fairLockSupported() {
-        return GET_FAIR_LOCK != null;
-    }
-
-    private static Method fairLockMethod() {
-        try {
-            return LockClient.class.getMethod("getFairLock", String.class);
-        } catch (NoSuchMethodException notYet) {
-            return null;
-        }
-    }
-
     @Override
     public Lock lock(String name) {
         return locks.getLock(name);
@@ -84,16 +64,7 @@ final class RelockSource implements LockSource {
 
     @Override
     public Optional<Lock> fairLock(String name) {
-        if (GET_FAIR_LOCK == null) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of((Lock) GET_FAIR_LOCK.invoke(locks, name));
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("getFairLock(" + name + ") failed", e.getCause());
-        }
+        return Optional.of(locks.getFairLock(name));
     }
 
     @Override
