@@ -59,7 +59,10 @@ public interface LockClient extends AutoCloseable {
      */
     DistributedLock getRedLock(DistributedLock... locks);
 
-    /** @return this client's id: the {@code <clientId>} part of every owner field it writes */
+    /**
+     * @return this client's id: the {@code <clientId>} part of every owner field it writes; the
+     *     options' explicit id, or a random UUID of this client's own
+     */
     String clientId();
 
     /** @return the options this client was created with */
@@ -68,7 +71,8 @@ public interface LockClient extends AutoCloseable {
     /**
      * Registers a listener told whenever a hold of this client is lost (renewal found the key
      * gone or could not renew it for a whole lease), whether it was taken by a thread, an async
-     * call or a lease. Runs on the client's timer thread; keep it short.
+     * call or a lease. Runs on the client's timer thread, or on
+     * {@link LockOptions#lockLostExecutor()} if set; never on a driver I/O thread. Keep it short.
      *
      * @param listener receives each event; exceptions it throws are logged and ignored
      */
@@ -77,7 +81,11 @@ public interface LockClient extends AutoCloseable {
     /** @param listener a listener added before; nothing happens if it is unknown */
     void removeLockLostListener(Consumer<LockLostEvent> listener);
 
-    /** Stops renewal (reporting each still-held lock lost with {@code CLIENT_CLOSED}) and releases resources. Idempotent. */
+    /**
+     * Stops renewal (reporting each still-held lock lost with {@code CLIENT_CLOSED}, on the calling
+     * thread), fails every call still waiting for a lock with {@link IllegalStateException}, and
+     * releases resources. Idempotent.
+     */
     @Override
     void close();
 }

@@ -42,11 +42,16 @@ public interface LockLease extends AutoCloseable {
     LockLease onLost(Consumer<LockLostEvent> callback);
 
     /**
-     * Releases this acquisition. Idempotent: a second call does nothing.
+     * Releases this acquisition. Idempotent once it succeeded: a later call does nothing.
+     *
+     * <p>If Redis could not be reached, the release may or may not have run: this throws, the lease
+     * is no longer {@linkplain #isValid() valid} and no longer renewed (so the lock expires on its
+     * own within its lease or the watchdog timeout), and calling {@code close()} again retries the
+     * release.
      *
      * @throws IllegalMonitorStateException if the lease was lost (the lock expired or is held by
-     *     another owner) at the time of the first release
-     * @throws RedisUnavailableException if Redis could not be reached
+     *     another owner) at the time of the release
+     * @throws RedisUnavailableException if Redis could not be reached; the call may be retried
      */
     @Override
     void close();

@@ -2,7 +2,8 @@ package io.github.relock.api;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.UUID;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * Immutable settings of a {@link LockClient}. Defaults match Redisson's code, so mixed fleets
@@ -33,6 +34,7 @@ public final class LockOptions {
     private final Duration subscriptionTimeout;
     private final int renewalBatchSize;
     private final String clientId;
+    private final Executor lockLostExecutor;
 
     private LockOptions(Builder b) {
         this.lockWatchdogTimeout = b.lockWatchdogTimeout;
@@ -40,10 +42,11 @@ public final class LockOptions {
         this.commandTimeout = b.commandTimeout;
         this.subscriptionTimeout = b.subscriptionTimeout;
         this.renewalBatchSize = b.renewalBatchSize;
-        this.clientId = b.clientId != null ? b.clientId : UUID.randomUUID().toString();
+        this.clientId = b.clientId;
+        this.lockLostExecutor = b.lockLostExecutor;
     }
 
-    /** @return options with every default and a fresh random client id */
+    /** @return options with every default (each client made from them picks its own random id) */
     public static LockOptions defaults() {
         return builder().build();
     }
@@ -62,6 +65,7 @@ public final class LockOptions {
         b.subscriptionTimeout = subscriptionTimeout;
         b.renewalBatchSize = renewalBatchSize;
         b.clientId = clientId;
+        b.lockLostExecutor = lockLostExecutor;
         return b;
     }
 
@@ -90,9 +94,21 @@ public final class LockOptions {
         return renewalBatchSize;
     }
 
-    /** @return the client id written into every owner field, {@code <clientId>:<threadId>} */
-    public String clientId() {
-        return clientId;
+    /**
+     * @return the explicit client id written into every owner field ({@code <clientId>:<threadId>}),
+     *     or empty: then every {@link LockClient} made from these options picks its own random UUID,
+     *     so two clients never share owner fields by accident (see {@link LockClient#clientId()})
+     */
+    public Optional<String> clientId() {
+        return Optional.ofNullable(clientId);
+    }
+
+    /**
+     * @return where lock-lost callbacks run, or empty for the client's own timer thread; never a
+     *     driver I/O thread either way
+     */
+    public Optional<Executor> lockLostExecutor() {
+        return Optional.ofNullable(lockLostExecutor);
     }
 
     @Override
@@ -102,7 +118,8 @@ public final class LockOptions {
                 + ", commandTimeout=" + commandTimeout
                 + ", subscriptionTimeout=" + subscriptionTimeout
                 + ", renewalBatchSize=" + renewalBatchSize
-                + ", clientId=" + clientId + '}';
+                + ", clientId=" + (clientId == null ? "(random per client)" : clientId)
+                + (lockLostExecutor == null ? "" : ", lockLostExecutor=" + lockLostExecutor) + '}';
     }
 
     /**
@@ -117,6 +134,7 @@ public final class LockOptions {
         private Duration subscriptionTimeout = DEFAULT_SUBSCRIPTION_TIMEOUT;
         private int renewalBatchSize = DEFAULT_RENEWAL_BATCH_SIZE;
         private String clientId;
+        private Executor lockLostExecutor;
 
         private Builder() {
         }
@@ -171,7 +189,8 @@ public final class LockOptions {
 
         /**
          * @param clientId the {@code <clientId>} of owner fields; not blank, no {@code ':'}
-         *     (Redisson uses a random UUID, which is the default)
+         *     (Redisson uses a random UUID, which is the default: each client then picks its own).
+         *     Give two live clients the same id only if they are meant to act as one owner.
          * @return this builder
          */
         public Builder clientId(String clientId) {
@@ -181,6 +200,17 @@ public final class LockOptions {
                         "clientId must be non-blank and contain no ':', was '" + clientId + "'");
             }
             this.clientId = clientId;
+            return this;
+        }
+
+        /**
+         * @param executor runs lock-lost callbacks ({@code LockLease.onLost}, lock-lost listeners);
+         *     by default they run on the client's timer thread. Callbacks for holds still held at
+         *     {@code close()} run on the closing thread, before {@code close()} returns.
+         * @return this builder
+         */
+        public Builder lockLostExecutor(Executor executor) {
+            this.lockLostExecutor = Objects.requireNonNull(executor, "lockLostExecutor must not be null");
             return this;
         }
 

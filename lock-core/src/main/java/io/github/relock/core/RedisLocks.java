@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
@@ -67,7 +68,7 @@ public final class RedisLocks {
      */
     public static LockClient create(Object nativeClient, LockOptions options) {
         Objects.requireNonNull(nativeClient, "nativeClient must not be null (pass your Jedis or Lettuce client)");
-        Objects.requireNonNull(options, "options must not be null");
+        options = withOwnClientId(Objects.requireNonNull(options, "options must not be null"));
         List<RedisDriverProvider> all = providers();
         List<RedisDriverProvider> fit = new ArrayList<>();
         for (RedisDriverProvider p : all) {
@@ -83,7 +84,7 @@ public final class RedisLocks {
         RedisDriverProvider chosen = choose(fit, "client type " + nativeClient.getClass().getName());
         CommandExecutor executor = chosen.create(nativeClient, driverOptions(options));
         LOG.log(System.Logger.Level.INFO, "relock client {0} on driver ''{1}'' for {2}",
-                options.clientId(), chosen.name(), nativeClient.getClass().getName());
+                options.clientId().orElseThrow(), chosen.name(), nativeClient.getClass().getName());
         return DefaultLockClient.open(executor, options, true);
     }
 
@@ -100,7 +101,7 @@ public final class RedisLocks {
     public static LockClient create(RedisDriverProvider provider, Object nativeClient, LockOptions options) {
         Objects.requireNonNull(provider, "provider must not be null");
         Objects.requireNonNull(nativeClient, "nativeClient must not be null (pass your Jedis or Lettuce client)");
-        Objects.requireNonNull(options, "options must not be null");
+        options = withOwnClientId(Objects.requireNonNull(options, "options must not be null"));
         if (!provider.supports(nativeClient)) {
             throw new IllegalArgumentException("driver '" + provider.name() + "' does not support a client of type "
                     + nativeClient.getClass().getName());
@@ -146,7 +147,7 @@ public final class RedisLocks {
      */
     public static LockClient connect(URI uri, LockOptions options) {
         Objects.requireNonNull(uri, "uri must not be null");
-        Objects.requireNonNull(options, "options must not be null");
+        options = withOwnClientId(Objects.requireNonNull(options, "options must not be null"));
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("redis") && !scheme.equals("rediss")) {
             throw new IllegalArgumentException("Redis URI must start with redis:// or rediss://, was '" + uri + "'");
@@ -161,12 +162,18 @@ public final class RedisLocks {
         RedisDriverProvider chosen = choose(all, "URI " + redact(uri));
         CommandExecutor executor = chosen.connect(uri, driverOptions(options));
         LOG.log(System.Logger.Level.INFO, "relock client {0} on driver ''{1}'' connected to {2}",
-                options.clientId(), chosen.name(), redact(uri));
+                options.clientId().orElseThrow(), chosen.name(), redact(uri));
         return DefaultLockClient.open(executor, options, true);
     }
 
     private static DriverOptions driverOptions(LockOptions options) {
-        return new DriverOptions(options.commandTimeout(), "relock:" + options.clientId());
+        return new DriverOptions(options.commandTimeout(), "relock:" + options.clientId().orElseThrow());
+    }
+
+    /** Each client gets its own random id unless the options name one: clients never share owner fields by accident. */
+    private static LockOptions withOwnClientId(LockOptions options) {
+        return options.clientId().isPresent() ? options
+                : options.toBuilder().clientId(UUID.randomUUID().toString()).build();
     }
 
     private static RedisDriverProvider choose(List<RedisDriverProvider> candidates, String forWhat) {

@@ -12,6 +12,12 @@ import java.util.concurrent.TimeUnit;
 final class Args {
     static final long FOREVER = -1;
     static final long WATCHDOG = -1;
+    /**
+     * The longest lease, 2^53 - 1 ms (about 285,000 years): the largest whole number Lua's numbers
+     * hold exactly, and far inside PEXPIRE's limit. A longer lease would make PEXPIRE fail after the
+     * hold was written, leaving a lock key without a TTL.
+     */
+    static final long MAX_LEASE_MS = (1L << 53) - 1;
 
     private Args() {
     }
@@ -59,7 +65,7 @@ final class Args {
         if (ms == 0) {
             throw new IllegalArgumentException("leaseTime must be at least 1 ms, was " + leaseTime + " " + unit);
         }
-        return ms;
+        return notTooLong(ms, leaseTime + " " + unit);
     }
 
     static long leaseMs(Duration lease) {
@@ -70,6 +76,14 @@ final class Args {
         long ms = saturatedMillis(lease);
         if (ms == 0) {
             throw new IllegalArgumentException("leaseTime must be at least 1 ms, was " + lease);
+        }
+        return notTooLong(ms, lease.toString());
+    }
+
+    private static long notTooLong(long ms, String given) {
+        if (ms > MAX_LEASE_MS) {
+            throw new IllegalArgumentException("leaseTime must be at most " + MAX_LEASE_MS
+                    + " ms (2^53 - 1; use the watchdog, leaseTime -1, for a lock held until unlocked), was " + given);
         }
         return ms;
     }

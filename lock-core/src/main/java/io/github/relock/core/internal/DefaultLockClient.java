@@ -10,7 +10,13 @@ import io.github.relock.spi.NoScriptException;
 import io.github.relock.spi.Script;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -36,17 +42,24 @@ public final class DefaultLockClient implements LockClient {
 
     private final CommandExecutor executor;
     private final LockOptions options;
+    private final String clientId;
     private final boolean ownsExecutor;
     private final String publishMode;
     private final Waiters waiters;
     private final Renewal renewal;
     private final ScheduledThreadPoolExecutor timer;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
+    /** Futures handed to callers that are still waiting; close() fails them all. */
+    private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
+    /** Clean-ups in flight (a waiter leaving a fair queue); close() waits for them before closing the driver. */
+    private final Set<CompletableFuture<?>> cleanups = ConcurrentHashMap.newKeySet();
+    private final Executor lostExecutor;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
         this.executor = executor;
         this.options = options;
+        this.clientId = options.clientId().orElseGet(() -> UUID.randomUUID().toString());
         this.ownsExecutor = ownsExecutor;
         boolean cluster = executor.capabilities().contains(Capability.CLUSTER);
         // Cluster: reach both Redisson 3.x (classic) and 4.x (sharded) subscribers; pcall in the
@@ -58,10 +71,12 @@ public final class DefaultLockClient implements LockClient {
             return t;
         });
         this.timer.setRemoveOnCancelPolicy(true);
+        this.lostExecutor = options.lockLostExecutor().orElse(timer);
         this.waiters = new Waiters(executor, false);
         executor.setConnectionListener(waiters);
         this.renewal = new Renewal(this::evalAsync, timer, options.lockWatchdogTimeout().toMillis(),
-                options.renewalBatchSize(), cluster, this::fireLost);
+                options.renewalBatchSize(), cluster, Math.min(options.commandTimeout().toMillis(),
+                options.lockWatchdogTimeout().toMillis()), this::fireLost, this::runLostCallback);
         renewal.start();
     }
 
@@ -102,7 +117,7 @@ public final class DefaultLockClient implements LockClient {
 
     @Override
     public String clientId() {
-        return options.clientId();
+        return clientId;
     }
 
     @Override
@@ -126,10 +141,16 @@ public final class DefaultLockClient implements LockClient {
             return;
         }
         renewal.close();
+        IllegalStateException closedError = new IllegalStateException("this LockClient (" + clientId
+                + ") was closed while the call was waiting");
+        for (CompletableFuture<?> f : pending.toArray(CompletableFuture[]::new)) {
+            f.completeExceptionally(closedError);
+        }
         waiters.wakeEveryone();
         timer.shutdownNow();
         try {
-            waiters.quiesced().get(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(waiters.quiesced(), CompletableFuture.allOf(cleanups.toArray(CompletableFuture[]::new)))
+                    .get(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
             if (!timer.awaitTermination(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 LOG.log(System.Logger.Level.WARNING, "relock timer did not stop within the command timeout");
             }
@@ -152,6 +173,49 @@ public final class DefaultLockClient implements LockClient {
     void ensureOpen() {
         if (closed.get()) {
             throw new IllegalStateException("this LockClient (" + clientId() + ") is closed");
+        }
+    }
+
+    /**
+     * Tracks a caller's future until it completes; {@link #close()} fails whatever is still pending.
+     * @return {@code f}
+     */
+    <T> CompletableFuture<T> track(CompletableFuture<T> f) {
+        pending.add(f);
+        f.whenComplete((v, t) -> pending.remove(f));
+        if (closed.get()) {
+            f.completeExceptionally(new IllegalStateException("this LockClient (" + clientId + ") is closed"));
+        }
+        return f;
+    }
+
+    /** Tracks a clean-up command until it completes, so close() can wait for it. @return {@code f} */
+    <T> CompletableFuture<T> cleanup(CompletableFuture<T> f) {
+        cleanups.add(f);
+        f.whenComplete((v, t) -> cleanups.remove(f));
+        return f;
+    }
+
+    /** Schedules on the timer; after close, fails {@code onRejected} instead of throwing. */
+    ScheduledFuture<?> schedule(Runnable task, long delayNanos, Runnable onRejected) {
+        try {
+            return timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            onRejected.run();
+            return null;
+        }
+    }
+
+    /** Runs a lock-lost callback off the driver's threads: on the user's executor or the timer. */
+    private void runLostCallback(Runnable callback) {
+        if (closed.get()) {
+            callback.run();
+            return;
+        }
+        try {
+            lostExecutor.execute(callback);
+        } catch (RejectedExecutionException e) {
+            callback.run(); // the executor is shut down: better late on this thread than never
         }
     }
 

@@ -101,11 +101,9 @@ final class FairRedisLock extends RedisLock {
 
     @Override
     CompletableFuture<Void> giveUp(long ownerId) {
-        if (client.isClosed()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return client.evalAsync(Scripts.FAIR_ACQUIRE_FAILED, queueKeys,
-                List.of(field(ownerId), Long.toString(waitMs), client.publishMode())).thenApply(r -> null);
+        // Sent even while the client closes (close() waits for it), so no queue entry outlives its waiter.
+        return client.cleanup(client.evalAsync(Scripts.FAIR_ACQUIRE_FAILED, queueKeys,
+                List.of(field(ownerId), Long.toString(waitMs), client.publishMode())).thenApply(r -> null));
     }
 
     @Override

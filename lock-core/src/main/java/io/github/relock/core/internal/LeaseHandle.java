@@ -2,15 +2,23 @@ package io.github.relock.core.internal;
 
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.RedisUnavailableException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-/** A {@link LockLease}: one acquisition under a synthetic owner id. Thread-safety: thread-safe. */
+/**
+ * A {@link LockLease}: one acquisition under a synthetic owner id. A release that fails (Redis
+ * unreachable) leaves the lease closable again: the next {@link #close()} retries it. Meanwhile it
+ * is no longer valid and no longer renewed, so if no retry ever succeeds the key expires on its own.
+ *
+ * <p>Thread-safety: thread-safe.
+ */
 final class LeaseHandle implements LockLease {
     private final RedisLock lock;
     private final Hold hold;
     private final AtomicBoolean released = new AtomicBoolean();
+    private volatile boolean releaseFailed; // a close() failed: not valid, not renewed, close() may be retried
 
     LeaseHandle(RedisLock lock, Hold hold) {
         this.lock = lock;
@@ -29,7 +37,7 @@ final class LeaseHandle implements LockLease {
 
     @Override
     public boolean isValid() {
-        return !released.get() && valid(hold);
+        return !released.get() && !releaseFailed && valid(hold);
     }
 
     /** @return whether a hold is still believed held: not lost, and within its lease if it has one */
@@ -58,7 +66,13 @@ final class LeaseHandle implements LockLease {
     public void close() {
         if (released.compareAndSet(false, true)) {
             hold.lostCallbacks.clear();
-            lock.releaseLease(hold.ownerId);
+            try {
+                lock.releaseLease(hold.ownerId);
+            } catch (RedisUnavailableException e) {
+                releaseFailed = true;
+                released.set(false); // a retry may still succeed; renewal has stopped either way
+                throw e;
+            }
         }
     }
 

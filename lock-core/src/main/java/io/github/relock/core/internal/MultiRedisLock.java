@@ -8,7 +8,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -28,8 +30,12 @@ import java.util.stream.Collectors;
  * (2 x wait) so early locks cannot expire while later ones are awaited; once all are taken the
  * caller's lease is applied to each. A failure beyond the tolerated count (0 for Multi,
  * n - (n/2 + 1) for Red) releases what was taken and starts over while time is left; RedLock stops
- * as soon as a quorum (n/2 + 1) is held. An interrupted or cancelled caller aborts the machine:
- * whatever it took is released, whichever side sees the abort first.
+ * as soon as a quorum (n/2 + 1) is held. The caller's future is the one the machine watches: an
+ * interrupted, cancelled or timed-out caller stops it, the member acquisition in flight is
+ * cancelled (the member gives back a late grant itself), and whatever was taken is released. The
+ * single point of decision is a CAS on that future: the machine's complete(true) or the caller's
+ * cancel, so success and abort can never both win. Once all are taken with an explicit lease, a
+ * member whose expire answers "not held" fails the acquisition.
  */
 final class MultiRedisLock implements DistributedLock {
     private final List<RedisLock> locks;
@@ -76,7 +82,20 @@ final class MultiRedisLock implements DistributedLock {
 
     // ------------------------------------------------------------------ the state machine
 
-    /** One acquisition attempt over all locks; completes true when held. */
+    /** How long a RedLock pauses before starting over after a round in which members failed with errors. */
+    private static final long ERROR_RETRY_MS = 25;
+
+    /**
+     * One acquisition attempt over all locks. It completes {@code out} (true: all held by
+     * {@code owner}) and watches {@code caller}, the future its caller holds: once that is done
+     * (cancelled, timed out, interrupted), the attempt stops, cancels the member acquisition in
+     * flight (which gives back whatever lands later) and releases what it took. Members run one
+     * after another through a trampoline, so members that answer synchronously never recurse.
+     * A MultiLock member that fails with an error (not merely held by someone else) fails the
+     * attempt with that error. A RedLock counts an erroring member as not granting (that is what
+     * it is for) and starts over while time is left, pausing {@link #ERROR_RETRY_MS} after a round
+     * with errors so dead servers are not polled in a busy loop.
+     */
     private final class Attempt {
         final long waitMs;
         final long leaseMs;
@@ -84,101 +103,172 @@ final class MultiRedisLock implements DistributedLock {
         final long newLease;
         final long perLockWait;
         final long deadline;
-        final CompletableFuture<Boolean> result = new CompletableFuture<>();
-        final AtomicBoolean aborted = new AtomicBoolean();
+        final CompletableFuture<?> caller;
+        final CompletableFuture<Boolean> out;
         final List<RedisLock> acquired = new ArrayList<>();
+        volatile CompletableFuture<Boolean> current;
+        Throwable firstError;
+        boolean errorThisRound;
         int failLimit = failedLocksLimit();
         int index;
 
-        Attempt(long waitMs, long leaseMs, long owner) {
+        Attempt(long waitMs, long leaseMs, long owner, CompletableFuture<?> caller, CompletableFuture<Boolean> out) {
             this.waitMs = waitMs;
             this.leaseMs = leaseMs;
             this.owner = owner;
-            this.newLease = leaseMs == Args.WATCHDOG ? Args.WATCHDOG : (waitMs > 0 ? Math.max(2 * waitMs, leaseMs) : leaseMs);
+            long doubledWait = waitMs > Args.MAX_LEASE_MS / 2 ? Args.MAX_LEASE_MS : 2 * waitMs;
+            this.newLease = leaseMs == Args.WATCHDOG ? Args.WATCHDOG : (waitMs > 0 ? Math.max(doubledWait, leaseMs) : leaseMs);
             this.perLockWait = waitMs > 0 ? perLockWait(waitMs) : 0;
             this.deadline = waitMs > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs) : 0;
+            this.caller = caller;
+            this.out = out;
         }
 
-        CompletableFuture<Boolean> start() {
-            step();
-            return result;
-        }
-
-        /** Aborts (caller interrupted or cancelled); releases whatever is or will be held. */
-        void abort() {
-            aborted.set(true);
-            if (result.isDone() && !result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(false))) {
-                release(locks, owner, true);
-            }
+        void start() {
+            caller.whenComplete((v, t) -> {
+                CompletableFuture<Boolean> c = current;
+                if (c != null) {
+                    c.cancel(false); // the member stops waiting and gives back a late acquisition
+                }
+            });
+            run();
         }
 
         private long remainingMs() {
             return TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
         }
 
-        private void step() {
-            if (aborted.get()) {
-                release(acquired, owner, true).whenComplete((v, t) -> result.complete(false));
-                return;
-            }
-            if (index == locks.size()) {
-                succeed();
-                return;
-            }
-            RedisLock lock = locks.get(index);
-            long wait = waitMs > 0 ? Math.max(0, Math.min(perLockWait, remainingMs())) : 0;
-            lock.acquireFor(wait, newLease, owner).whenComplete((ok, error) -> {
-                if (error != null && DefaultLockClient.unwrap(error) instanceof io.github.relock.api.RedisUnavailableException) {
-                    lock.unlockAsync(owner).exceptionally(t -> null); // it may have been taken before the failure
-                }
-                if (error == null && ok) {
-                    acquired.add(lock);
-                } else {
-                    if (locks.size() - acquired.size() == failedLocksLimit() && red) {
-                        succeed();
-                        return;
-                    }
-                    if (failLimit == 0) {
-                        List<RedisLock> undo = new ArrayList<>(acquired);
-                        acquired.clear();
-                        release(undo, owner, true).whenComplete((v, t) -> {
-                            if (waitMs <= 0 || remainingMs() <= 0) {
-                                result.complete(false);
-                                return;
-                            }
-                            failLimit = failedLocksLimit();
-                            index = 0;
-                            step();
-                        });
-                        return;
-                    }
-                    failLimit--;
-                }
-                if (waitMs > 0 && remainingMs() <= 0) {
-                    List<RedisLock> undo = new ArrayList<>(acquired);
-                    acquired.clear();
-                    release(undo, owner, true).whenComplete((v, t) -> result.complete(false));
+        /** Steps through the members until one answers asynchronously (then its callback resumes here). */
+        private void run() {
+            while (true) {
+                if (caller.isDone() && caller != out) {
+                    releaseThen(acquired, () -> out.complete(false));
                     return;
                 }
-                index++;
-                step();
-            });
+                if (out.isDone()) { // caller == out and it was cancelled: give everything back
+                    releaseThen(acquired, () -> { });
+                    return;
+                }
+                if (index == locks.size()) {
+                    succeed();
+                    return;
+                }
+                RedisLock lock = locks.get(index);
+                long wait = waitMs > 0 ? Math.max(0, Math.min(perLockWait, remainingMs())) : 0;
+                CompletableFuture<Boolean> f;
+                try {
+                    f = lock.acquireFor(wait, newLease, owner);
+                } catch (RuntimeException e) {
+                    f = CompletableFuture.failedFuture(e);
+                }
+                current = f;
+                if (caller.isDone()) {
+                    f.cancel(false);
+                }
+                if (!f.isDone()) {
+                    f.whenComplete((ok, error) -> {
+                        if (onMember(lock, ok, error)) {
+                            run();
+                        }
+                    });
+                    return;
+                }
+                Boolean ok = null;
+                Throwable error = null;
+                try {
+                    ok = f.join();
+                } catch (CompletionException | CancellationException e) {
+                    error = e;
+                }
+                if (!onMember(lock, ok, error)) {
+                    return;
+                }
+            }
+        }
+
+        /** @return true to go on with the next member, false if this call handed control elsewhere */
+        private boolean onMember(RedisLock lock, Boolean ok, Throwable error) {
+            current = null;
+            if (caller.isDone()) {
+                return true; // run() releases and ends
+            }
+            if (error == null && ok) {
+                acquired.add(lock);
+            } else {
+                if (error != null) {
+                    Throwable cause = DefaultLockClient.unwrap(error);
+                    if (firstError == null) {
+                        firstError = cause;
+                    }
+                    errorThisRound = true;
+                    if (cause instanceof io.github.relock.api.RedisUnavailableException) {
+                        lock.unlockAsync(owner).exceptionally(t -> null); // it may have run before the failure
+                    }
+                }
+                if (red && locks.size() - acquired.size() == failedLocksLimit()) {
+                    succeed();
+                    return false;
+                }
+                if (failLimit == 0) {
+                    List<RedisLock> undo = new ArrayList<>(acquired);
+                    acquired.clear();
+                    if (firstError != null && !red) {
+                        Throwable e = firstError;
+                        releaseThen(undo, () -> out.completeExceptionally(e));
+                        return false;
+                    }
+                    if (waitMs <= 0 || remainingMs() <= 0) {
+                        releaseThen(undo, () -> out.complete(false));
+                        return false;
+                    }
+                    failLimit = failedLocksLimit();
+                    index = 0;
+                    if (errorThisRound) { // errors answer at once: pause before asking again
+                        errorThisRound = false;
+                        releaseThen(undo, () -> locks.get(0).client.schedule(this::run,
+                                TimeUnit.MILLISECONDS.toNanos(Math.min(ERROR_RETRY_MS, Math.max(1, remainingMs()))),
+                                () -> out.completeExceptionally(new IllegalStateException(
+                                        "the LockClient of " + locks.get(0).getName() + " was closed"))));
+                    } else {
+                        releaseThen(undo, this::run); // the failed member waited its share: no busy loop
+                    }
+                    return false;
+                }
+                failLimit--;
+            }
+            if (waitMs > 0 && remainingMs() <= 0 && index + 1 < locks.size()) {
+                List<RedisLock> undo = new ArrayList<>(acquired);
+                acquired.clear();
+                releaseThen(undo, () -> out.complete(false));
+                return false;
+            }
+            index++;
+            return true;
         }
 
         private void succeed() {
-            CompletableFuture<?> applied = CompletableFuture.completedFuture(null);
+            CompletableFuture<Boolean> applied = CompletableFuture.completedFuture(true);
             if (leaseMs != Args.WATCHDOG && newLease != leaseMs) {
-                applied = CompletableFuture.allOf(acquired.stream()
-                        .map(l -> l.expireFor(leaseMs, owner).exceptionally(t -> false))
-                        .toArray(CompletableFuture[]::new));
+                List<CompletableFuture<Boolean>> expires = acquired.stream()
+                        .map(l -> l.expireFor(leaseMs, owner).exceptionally(t -> false)).toList();
+                applied = CompletableFuture.allOf(expires.toArray(CompletableFuture[]::new)).thenApply(v -> {
+                    long notHeld = expires.stream().filter(e -> !e.join()).count();
+                    return locks.size() - (acquired.size() - notHeld) <= failedLocksLimit();
+                });
             }
-            applied.whenComplete((v, t) -> {
-                if (aborted.get()) {
-                    release(acquired, owner, true).whenComplete((x, y) -> result.complete(false));
-                } else {
-                    result.complete(true);
+            applied.whenComplete((held, t) -> {
+                if (caller.isDone() && caller != out || !Boolean.TRUE.equals(held)) {
+                    List<RedisLock> undo = new ArrayList<>(acquired);
+                    acquired.clear();
+                    releaseThen(undo, () -> out.complete(false));
+                } else if (!out.complete(true)) { // the caller left at the last moment
+                    releaseThen(acquired, () -> { });
                 }
             });
+        }
+
+        private void releaseThen(List<RedisLock> which, Runnable then) {
+            release(which, owner, true).whenComplete((v, t) -> then.run());
         }
     }
 
@@ -192,38 +282,80 @@ final class MultiRedisLock implements DistributedLock {
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
     }
 
+    /** @return the caller's future, which is also the one the attempt watches */
     private CompletableFuture<Boolean> tryAcquireAsync(long waitMs, long leaseMs, long owner) {
+        CompletableFuture<Boolean> caller = new CompletableFuture<>();
         try {
-            return new Attempt(waitMs, leaseMs, owner).start();
+            new Attempt(waitMs, leaseMs, owner, caller, caller).start();
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            caller.completeExceptionally(e);
         }
+        return caller;
     }
 
     /** lock(): repeat attempts with Redisson's randomised per-attempt wait until held. */
     private CompletableFuture<Void> lockAsyncLoop(long leaseMs, long owner) {
-        long base = locks.size() * 1500L;
-        long w;
-        if (leaseMs == Args.WATCHDOG) {
-            w = base;
-        } else if (leaseMs <= base) {
-            w = ThreadLocalRandom.current().nextLong(Math.max(1, leaseMs / 2), Math.max(2, leaseMs));
-        } else {
-            w = ThreadLocalRandom.current().nextLong(base, leaseMs);
-        }
-        return tryAcquireAsync(w, leaseMs, owner)
-                .thenCompose(ok -> ok ? CompletableFuture.<Void>completedFuture(null) : lockAsyncLoop(leaseMs, owner));
+        CompletableFuture<Void> caller = new CompletableFuture<>();
+        nextLockAttempt(caller, leaseMs, owner);
+        return caller;
     }
 
+    /** One more attempt for a lockAsync caller, until held, failed, or the caller left. */
+    private void nextLockAttempt(CompletableFuture<Void> caller, long leaseMs, long owner) {
+        CompletableFuture<Boolean> attempt = new CompletableFuture<>();
+        attempt.whenComplete((ok, error) -> {
+            if (error != null) {
+                caller.completeExceptionally(DefaultLockClient.unwrap(error));
+            } else if (ok) {
+                if (!caller.complete(null)) { // the caller left as it succeeded
+                    release(locks, owner, true);
+                }
+            } else if (!caller.isDone()) {
+                nextLockAttempt(caller, leaseMs, owner);
+            }
+        });
+        try {
+            new Attempt(lockAttemptWaitMs(leaseMs), leaseMs, owner, caller, attempt).start();
+        } catch (RuntimeException e) {
+            attempt.completeExceptionally(e);
+        }
+    }
+
+    /** lock(): each attempt waits Redisson's randomised time, then starts over until held. */
+    private long lockAttemptWaitMs(long leaseMs) {
+        long base = locks.size() * 1500L;
+        if (leaseMs == Args.WATCHDOG) {
+            return base;
+        }
+        return leaseMs <= base ? ThreadLocalRandom.current().nextLong(Math.max(1, leaseMs / 2), Math.max(2, leaseMs))
+                : ThreadLocalRandom.current().nextLong(base, leaseMs);
+    }
+
+    /**
+     * Runs one attempt for a blocked caller. An interrupt cancels the attempt; if it had already
+     * succeeded the locks are kept and returned (interrupt status restored), so the race between
+     * the interrupt and the last member's reply never leaves members held by nobody.
+     */
     private boolean awaitAttempt(long waitMs, long leaseMs, long owner) throws InterruptedException {
-        Attempt attempt = new Attempt(waitMs, leaseMs, owner);
-        CompletableFuture<Boolean> f = attempt.start();
+        CompletableFuture<Boolean> f = new CompletableFuture<>();
+        new Attempt(waitMs, leaseMs, owner, f, f).start();
         try {
             return f.get();
         } catch (InterruptedException e) {
-            attempt.abort();
-            throw e;
+            if (f.cancel(false)) {
+                throw e; // the attempt sees it and gives back everything, now or when it lands
+            }
+            Thread.currentThread().interrupt();
+            return outcome(f);
         } catch (ExecutionException e) {
+            throw RedisLock.asRuntime(DefaultLockClient.unwrap(e));
+        }
+    }
+
+    private static boolean outcome(CompletableFuture<Boolean> done) {
+        try {
+            return done.join();
+        } catch (CompletionException e) {
             throw RedisLock.asRuntime(DefaultLockClient.unwrap(e));
         }
     }
@@ -250,12 +382,8 @@ final class MultiRedisLock implements DistributedLock {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring " + name);
         }
-        long base = locks.size() * 1500L;
         while (true) {
-            long w = leaseMs == Args.WATCHDOG ? base
-                    : leaseMs <= base ? ThreadLocalRandom.current().nextLong(Math.max(1, leaseMs / 2), Math.max(2, leaseMs))
-                    : ThreadLocalRandom.current().nextLong(base, leaseMs);
-            if (awaitAttempt(w, leaseMs, owner)) {
+            if (awaitAttempt(lockAttemptWaitMs(leaseMs), leaseMs, owner)) {
                 return;
             }
         }
@@ -437,11 +565,18 @@ final class MultiRedisLock implements DistributedLock {
         });
     }
 
-    /** A lease over the locks this multi-lock holds for one synthetic owner id. */
+    /**
+     * A lease over the locks this multi-lock holds for one synthetic owner id. A close() that
+     * could not release every member (Redis unreachable) throws, leaves the lease invalid (those
+     * members are no longer renewed) and may be called again: it retries only the members left.
+     */
     private final class MultiLease implements LockLease {
         private final long id;
         private final List<Hold> holds = new ArrayList<>();
         private final AtomicBoolean released = new AtomicBoolean();
+        private final java.util.concurrent.locks.ReentrantLock closing = new java.util.concurrent.locks.ReentrantLock();
+        private final List<RedisLock> toRelease = new java.util.concurrent.CopyOnWriteArrayList<>(locks);
+        private volatile boolean releaseFailed;
         private final AtomicBoolean lostFired = new AtomicBoolean();
         private final AtomicInteger lostCount = new AtomicInteger();
         private final List<Consumer<LockLostEvent>> callbacks = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -480,7 +615,7 @@ final class MultiRedisLock implements DistributedLock {
 
         @Override
         public boolean isValid() {
-            if (released.get()) {
+            if (released.get() || releaseFailed) {
                 return false;
             }
             int invalid = locks.size() - holds.size();
@@ -504,9 +639,37 @@ final class MultiRedisLock implements DistributedLock {
 
         @Override
         public void close() {
-            if (released.compareAndSet(false, true)) {
+            closing.lock();
+            try {
+                if (released.get()) {
+                    return;
+                }
                 callbacks.clear();
-                unlockOwner(id);
+                RuntimeException first = null;
+                for (RedisLock l : toRelease) {
+                    try {
+                        l.unlockAsync(id).join();
+                        toRelease.remove(l);
+                    } catch (CompletionException e) {
+                        RuntimeException cause = RedisLock.asRuntime(DefaultLockClient.unwrap(e));
+                        if (red || !(cause instanceof io.github.relock.api.RedisUnavailableException)) {
+                            toRelease.remove(l); // not held (or RedLock: best effort): nothing to retry
+                        }
+                        if (!red && first == null) {
+                            first = cause;
+                        }
+                    }
+                }
+                if (toRelease.isEmpty()) {
+                    released.set(true);
+                } else {
+                    releaseFailed = true;
+                }
+                if (first != null) {
+                    throw first;
+                }
+            } finally {
+                closing.unlock();
             }
         }
     }

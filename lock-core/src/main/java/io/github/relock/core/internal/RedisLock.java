@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
+import java.util.function.Function;
 
 /**
  * Redisson-compatible reentrant lock (spec 2.1, 5.1-5.3): hash {@code N}, owner field
@@ -172,7 +173,7 @@ class RedisLock implements DistributedLock {
         long wait = Args.waitMs(waitTime);
         long lease = leaseTime == null ? Args.WATCHDOG : Args.leaseMs(leaseTime);
         long id = DefaultLockClient.nextLeaseId();
-        return acquireAsync(wait, lease, id).thenApply(ok -> {
+        return acquireAsync(wait, lease, id, ok -> {
             if (!ok) {
                 throw new LockTimeoutException(timeoutMessage(wait));
             }
@@ -222,7 +223,7 @@ class RedisLock implements DistributedLock {
     @Override
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
         long lease = Args.leaseMs(leaseTime, unit);
-        return acquireAsync(Args.FOREVER, lease, threadId).thenApply(ok -> null);
+        return acquireAsync(Args.FOREVER, lease, threadId, ok -> null);
     }
 
     @Override
@@ -232,12 +233,12 @@ class RedisLock implements DistributedLock {
 
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long threadId) {
-        return acquireAsync(0, Args.WATCHDOG, threadId);
+        return acquireAsync(0, Args.WATCHDOG, threadId, Boolean::valueOf);
     }
 
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, TimeUnit unit) {
-        return acquireAsync(Args.waitMs(waitTime, unit), Args.WATCHDOG, currentThreadId());
+        return acquireAsync(Args.waitMs(waitTime, unit), Args.WATCHDOG, currentThreadId(), Boolean::valueOf);
     }
 
     @Override
@@ -248,7 +249,7 @@ class RedisLock implements DistributedLock {
     @Override
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
         long lease = Args.leaseMs(leaseTime, unit);
-        return acquireAsync(Args.waitMs(waitTime, unit), lease, threadId);
+        return acquireAsync(Args.waitMs(waitTime, unit), lease, threadId, Boolean::valueOf);
     }
 
     @Override
@@ -263,7 +264,7 @@ class RedisLock implements DistributedLock {
         return client.evalAsync(releaseScript(), releaseKeys(), beginRelease(field))
                 .handle((reply, error) -> {
                     if (error != null) {
-                        client.renewal().releasing(name, field, false);
+                        client.renewal().releaseFailed(name, field); // outcome unknown: stop renewing
                         throw asRuntime(DefaultLockClient.unwrap(error));
                     }
                     afterRelease(field, threadId, (Long) reply);
@@ -390,26 +391,43 @@ class RedisLock implements DistributedLock {
     /** One attempt on the calling thread; registers the hold on success. @return null if acquired, else the ms to wait */
     private Long tryAcquireOnce(long leaseMs, long ownerId, boolean queue) {
         String field = field(ownerId);
+        long sentAt = System.nanoTime();
         Object reply = client.eval(acquireScript(), acquireKeys(), acquireArgs(ttlArg(leaseMs), field, queue));
-        return onAttempt(reply, leaseMs, ownerId, field);
+        return onAttempt(reply, leaseMs, ownerId, field, sentAt);
     }
 
     private CompletableFuture<Long> tryAcquireOnceAsync(long leaseMs, long ownerId, boolean queue) {
         String field = field(ownerId);
+        long sentAt = System.nanoTime();
         return client.evalAsync(acquireScript(), acquireKeys(), acquireArgs(ttlArg(leaseMs), field, queue))
-                .thenApply(reply -> onAttempt(reply, leaseMs, ownerId, field));
+                .thenApply(reply -> onAttempt(reply, leaseMs, ownerId, field, sentAt));
     }
 
-    /** How long to wait after an attempt that answered {@code ttl}, given {@code remaining} ns. */
-    private long waitNanos(long ttl, long remaining) {
+    /** Longest pause between polls when the lock is free but not ours to take (a fair queue's head goes first). */
+    private static final long MAX_BACKOFF_MS = 100;
+
+    /**
+     * How long to wait after an attempt that answered {@code ttl}, given {@code remaining} ns.
+     *
+     * @param idlePolls how many attempts in a row answered 0 (free, but another waiter's turn): a
+     *     dead fair-queue head makes waiters back off up to {@link #MAX_BACKOFF_MS}, not spin
+     */
+    private long waitNanos(long ttl, long remaining, int idlePolls) {
         long ms = ttl >= 0 ? ttl : client.watchdogMs() / 3; // -1: a key without expiry; poll at the renewal rate
-        ms = Math.max(2, Math.min(ms, maxPollIntervalMs()));
+        long floor = Math.min(MAX_BACKOFF_MS, 2L << Math.min(idlePolls, 6));
+        ms = Math.max(floor, Math.min(ms, maxPollIntervalMs()));
         return Math.min(TimeUnit.MILLISECONDS.toNanos(ms), remaining);
     }
 
-    private Long onAttempt(Object reply, long leaseMs, long ownerId, String field) {
+    private Long onAttempt(Object reply, long leaseMs, long ownerId, String field, long sentAt) {
         if (reply == null) {
-            client.renewal().acquired(name, field, ownerId, name, leaseMs);
+            if (client.renewal().acquired(name, field, ownerId, name, leaseMs, sentAt) == null) {
+                // The client closed while the script ran: register nothing, give the lock back if we still can.
+                client.evalAsync(releaseScript(), releaseKeys(), releaseArgs(ttlArg(leaseMs), field))
+                        .exceptionally(t -> null);
+                throw new IllegalStateException("this LockClient (" + client.clientId()
+                        + ") was closed while acquiring lock '" + name + "'");
+            }
             return null;
         }
         return (Long) reply;
@@ -423,7 +441,7 @@ class RedisLock implements DistributedLock {
         try {
             reply = client.eval(releaseScript(), releaseKeys(), args);
         } catch (RuntimeException e) {
-            client.renewal().releasing(name, field, false);
+            client.renewal().releaseFailed(name, field); // outcome unknown: stop renewing; it expires if it never ran
             throw e;
         }
         afterRelease(field, ownerId, (Long) reply);
@@ -435,7 +453,7 @@ class RedisLock implements DistributedLock {
 
     /** For composites: acquire for {@code ownerId} without blocking ({@code waitMs} 0 = one attempt). */
     CompletableFuture<Boolean> acquireFor(long waitMs, long leaseMs, long ownerId) {
-        return acquireAsync(waitMs, leaseMs, ownerId);
+        return acquireAsync(waitMs, leaseMs, ownerId, Boolean::valueOf);
     }
 
     /** For composites: set the TTL of this owner's hold to {@code leaseMs}. */
@@ -443,8 +461,11 @@ class RedisLock implements DistributedLock {
         String field = field(ownerId);
         return client.evalAsync(Scripts.LOCK_EXPIRE, List.of(name), List.of(Long.toString(leaseMs), field))
                 .thenApply(r -> {
-                    client.renewal().acquiredLeaseChanged(name, field, leaseMs);
-                    return Long.valueOf(1).equals(r);
+                    boolean held = Long.valueOf(1).equals(r);
+                    if (held) {
+                        client.renewal().acquiredLeaseChanged(name, field, leaseMs);
+                    }
+                    return held;
                 });
     }
 
@@ -488,7 +509,16 @@ class RedisLock implements DistributedLock {
         }
         long start = System.nanoTime();
         boolean queue = waitMs != 0;
-        if (tryAcquireOnce(leaseMs, ownerId, queue) == null) {
+        Long firstTtl;
+        try {
+            firstTtl = tryAcquireOnce(leaseMs, ownerId, queue);
+        } catch (RuntimeException e) {
+            if (queue) {
+                awaitGiveUp(ownerId); // the attempt may have joined the fair queue before it failed
+            }
+            throw e;
+        }
+        if (firstTtl == null) {
             return true;
         }
         if (!queue) {
@@ -523,6 +553,7 @@ class RedisLock implements DistributedLock {
                             + client.options().subscriptionTimeout().toMillis() + " ms");
                 }
             }
+            int idlePolls = 0;
             while (true) {
                 client.ensureOpen();
                 Long ttl = tryAcquireOnce(leaseMs, ownerId, true);
@@ -530,12 +561,13 @@ class RedisLock implements DistributedLock {
                     acquired = true;
                     return true;
                 }
+                idlePolls = ttl == 0 ? idlePolls + 1 : 0;
                 long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
                 if (remaining <= 0) {
                     return false;
                 }
                 try {
-                    entry.latch.tryAcquire(waitNanos(ttl, remaining), TimeUnit.NANOSECONDS);
+                    entry.latch.tryAcquire(waitNanos(ttl, remaining, idlePolls), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException e) {
                     if (interruptible) {
                         throw e;
@@ -582,157 +614,288 @@ class RedisLock implements DistributedLock {
         });
     }
 
-    /** The async wait (spec 5.3): never parks a thread; continuations run on driver or timer threads. */
-    private CompletableFuture<Boolean> acquireAsync(long waitMs, long leaseMs, long ownerId) {
+    /**
+     * The async wait (spec 5.3): never parks a thread; continuations run on driver or timer threads.
+     * The future returned is the caller's and the one the engine watches: cancelling it (or
+     * {@code orTimeout}, or closing the client) reaches the wait at once, and an acquisition that
+     * lands after that is given back.
+     *
+     * @param outcome maps "acquired?" to the caller's value; may throw (e.g. a timeout for leases)
+     */
+    private <T> CompletableFuture<T> acquireAsync(long waitMs, long leaseMs, long ownerId,
+            Function<Boolean, T> outcome) {
+        CompletableFuture<T> caller = new CompletableFuture<>();
         try {
             client.ensureOpen();
         } catch (IllegalStateException e) {
-            return CompletableFuture.failedFuture(e);
+            caller.completeExceptionally(e);
+            return caller;
         }
-        CompletableFuture<Boolean> result = new CompletableFuture<>();
-        long start = System.nanoTime();
-        boolean queue = waitMs != 0;
-        tryAcquireOnceAsync(leaseMs, ownerId, queue).whenComplete((ttl, error) -> {
-            if (error != null) {
-                Throwable cause = DefaultLockClient.unwrap(error);
-                (queue ? giveUpQuietly(ownerId) : CompletableFuture.<Void>completedFuture(null))
-                        .whenComplete((v, t) -> result.completeExceptionally(cause));
-            } else if (ttl == null) {
-                completeAcquired(result, ownerId);
-            } else if (!queue) {
-                result.complete(false);
-            } else {
-                new AsyncWait(result, waitMs == Args.FOREVER ? 0 : start + TimeUnit.MILLISECONDS.toNanos(waitMs),
-                        waitMs == Args.FOREVER, leaseMs, ownerId).start();
-            }
-        });
-        return result;
+        client.track(caller);
+        new AsyncWait<>(caller, outcome, waitMs, leaseMs, ownerId).start();
+        return caller;
     }
 
-    private void completeAcquired(CompletableFuture<Boolean> result, long ownerId) {
-        if (!result.complete(true)) { // the caller cancelled meanwhile: give the lock back
-            unlockAsync(ownerId);
-        }
-    }
-
-    /** One async waiter's state machine: subscribe, then attempt / wait-for-wake-or-timer, repeat. */
-    private final class AsyncWait {
-        private final CompletableFuture<Boolean> result;
+    /**
+     * One async waiter's state machine: attempt; subscribe; attempt / wait-for-wake-or-timer, repeat.
+     *
+     * <p>Ending. Exactly one party ends the wait, whoever sets {@code finished} first: the machine
+     * (acquired, timed out, failed) or the caller (cancel, orTimeout, client closed), seen through
+     * the caller's future. Cleaning up after the caller means leaving the channel entry and, for a
+     * fair lock, the queue; it must not overtake an attempt already sent (a fair attempt re-joins
+     * the queue), so the two sides meet Dekker-style: an attempt sets {@code inFlight} then checks
+     * {@code finished}; the caller's side sets {@code finished} then checks {@code inFlight}. The
+     * side that sees the other cleans up, and a reply that arrives after the end gives back what it
+     * acquired.
+     */
+    private final class AsyncWait<T> {
+        private final CompletableFuture<T> caller;
+        private final Function<Boolean, T> outcome;
         private final long deadline;
         private final boolean forever;
+        private final boolean queue;
         private final long leaseMs;
         private final long ownerId;
+        private final AtomicBoolean finished = new AtomicBoolean();
+        private final AtomicBoolean inFlight = new AtomicBoolean();
+        private final AtomicBoolean cleaned = new AtomicBoolean();
         private final AtomicBoolean left = new AtomicBoolean();
-        private Waiters.Entry entry;
+        private volatile Waiters.Entry entry;
+        private volatile Runnable listener;
+        private volatile ScheduledFuture<?> timer;
+        private int idlePolls; // touched by one continuation at a time
 
-        AsyncWait(CompletableFuture<Boolean> result, long deadline, boolean forever, long leaseMs, long ownerId) {
-            this.result = result;
-            this.deadline = deadline;
-            this.forever = forever;
+        AsyncWait(CompletableFuture<T> caller, Function<Boolean, T> outcome, long waitMs, long leaseMs, long ownerId) {
+            this.caller = caller;
+            this.outcome = outcome;
+            this.forever = waitMs == Args.FOREVER;
+            this.queue = waitMs != 0;
+            this.deadline = forever || !queue ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
             this.leaseMs = leaseMs;
             this.ownerId = ownerId;
         }
 
         void start() {
-            entry = client.waiters().join(waitChannel(ownerId));
+            caller.whenComplete((v, t) -> {
+                if (finished.compareAndSet(false, true)) { // ended by the caller, not by us
+                    stopWaiting();
+                    cleanUpIfIdle();
+                }
+            });
+            send(queue);
+        }
+
+        /** Sends one attempt unless the wait has ended. */
+        private void send(boolean joinQueue) {
+            inFlight.set(true);
+            if (finished.get()) {
+                inFlight.set(false);
+                cleanUpIfIdle();
+                return;
+            }
+            CompletableFuture<Long> attempt;
+            try {
+                attempt = tryAcquireOnceAsync(leaseMs, ownerId, joinQueue);
+            } catch (RuntimeException e) {
+                attempt = CompletableFuture.failedFuture(e);
+            }
+            attempt.whenComplete(this::onReply);
+        }
+
+        private void onReply(Long ttl, Throwable error) {
+            inFlight.set(false);
+            if (finished.get()) { // the caller left while this attempt was out
+                if (error == null && ttl == null) {
+                    giveBack();
+                }
+                cleanUpIfIdle();
+                return;
+            }
+            if (error != null) {
+                finish(null, DefaultLockClient.unwrap(error));
+            } else if (ttl == null) {
+                acquired();
+            } else if (!queue) {
+                finish(false, null);
+            } else if (entry == null) {
+                subscribe(ttl);
+            } else {
+                waitOrGiveUp(ttl);
+            }
+        }
+
+        private void subscribe(long firstTtl) {
+            Waiters.Entry e = client.waiters().join(waitChannel(ownerId));
+            entry = e;
+            if (finished.get()) { // the caller left while we joined: the cleanup may have missed the entry
+                leave();
+                return;
+            }
             long budget = client.options().subscriptionTimeout().toNanos();
             if (!forever) {
                 budget = Math.min(budget, Math.max(0, deadline - System.nanoTime()));
             }
-            ScheduledFuture<?> timeout = client.timer().schedule(() -> {
-                if (!entry.subscribed.isDone()) {
+            ScheduledFuture<?> timeout = client.schedule(() -> {
+                if (!e.subscribed.isDone()) {
                     if (!forever && deadline - System.nanoTime() <= 0) {
                         finish(false, null);
                     } else {
-                        finish(null, new RedisUnavailableException("subscription to " + channel
+                        finish(null, new RedisUnavailableException("subscription to " + e.channel
                                 + " not confirmed within " + client.options().subscriptionTimeout().toMillis() + " ms"));
                     }
                 }
-            }, budget, TimeUnit.NANOSECONDS);
-            entry.subscribed.whenComplete((s, error) -> {
-                timeout.cancel(false);
+            }, budget, this::closed);
+            e.subscribed.whenComplete((sub, error) -> {
+                if (timeout != null) {
+                    timeout.cancel(false);
+                }
                 if (error != null) {
                     finish(null, DefaultLockClient.unwrap(error));
                 } else {
-                    attempt();
+                    send(true); // attempt again now that no unlock can be missed
                 }
             });
         }
 
-        private void attempt() {
-            if (result.isDone()) { // cancelled by the caller
-                leave();
-                giveUpQuietly(ownerId);
+        private void waitOrGiveUp(long ttl) {
+            idlePolls = ttl == 0 ? idlePolls + 1 : 0;
+            long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+            if (remaining <= 0) {
+                finish(false, null);
                 return;
             }
-            if (client.isClosed()) {
-                finish(null, new IllegalStateException("the LockClient was closed while waiting for lock '" + name + "'"));
-                return;
-            }
-            tryAcquireOnceAsync(leaseMs, ownerId, true).whenComplete((ttl, error) -> {
-                if (error != null) {
-                    finish(null, DefaultLockClient.unwrap(error));
-                    return;
-                }
-                if (ttl == null) {
-                    leave();
-                    completeAcquired(result, ownerId);
-                    return;
-                }
-                long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    finish(false, null);
-                    return;
-                }
-                waitForWake(waitNanos(ttl, remaining));
-            });
+            waitForWake(waitNanos(ttl, remaining, idlePolls));
         }
 
         private void waitForWake(long waitNanos) {
+            Waiters.Entry e = entry;
             AtomicBoolean fired = new AtomicBoolean();
-            ScheduledFuture<?>[] timer = new ScheduledFuture<?>[1];
             Runnable onMessage = new Runnable() {
                 @Override
                 public void run() {
-                    if (fired.compareAndSet(false, true)) {
-                        if (timer[0] != null) {
-                            timer[0].cancel(false);
+                    if (!finished.get() && fired.compareAndSet(false, true)) {
+                        ScheduledFuture<?> t = timer;
+                        if (t != null) {
+                            t.cancel(false);
                         }
-                        attempt();
+                        send(true);
                     } else {
-                        entry.wakeOne(); // this wake-up was meant for someone: pass it on
+                        e.wakeOne(); // this wake-up was meant for someone still waiting: pass it on
                     }
                 }
             };
-            entry.listeners.add(onMessage);
-            timer[0] = client.timer().schedule(() -> {
+            listener = onMessage;
+            e.listeners.add(onMessage);
+            timer = client.schedule(() -> {
                 if (fired.compareAndSet(false, true)) {
-                    entry.listeners.remove(onMessage);
-                    attempt();
+                    e.listeners.remove(onMessage);
+                    send(true);
                 }
-            }, waitNanos, TimeUnit.NANOSECONDS);
-            // A message that arrived before the listener was queued banked a permit: use it now.
-            if (entry.latch.tryAcquire() && fired.compareAndSet(false, true)) {
-                entry.listeners.remove(onMessage);
-                timer[0].cancel(false);
-                attempt();
+            }, waitNanos, this::closed);
+            if (finished.get()) { // the caller left while we queued the listener
+                stopWaiting();
+                return;
+            }
+            // A message that arrived before the listener was queued banked a permit: use it now, or,
+            // if something fired us meanwhile, hand it on instead of dropping it.
+            if (e.latch.tryAcquire()) {
+                if (fired.compareAndSet(false, true)) {
+                    e.listeners.remove(onMessage);
+                    ScheduledFuture<?> t = timer;
+                    if (t != null) {
+                        t.cancel(false);
+                    }
+                    send(true);
+                } else {
+                    e.wakeOne();
+                }
             }
         }
 
-        private void finish(Boolean value, Throwable error) {
+        private void acquired() {
             leave();
-            giveUpQuietly(ownerId).whenComplete((v, t) -> {
+            if (!finished.compareAndSet(false, true)) {
+                giveBack();
+                return;
+            }
+            T value;
+            try {
+                value = outcome.apply(true);
+            } catch (RuntimeException ex) {
+                giveBack();
+                caller.completeExceptionally(ex);
+                return;
+            }
+            if (!caller.complete(value)) { // cancelled after we won the race: cannot happen, but never keep it
+                giveBack();
+            }
+        }
+
+        /** Ends the wait without the lock: leaves the channel and the queue first, then tells the caller. */
+        private void finish(Boolean value, Throwable error) {
+            if (!finished.compareAndSet(false, true)) {
+                return;
+            }
+            stopWaiting();
+            cleaned.set(true);
+            leave();
+            (queue ? giveUpQuietly(ownerId) : CompletableFuture.<Void>completedFuture(null)).whenComplete((v, t) -> {
                 if (error != null) {
-                    result.completeExceptionally(error);
-                } else {
-                    result.complete(value);
+                    caller.completeExceptionally(error);
+                    return;
                 }
+                try {
+                    caller.complete(outcome.apply(value));
+                } catch (RuntimeException ex) {
+                    caller.completeExceptionally(ex);
+                }
+            });
+        }
+
+        private void closed() {
+            finish(null, new IllegalStateException("this LockClient (" + client.clientId()
+                    + ") was closed while waiting for lock '" + name + "'"));
+        }
+
+        /** Unhooks the pending listener and timer, so a caller who left frees the channel at once. */
+        private void stopWaiting() {
+            Waiters.Entry e = entry;
+            Runnable l = listener;
+            if (e != null && l != null) {
+                e.listeners.remove(l);
+            }
+            ScheduledFuture<?> t = timer;
+            if (t != null) {
+                t.cancel(false);
+            }
+        }
+
+        /** After the caller left: leave the channel and the fair queue, unless an attempt is still out. */
+        private void cleanUpIfIdle() {
+            if (!inFlight.get() && cleaned.compareAndSet(false, true)) {
+                leave();
+                if (queue) {
+                    giveUpQuietly(ownerId);
+                }
+            }
+        }
+
+        /** An acquisition nobody will use: release it (the hold was registered, so this balances it). */
+        private void giveBack() {
+            if (client.isClosed()) {
+                return; // onAttempt registered nothing and already gave it back
+            }
+            unlockAsync(ownerId).exceptionally(t -> {
+                System.getLogger(RedisLock.class.getName()).log(System.Logger.Level.WARNING,
+                        "giving back lock ''" + name + "'' after its caller left failed; it expires on its own", t);
+                return null;
             });
         }
 
         private void leave() {
-            if (entry != null && left.compareAndSet(false, true)) {
-                client.waiters().leave(entry);
+            Waiters.Entry e = entry;
+            if (e != null && left.compareAndSet(false, true)) {
+                client.waiters().leave(e);
             }
         }
     }

@@ -30,11 +30,22 @@ import java.util.function.Consumer;
  * skipped). The script extends a key only while the given owner still holds it, so a renewal can
  * never resurrect a released key or extend someone else's lock.
  *
+ * Release. A hold leaves the map when the application has released every acquisition it knows
+ * of: the release script answered 1 (gone), or 0 (still held) for the last local count, or the
+ * release failed with an unknown outcome. The local count is never above Redis's (an acquisition
+ * whose reply was lost is not counted), so a stray count left in Redis by such a ghost acquisition
+ * is simply no longer renewed and expires within one watchdog timeout; it is never renewed forever.
+ *
  * Loss. A renewal answering 0 for a hold that is still registered and not being released means
  * the key expired, was force-unlocked or deleted behind the holder's back: the hold is dropped
  * and reported NOT_HELD. A renewal that fails (Redis unreachable, error) is retried on the next
  * tick; once no renewal has succeeded for a whole watchdog timeout the key has certainly expired,
- * so the hold is reported RENEWAL_FAILED. An explicit lease that runs out while still registered
+ * so the hold is reported RENEWAL_FAILED. A renewal that never answers (a stalled connection, an
+ * exhausted pool) counts as failed after min(commandTimeout, watchdog), so it cannot silence the
+ * watchdog or block later ticks. Expiries and confirmations are measured from the moment the
+ * command was sent, never from the reply, so a lease never looks valid after Redis expired it.
+ * Callbacks run through the client's callback runner (the timer thread or the user's executor),
+ * never on a driver I/O thread; close() reports on the closing thread before it returns. An explicit lease that runs out while still registered
  * is reported LEASE_EXPIRED. Closing the client reports every remaining hold CLIENT_CLOSED.
  *
  * Races with unlock (Redisson #7272 class). Cancel is ordered after schedule by construction:
@@ -57,19 +68,23 @@ final class Renewal {
     private final long watchdogMs;
     private final int batchSize;
     private final boolean cluster;
+    private final long renewTimeoutMs;
     private final Consumer<LockLostEvent> lostSink;
+    private final Consumer<Runnable> callbackRunner;
     private final AtomicBoolean ticking = new AtomicBoolean();
     private volatile ScheduledFuture<?> task;
     private volatile boolean closed;
 
     Renewal(AsyncScripts scripts, ScheduledExecutorService timer, long watchdogMs, int batchSize, boolean cluster,
-            Consumer<LockLostEvent> lostSink) {
+            long renewTimeoutMs, Consumer<LockLostEvent> lostSink, Consumer<Runnable> callbackRunner) {
         this.scripts = scripts;
         this.timer = timer;
         this.watchdogMs = watchdogMs;
         this.batchSize = batchSize;
         this.cluster = cluster;
+        this.renewTimeoutMs = Math.max(1, renewTimeoutMs);
         this.lostSink = lostSink;
+        this.callbackRunner = callbackRunner;
     }
 
     void start() {
@@ -77,10 +92,18 @@ final class Renewal {
         task = timer.scheduleAtFixedRate(this::tick, period, period, TimeUnit.MILLISECONDS);
     }
 
-    /** Records an acquisition the script confirmed; returns the hold. */
-    Hold acquired(String key, String field, long ownerId, String lockName, long leaseMs) {
-        long now = System.nanoTime();
-        return holds.compute(Hold.id(key, field), (id, h) -> {
+    /**
+     * Records an acquisition the script confirmed.
+     *
+     * @param sentAtNanos when the acquire script was sent: the lease runs from then
+     * @return the hold, or null if the client is closed (nothing is registered; the caller gives the lock back)
+     */
+    Hold acquired(String key, String field, long ownerId, String lockName, long leaseMs, long sentAtNanos) {
+        if (closed) {
+            return null;
+        }
+        long now = sentAtNanos;
+        Hold hold = holds.compute(Hold.id(key, field), (id, h) -> {
             if (h == null || h.lost) {
                 h = new Hold(key, field, ownerId, lockName);
             }
@@ -91,6 +114,11 @@ final class Renewal {
             h.releasing = false;
             return h;
         });
+        if (closed) { // close() ran meanwhile: whether or not it saw this hold, it must not stay registered
+            holds.remove(hold.id, hold);
+            return null;
+        }
+        return hold;
     }
 
     /** A composite shortened a hold's lease after acquiring it with a longer one. */
@@ -106,14 +134,6 @@ final class Renewal {
         return holds.get(Hold.id(key, field));
     }
 
-    /** Marks the hold as being released (before the release script is sent). */
-    void releasing(String key, String field, boolean flag) {
-        Hold h = holds.get(Hold.id(key, field));
-        if (h != null) {
-            h.releasing = flag;
-        }
-    }
-
     /** Applies the release script's answer: 1 gone, 0 one hold fewer, anything else not held. */
     void released(String key, String field, long answer) {
         released(Hold.id(key, field), answer);
@@ -126,9 +146,29 @@ final class Renewal {
 
     private void released(String holdId, long answer) {
         holds.computeIfPresent(holdId, (id, h) -> {
-            if (answer == 0) {
-                h.count = Math.max(1, h.count - 1);
+            if (answer == 0 && h.count > 1) {
+                h.count--;
                 h.releasing = false;
+                return h;
+            }
+            if (answer == 0) {
+                LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' ({1}) is still held in Redis after its last known "
+                        + "release (an acquisition whose reply was lost counted twice); no longer renewed, it "
+                        + "expires within {2} ms", h.lockName, h.field, h.leaseMs == Args.WATCHDOG ? watchdogMs : h.leaseMs);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A release failed with an unknown outcome: one acquisition fewer is the application's, and the
+     * last one out stops renewal, so the key expires on its own if the release never ran.
+     */
+    void releaseFailed(String key, String field) {
+        holds.computeIfPresent(Hold.id(key, field), (id, h) -> {
+            h.releasing = false;
+            if (h.count > 1) {
+                h.count--;
                 return h;
             }
             return null;
@@ -155,11 +195,9 @@ final class Renewal {
         if (t != null) {
             t.cancel(false);
         }
-        List<Hold> left = new ArrayList<>(holds.values());
-        holds.clear();
-        for (Hold h : left) {
-            if (h.watchdog() || System.nanoTime() - h.expiresAtNanos < 0) {
-                lost(h, LockLostEvent.Reason.CLIENT_CLOSED);
+        for (Hold h : new ArrayList<>(holds.values())) {
+            if (holds.remove(h.id, h) && (h.watchdog() || System.nanoTime() - h.expiresAtNanos < 0)) {
+                lost(h, LockLostEvent.Reason.CLIENT_CLOSED, Runnable::run);
             }
         }
     }
@@ -207,11 +245,19 @@ final class Renewal {
             keys.add(h.key);
             args.add(h.field);
         }
-        return scripts.evalAsync(Scripts.LOCK_RENEW, keys, args).handle((reply, error) -> {
+        CompletableFuture<Object> call;
+        try {
+            call = scripts.evalAsync(Scripts.LOCK_RENEW, keys, args);
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        // A copy, so the timeout never completes the driver's own future.
+        return call.thenApply(r -> r).orTimeout(renewTimeoutMs, TimeUnit.MILLISECONDS).handle((reply, error) -> {
             int i = 0;
+            long now = System.nanoTime();
             for (Hold h : batch) {
                 if (error != null) {
-                    if (sentAt - h.lastConfirmedNanos >= TimeUnit.MILLISECONDS.toNanos(watchdogMs)
+                    if (now - h.lastConfirmedNanos >= TimeUnit.MILLISECONDS.toNanos(watchdogMs)
                             && holds.remove(h.id, h)) {
                         lost(h, LockLostEvent.Reason.RENEWAL_FAILED);
                     }
@@ -234,14 +280,20 @@ final class Renewal {
     }
 
     private void lost(Hold h, LockLostEvent.Reason reason) {
+        lost(h, reason, callbackRunner);
+    }
+
+    private void lost(Hold h, LockLostEvent.Reason reason, Consumer<Runnable> runner) {
         h.lostReason = reason;
         h.lost = true;
         LockLostEvent event = new LockLostEvent(h.lockName, h.field, h.ownerId, reason);
         LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' held by {1} lost: {2}", h.lockName, h.field, reason);
-        for (Consumer<LockLostEvent> c : h.lostCallbacks) {
-            deliver(c, event);
-        }
-        deliver(lostSink, event);
+        runner.accept(() -> {
+            for (Consumer<LockLostEvent> c : h.lostCallbacks) {
+                deliver(c, event);
+            }
+            deliver(lostSink, event);
+        });
     }
 
     static void deliver(Consumer<LockLostEvent> c, LockLostEvent event) {
