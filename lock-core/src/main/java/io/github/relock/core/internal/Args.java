@@ -5,13 +5,18 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Argument checks and conversions, shared by every lock type. Internal conventions: a wait of
- * {@link #FOREVER} waits until acquired, {@code 0} tries once; a lease of {@link #WATCHDOG}
- * means "renewed by the watchdog until unlocked".
+ * Argument checks and conversions, shared by every lock type. The public API follows Redisson's
+ * conventions (a wait of -1 tries once, a lease of -1 means the watchdog); inside the engine,
+ * waits and TTLs are milliseconds with named sentinels that no public value converts to:
+ * {@link #WAIT_FOREVER}, {@link #TRY_ONCE}, {@link #TTL_WATCHDOG}.
  */
 final class Args {
-    static final long FOREVER = -1;
-    static final long WATCHDOG = -1;
+    /** An internal wait: wait until acquired (lock(), lockInterruptibly(), acquire()). */
+    static final long WAIT_FOREVER = Long.MIN_VALUE;
+    /** An internal wait: one attempt, never queued (tryLock(), a public wait of -1). */
+    static final long TRY_ONCE = 0;
+    /** An internal TTL: the watchdog's, renewed until unlocked (a public lease of -1, or none). */
+    static final long TTL_WATCHDOG = Long.MIN_VALUE;
     /**
      * The longest lease, 2^53 - 1 ms (about 285,000 years): the largest whole number Lua's numbers
      * hold exactly, and far inside PEXPIRE's limit. A longer lease would make PEXPIRE fail after the
@@ -30,11 +35,11 @@ final class Args {
         return name;
     }
 
-    /** Public wait (Redisson convention: -1 = one attempt) to internal ms (0 = one attempt). */
+    /** Public wait (Redisson convention: -1 = one attempt) to internal ms ({@link #TRY_ONCE} = one attempt). */
     static long waitMs(long waitTime, TimeUnit unit) {
         Objects.requireNonNull(unit, "unit must not be null");
         if (waitTime == -1) {
-            return 0;
+            return TRY_ONCE;
         }
         if (waitTime < 0) {
             throw new IllegalArgumentException("waitTime must be >= 0, or -1 for a single attempt, was "
@@ -51,11 +56,11 @@ final class Args {
         return saturatedMillis(wait);
     }
 
-    /** Public lease (-1 = watchdog) to internal ms. */
+    /** Public lease (-1 = watchdog) to an internal TTL in ms ({@link #TTL_WATCHDOG} = the watchdog's). */
     static long leaseMs(long leaseTime, TimeUnit unit) {
         Objects.requireNonNull(unit, "unit must not be null");
         if (leaseTime == -1) {
-            return WATCHDOG;
+            return TTL_WATCHDOG;
         }
         if (leaseTime <= 0) {
             throw new IllegalArgumentException("leaseTime must be > 0, or -1 for the watchdog, was "

@@ -28,9 +28,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The engine's {@link LockClient}: owns the script runner, the pub/sub waiters, the renewal
- * registry and one timer thread. Exposed to {@code io.github.relock.core.RedisLocks} only (the
- * package is not exported).
+ * The engine's {@link LockClient}: owns the script runner (with the NOSCRIPT fallback), the
+ * pub/sub {@link Waiters}, the {@link HoldRegistry} with its {@link Watchdog}, the pending async
+ * calls that {@link #close()} must fail, and one timer thread. Exposed to
+ * {@code io.github.relock.core.RedisLocks} only (the package is not exported).
+ *
+ * <p>Map of the engine: {@link AbstractLock} (every public overload, once) is extended by
+ * {@link RedisLock} (one name, run through a {@link LockProtocol}: {@link ReentrantProtocol} or
+ * {@link FairProtocol}) and {@link MultiRedisLock} (multi and red locks over several); waiting is
+ * {@link LockWait}'s; {@link LeaseHandle} is the lease; {@link Args}, {@link Keys},
+ * {@link Scripts} and {@link Slots} are the small helpers.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -46,7 +53,8 @@ public final class DefaultLockClient implements LockClient {
     private final boolean ownsExecutor;
     private final String publishMode;
     private final Waiters waiters;
-    private final Renewal renewal;
+    private final HoldRegistry holds;
+    private final Watchdog watchdog;
     private final ScheduledThreadPoolExecutor timer;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
     /** Futures handed to callers that are still waiting; close() fails them all. */
@@ -74,10 +82,11 @@ public final class DefaultLockClient implements LockClient {
         this.lostExecutor = options.lockLostExecutor().orElse(timer);
         this.waiters = new Waiters(executor, false);
         executor.setConnectionListener(waiters);
-        this.renewal = new Renewal(this::evalAsync, timer, options.lockWatchdogTimeout().toMillis(),
-                options.renewalBatchSize(), cluster, Math.min(options.commandTimeout().toMillis(),
-                options.lockWatchdogTimeout().toMillis()), this::fireLost, this::runLostCallback);
-        renewal.start();
+        long watchdogMs = options.lockWatchdogTimeout().toMillis();
+        this.holds = new HoldRegistry(watchdogMs, this::fireLost, this::runLostCallback);
+        this.watchdog = new Watchdog(holds, this::evalAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
+                Math.min(options.commandTimeout().toMillis(), watchdogMs));
+        watchdog.start();
     }
 
     /**
@@ -94,25 +103,27 @@ public final class DefaultLockClient implements LockClient {
     @Override
     public DistributedLock getLock(String name) {
         ensureOpen();
-        return new RedisLock(this, Args.name(name));
+        String n = Args.name(name);
+        return new RedisLock(this, n, new ReentrantProtocol(this, n));
     }
 
     @Override
     public DistributedLock getFairLock(String name) {
         ensureOpen();
-        return new FairRedisLock(this, Args.name(name));
+        String n = Args.name(name);
+        return new RedisLock(this, n, new FairProtocol(this, n));
     }
 
     @Override
     public DistributedLock getMultiLock(DistributedLock... locks) {
         ensureOpen();
-        return new MultiRedisLock(java.util.Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")), false);
+        return MultiRedisLock.multi(java.util.Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
     }
 
     @Override
     public DistributedLock getRedLock(DistributedLock... locks) {
         ensureOpen();
-        return new MultiRedisLock(java.util.Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")), true);
+        return MultiRedisLock.red(java.util.Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
     }
 
     @Override
@@ -140,7 +151,8 @@ public final class DefaultLockClient implements LockClient {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        renewal.close();
+        watchdog.stop();
+        holds.close();
         IllegalStateException closedError = new IllegalStateException("this LockClient (" + clientId
                 + ") was closed while the call was waiting");
         for (CompletableFuture<?> f : pending.toArray(CompletableFuture[]::new)) {
@@ -227,8 +239,8 @@ public final class DefaultLockClient implements LockClient {
         return waiters;
     }
 
-    Renewal renewal() {
-        return renewal;
+    HoldRegistry holds() {
+        return holds;
     }
 
     ScheduledThreadPoolExecutor timer() {
@@ -272,7 +284,7 @@ public final class DefaultLockClient implements LockClient {
 
     private void fireLost(LockLostEvent event) {
         for (Consumer<LockLostEvent> l : lostListeners) {
-            Renewal.deliver(l, event);
+            HoldRegistry.deliver(l, event);
         }
     }
 }

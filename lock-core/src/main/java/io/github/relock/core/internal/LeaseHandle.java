@@ -3,6 +3,7 @@ package io.github.relock.core.internal;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.internal.HoldRegistry.Hold;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -16,13 +17,26 @@ import java.util.function.Consumer;
  */
 final class LeaseHandle implements LockLease {
     private final RedisLock lock;
-    private final Hold hold;
+    private final Hold hold; // null when the lease was lost before it was handed out
+    private final LockLostEvent lostAtStart;
+    private final long ownerId;
     private final AtomicBoolean released = new AtomicBoolean();
     private volatile boolean releaseFailed; // a close() failed: not valid, not renewed, close() may be retried
 
     LeaseHandle(RedisLock lock, Hold hold) {
+        this(lock, hold, null, hold.ownerId());
+    }
+
+    private LeaseHandle(RedisLock lock, Hold hold, LockLostEvent lostAtStart, long ownerId) {
         this.lock = lock;
         this.hold = hold;
+        this.lostAtStart = lostAtStart;
+        this.ownerId = ownerId;
+    }
+
+    /** A lease whose hold was lost between its acquisition and now (client closed, key deleted). */
+    static LeaseHandle lost(RedisLock lock, String field, long ownerId, LockLostEvent.Reason reason) {
+        return new LeaseHandle(lock, null, new LockLostEvent(lock.getName(), field, ownerId, reason), ownerId);
     }
 
     @Override
@@ -32,17 +46,12 @@ final class LeaseHandle implements LockLease {
 
     @Override
     public long ownerId() {
-        return hold.ownerId;
+        return ownerId;
     }
 
     @Override
     public boolean isValid() {
-        return !released.get() && !releaseFailed && valid(hold);
-    }
-
-    /** @return whether a hold is still believed held: not lost, and within its lease if it has one */
-    static boolean valid(Hold hold) {
-        return !hold.lost && (hold.watchdog() || System.nanoTime() - hold.expiresAtNanos < 0);
+        return !released.get() && !releaseFailed && hold != null && hold.valid();
     }
 
     @Override
@@ -54,10 +63,13 @@ final class LeaseHandle implements LockLease {
                 callback.accept(e);
             }
         };
-        hold.lostCallbacks.add(guarded);
-        if (hold.lost && !released.get()) {
-            LockLostEvent.Reason reason = hold.lostReason != null ? hold.lostReason : LockLostEvent.Reason.NOT_HELD;
-            Renewal.deliver(guarded, new LockLostEvent(hold.lockName, hold.field, hold.ownerId, reason));
+        LockLostEvent already = hold == null ? lostAtStart : null;
+        if (hold != null) {
+            hold.addLostCallback(guarded);
+            already = hold.lostEvent();
+        }
+        if (already != null && !released.get()) {
+            HoldRegistry.deliver(guarded, already);
         }
         return this;
     }
@@ -65,9 +77,11 @@ final class LeaseHandle implements LockLease {
     @Override
     public void close() {
         if (released.compareAndSet(false, true)) {
-            hold.lostCallbacks.clear();
+            if (hold != null) {
+                hold.clearLostCallbacks();
+            }
             try {
-                lock.releaseLease(hold.ownerId);
+                lock.release(ownerId);
             } catch (RedisUnavailableException e) {
                 releaseFailed = true;
                 released.set(false); // a retry may still succeed; renewal has stopped either way
@@ -78,6 +92,6 @@ final class LeaseHandle implements LockLease {
 
     @Override
     public String toString() {
-        return "LockLease[" + hold.lockName + ", owner " + hold.field + (isValid() ? ", valid]" : ", not valid]");
+        return "LockLease[" + lock.getName() + ", owner " + ownerId + (isValid() ? ", valid]" : ", not valid]");
     }
 }

@@ -3,7 +3,7 @@ package io.github.relock.core.internal;
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
-import io.github.relock.api.LockTimeoutException;
+import io.github.relock.core.internal.HoldRegistry.Hold;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /*
@@ -37,12 +38,22 @@ import java.util.stream.Collectors;
  * cancel, so success and abort can never both win. Once all are taken with an explicit lease, a
  * member whose expire answers "not held" fails the acquisition.
  */
-final class MultiRedisLock implements DistributedLock {
+final class MultiRedisLock extends AbstractLock {
     private final List<RedisLock> locks;
     private final boolean red;
     private final String name;
 
-    MultiRedisLock(List<DistributedLock> locks, boolean red) {
+    /** @return a MultiLock: held when every one of {@code locks} is */
+    static MultiRedisLock multi(List<DistributedLock> locks) {
+        return new MultiRedisLock(locks, false);
+    }
+
+    /** @return a RedLock: held when a majority ({@code n/2 + 1}) of {@code locks} are */
+    static MultiRedisLock red(List<DistributedLock> locks) {
+        return new MultiRedisLock(locks, true);
+    }
+
+    private MultiRedisLock(List<DistributedLock> locks, boolean red) {
         Objects.requireNonNull(locks, "locks must not be null");
         String kind = red ? "RedLock" : "MultiLock";
         if (locks.isEmpty()) {
@@ -98,9 +109,9 @@ final class MultiRedisLock implements DistributedLock {
      */
     private final class Attempt {
         final long waitMs;
-        final long leaseMs;
+        final long ttlMs;
         final long owner;
-        final long newLease;
+        final long heldTtl;
         final long perLockWait;
         final long deadline;
         final CompletableFuture<?> caller;
@@ -112,12 +123,12 @@ final class MultiRedisLock implements DistributedLock {
         int failLimit = failedLocksLimit();
         int index;
 
-        Attempt(long waitMs, long leaseMs, long owner, CompletableFuture<?> caller, CompletableFuture<Boolean> out) {
+        Attempt(long waitMs, long ttlMs, long owner, CompletableFuture<?> caller, CompletableFuture<Boolean> out) {
             this.waitMs = waitMs;
-            this.leaseMs = leaseMs;
+            this.ttlMs = ttlMs;
             this.owner = owner;
             long doubledWait = waitMs > Args.MAX_LEASE_MS / 2 ? Args.MAX_LEASE_MS : 2 * waitMs;
-            this.newLease = leaseMs == Args.WATCHDOG ? Args.WATCHDOG : (waitMs > 0 ? Math.max(doubledWait, leaseMs) : leaseMs);
+            this.heldTtl = ttlMs == Args.TTL_WATCHDOG ? Args.TTL_WATCHDOG : (waitMs > 0 ? Math.max(doubledWait, ttlMs) : ttlMs);
             this.perLockWait = waitMs > 0 ? perLockWait(waitMs) : 0;
             this.deadline = waitMs > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs) : 0;
             this.caller = caller;
@@ -157,7 +168,7 @@ final class MultiRedisLock implements DistributedLock {
                 long wait = waitMs > 0 ? Math.max(0, Math.min(perLockWait, remainingMs())) : 0;
                 CompletableFuture<Boolean> f;
                 try {
-                    f = lock.acquireFor(wait, newLease, owner);
+                    f = lock.acquireFor(wait, heldTtl, owner);
                 } catch (RuntimeException e) {
                     f = CompletableFuture.failedFuture(e);
                 }
@@ -248,9 +259,9 @@ final class MultiRedisLock implements DistributedLock {
 
         private void succeed() {
             CompletableFuture<Boolean> applied = CompletableFuture.completedFuture(true);
-            if (leaseMs != Args.WATCHDOG && newLease != leaseMs) {
+            if (ttlMs != Args.TTL_WATCHDOG && heldTtl != ttlMs) {
                 List<CompletableFuture<Boolean>> expires = acquired.stream()
-                        .map(l -> l.expireFor(leaseMs, owner).exceptionally(t -> false)).toList();
+                        .map(l -> l.expireFor(ttlMs, owner).exceptionally(t -> false)).toList();
                 applied = CompletableFuture.allOf(expires.toArray(CompletableFuture[]::new)).thenApply(v -> {
                     long notHeld = expires.stream().filter(e -> !e.join()).count();
                     return locks.size() - (acquired.size() - notHeld) <= failedLocksLimit();
@@ -282,53 +293,110 @@ final class MultiRedisLock implements DistributedLock {
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
     }
 
-    /** @return the caller's future, which is also the one the attempt watches */
-    private CompletableFuture<Boolean> tryAcquireAsync(long waitMs, long leaseMs, long owner) {
-        CompletableFuture<Boolean> caller = new CompletableFuture<>();
+    // ------------------------------------------------------------------ primitives
+
+    @Override
+    boolean acquire(long waitMs, long ttlMs, long owner, boolean interruptible) throws InterruptedException {
+        if (waitMs == Args.WAIT_FOREVER) {
+            if (interruptible) {
+                lockInterruptibly(ttlMs, owner);
+            } else {
+                lockUninterruptibly(ttlMs, owner);
+            }
+            return true;
+        }
+        if (interruptible) {
+            return awaitAttempt(waitMs, ttlMs, owner);
+        }
         try {
-            new Attempt(waitMs, leaseMs, owner, caller, caller).start();
-        } catch (RuntimeException e) {
-            caller.completeExceptionally(e);
+            return awaitAttempt(waitMs, ttlMs, owner);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Override
+    <T> CompletableFuture<T> acquireAsync(long waitMs, long ttlMs, long owner, Function<Boolean, T> outcome) {
+        CompletableFuture<T> caller = new CompletableFuture<>();
+        if (waitMs == Args.WAIT_FOREVER) {
+            nextLockAttempt(caller, ttlMs, owner, outcome);
+        } else {
+            CompletableFuture<Boolean> attempt = new CompletableFuture<>();
+            attempt.whenComplete((ok, error) -> deliver(caller, ok, error, owner, outcome));
+            try {
+                new Attempt(waitMs, ttlMs, owner, caller, attempt).start();
+            } catch (RuntimeException e) {
+                attempt.completeExceptionally(e);
+            }
         }
         return caller;
     }
 
-    /** lock(): repeat attempts with Redisson's randomised per-attempt wait until held. */
-    private CompletableFuture<Void> lockAsyncLoop(long leaseMs, long owner) {
-        CompletableFuture<Void> caller = new CompletableFuture<>();
-        nextLockAttempt(caller, leaseMs, owner);
-        return caller;
+    /** Hands an attempt's outcome to the caller; gives the locks back if the caller left as it succeeded. */
+    private <T> void deliver(CompletableFuture<T> caller, Boolean ok, Throwable error, long owner,
+                             Function<Boolean, T> outcome) {
+        if (error != null) {
+            caller.completeExceptionally(DefaultLockClient.unwrap(error));
+            return;
+        }
+        T value;
+        try {
+            value = outcome.apply(ok);
+        } catch (RuntimeException e) {
+            if (ok) {
+                release(locks, owner, true);
+            }
+            caller.completeExceptionally(e);
+            return;
+        }
+        if (!caller.complete(value) && ok) {
+            release(locks, owner, true);
+        }
     }
 
-    /** One more attempt for a lockAsync caller, until held, failed, or the caller left. */
-    private void nextLockAttempt(CompletableFuture<Void> caller, long leaseMs, long owner) {
+    /** lockAsync: one attempt after another, until held, failed, or the caller left. */
+    private <T> void nextLockAttempt(CompletableFuture<T> caller, long ttlMs, long owner, Function<Boolean, T> outcome) {
         CompletableFuture<Boolean> attempt = new CompletableFuture<>();
         attempt.whenComplete((ok, error) -> {
-            if (error != null) {
-                caller.completeExceptionally(DefaultLockClient.unwrap(error));
-            } else if (ok) {
-                if (!caller.complete(null)) { // the caller left as it succeeded
-                    release(locks, owner, true);
+            if (error == null && !ok) {
+                if (!caller.isDone()) {
+                    nextLockAttempt(caller, ttlMs, owner, outcome);
                 }
-            } else if (!caller.isDone()) {
-                nextLockAttempt(caller, leaseMs, owner);
+                return;
             }
+            deliver(caller, ok, error, owner, outcome);
         });
         try {
-            new Attempt(lockAttemptWaitMs(leaseMs), leaseMs, owner, caller, attempt).start();
+            new Attempt(lockAttemptWaitMs(ttlMs), ttlMs, owner, caller, attempt).start();
         } catch (RuntimeException e) {
             attempt.completeExceptionally(e);
         }
     }
 
+    @Override
+    void release(long owner) {
+        unlockOwner(owner);
+    }
+
+    @Override
+    CompletableFuture<Void> releaseAsync(long owner) {
+        return release(locks, owner, red);
+    }
+
+    @Override
+    LockLease lease(long id) {
+        return new MultiLease(id);
+    }
+
     /** lock(): each attempt waits Redisson's randomised time, then starts over until held. */
-    private long lockAttemptWaitMs(long leaseMs) {
+    private long lockAttemptWaitMs(long ttlMs) {
         long base = locks.size() * 1500L;
-        if (leaseMs == Args.WATCHDOG) {
+        if (ttlMs == Args.TTL_WATCHDOG) {
             return base;
         }
-        return leaseMs <= base ? ThreadLocalRandom.current().nextLong(Math.max(1, leaseMs / 2), Math.max(2, leaseMs))
-                : ThreadLocalRandom.current().nextLong(base, leaseMs);
+        return ttlMs <= base ? ThreadLocalRandom.current().nextLong(Math.max(1, ttlMs / 2), Math.max(2, ttlMs))
+                : ThreadLocalRandom.current().nextLong(base, ttlMs);
     }
 
     /**
@@ -336,9 +404,9 @@ final class MultiRedisLock implements DistributedLock {
      * succeeded the locks are kept and returned (interrupt status restored), so the race between
      * the interrupt and the last member's reply never leaves members held by nobody.
      */
-    private boolean awaitAttempt(long waitMs, long leaseMs, long owner) throws InterruptedException {
+    private boolean awaitAttempt(long waitMs, long ttlMs, long owner) throws InterruptedException {
         CompletableFuture<Boolean> f = new CompletableFuture<>();
-        new Attempt(waitMs, leaseMs, owner, f, f).start();
+        new Attempt(waitMs, ttlMs, owner, f, f).start();
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -360,12 +428,12 @@ final class MultiRedisLock implements DistributedLock {
         }
     }
 
-    private void lockUninterruptibly(long leaseMs, long owner) {
+    private void lockUninterruptibly(long ttlMs, long owner) {
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    lockInterruptibly(leaseMs, owner);
+                    lockInterruptibly(ttlMs, owner);
                     return;
                 } catch (InterruptedException e) {
                     interrupted = true;
@@ -378,83 +446,15 @@ final class MultiRedisLock implements DistributedLock {
         }
     }
 
-    private void lockInterruptibly(long leaseMs, long owner) throws InterruptedException {
+    private void lockInterruptibly(long ttlMs, long owner) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring " + name);
         }
         while (true) {
-            if (awaitAttempt(lockAttemptWaitMs(leaseMs), leaseMs, owner)) {
+            if (awaitAttempt(lockAttemptWaitMs(ttlMs), ttlMs, owner)) {
                 return;
             }
         }
-    }
-
-    private static long tid() {
-        return Thread.currentThread().getId();
-    }
-
-    // ------------------------------------------------------------------ sync API
-
-    @Override
-    public void lock() {
-        lockUninterruptibly(Args.WATCHDOG, tid());
-    }
-
-    @Override
-    public void lock(long leaseTime, TimeUnit unit) {
-        lockUninterruptibly(Args.leaseMs(leaseTime, unit), tid());
-    }
-
-    @Override
-    public void lock(Duration leaseTime) {
-        lockUninterruptibly(Args.leaseMs(leaseTime), tid());
-    }
-
-    @Override
-    public void lockInterruptibly() throws InterruptedException {
-        lockInterruptibly(Args.WATCHDOG, tid());
-    }
-
-    @Override
-    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        lockInterruptibly(Args.leaseMs(leaseTime, unit), tid());
-    }
-
-    @Override
-    public boolean tryLock() {
-        try {
-            return awaitAttempt(0, Args.WATCHDOG, tid());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, TimeUnit unit) throws InterruptedException {
-        return awaitAttempt(Args.waitMs(waitTime, unit), Args.WATCHDOG, tid());
-    }
-
-    @Override
-    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        long lease = Args.leaseMs(leaseTime, unit);
-        return awaitAttempt(Args.waitMs(waitTime, unit), lease, tid());
-    }
-
-    @Override
-    public boolean tryLock(Duration waitTime) throws InterruptedException {
-        return awaitAttempt(Args.waitMs(waitTime), Args.WATCHDOG, tid());
-    }
-
-    @Override
-    public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        long lease = Args.leaseMs(leaseTime);
-        return awaitAttempt(Args.waitMs(waitTime), lease, tid());
-    }
-
-    @Override
-    public void unlock() {
-        unlockOwner(tid());
     }
 
     private void unlockOwner(long owner) {
@@ -503,11 +503,6 @@ final class MultiRedisLock implements DistributedLock {
     }
 
     @Override
-    public boolean isHeldByCurrentThread() {
-        return isHeldByThread(tid());
-    }
-
-    @Override
     public int getHoldCount() {
         throw unsupported("getHoldCount()");
     }
@@ -520,49 +515,6 @@ final class MultiRedisLock implements DistributedLock {
     @Override
     public Condition newCondition() {
         throw unsupported("newCondition()");
-    }
-
-    // ------------------------------------------------------------------ leases
-
-    @Override
-    public LockLease acquire() throws InterruptedException {
-        long id = DefaultLockClient.nextLeaseId();
-        lockInterruptibly(Args.WATCHDOG, id);
-        return new MultiLease(id);
-    }
-
-    @Override
-    public LockLease acquire(Duration waitTime) throws InterruptedException {
-        long wait = Args.waitMs(waitTime);
-        long id = DefaultLockClient.nextLeaseId();
-        if (!awaitAttempt(wait, Args.WATCHDOG, id)) {
-            throw new LockTimeoutException(name + " was still held after waiting " + wait + " ms");
-        }
-        return new MultiLease(id);
-    }
-
-    @Override
-    public LockLease acquire(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        long lease = Args.leaseMs(leaseTime);
-        long wait = Args.waitMs(waitTime);
-        long id = DefaultLockClient.nextLeaseId();
-        if (!awaitAttempt(wait, lease, id)) {
-            throw new LockTimeoutException(name + " was still held after waiting " + wait + " ms");
-        }
-        return new MultiLease(id);
-    }
-
-    @Override
-    public CompletableFuture<LockLease> acquireAsync(Duration waitTime, Duration leaseTime) {
-        long wait = Args.waitMs(waitTime);
-        long lease = leaseTime == null ? Args.WATCHDOG : Args.leaseMs(leaseTime);
-        long id = DefaultLockClient.nextLeaseId();
-        return tryAcquireAsync(wait, lease, id).thenApply(ok -> {
-            if (!ok) {
-                throw new LockTimeoutException(name + " was still held after waiting " + wait + " ms");
-            }
-            return new MultiLease(id);
-        });
     }
 
     /**
@@ -587,7 +539,7 @@ final class MultiRedisLock implements DistributedLock {
                 Hold h = l.holdOf(id);
                 if (h != null) {
                     holds.add(h);
-                    h.lostCallbacks.add(this::subLost);
+                    h.addLostCallback(this::subLost);
                 }
             }
         }
@@ -599,7 +551,7 @@ final class MultiRedisLock implements DistributedLock {
         private void subLost(LockLostEvent e) {
             if (lostCount.incrementAndGet() > tolerated() && !released.get() && lostFired.compareAndSet(false, true)) {
                 LockLostEvent event = new LockLostEvent(name, e.ownerId(), id, e.reason());
-                callbacks.forEach(c -> Renewal.deliver(c, event));
+                callbacks.forEach(c -> HoldRegistry.deliver(c, event));
             }
         }
 
@@ -620,7 +572,7 @@ final class MultiRedisLock implements DistributedLock {
             }
             int invalid = locks.size() - holds.size();
             for (Hold h : holds) {
-                if (!LeaseHandle.valid(h)) {
+                if (!h.valid()) {
                     invalid++;
                 }
             }
@@ -632,7 +584,7 @@ final class MultiRedisLock implements DistributedLock {
             Objects.requireNonNull(callback, "callback must not be null");
             callbacks.add(callback);
             if (lostFired.get()) {
-                Renewal.deliver(callback, new LockLostEvent(name, "", id, LockLostEvent.Reason.NOT_HELD));
+                HoldRegistry.deliver(callback, new LockLostEvent(name, "", id, LockLostEvent.Reason.NOT_HELD));
             }
             return this;
         }
@@ -674,63 +626,7 @@ final class MultiRedisLock implements DistributedLock {
         }
     }
 
-    // ------------------------------------------------------------------ async API
-
-    @Override
-    public CompletableFuture<Void> lockAsync() {
-        return lockAsyncLoop(Args.WATCHDOG, tid());
-    }
-
-    @Override
-    public CompletableFuture<Void> lockAsync(long threadId) {
-        return lockAsyncLoop(Args.WATCHDOG, threadId);
-    }
-
-    @Override
-    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit) {
-        return lockAsyncLoop(Args.leaseMs(leaseTime, unit), tid());
-    }
-
-    @Override
-    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
-        return lockAsyncLoop(Args.leaseMs(leaseTime, unit), threadId);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> tryLockAsync() {
-        return tryAcquireAsync(0, Args.WATCHDOG, tid());
-    }
-
-    @Override
-    public CompletableFuture<Boolean> tryLockAsync(long threadId) {
-        return tryAcquireAsync(0, Args.WATCHDOG, threadId);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> tryLockAsync(long waitTime, TimeUnit unit) {
-        return tryAcquireAsync(Args.waitMs(waitTime, unit), Args.WATCHDOG, tid());
-    }
-
-    @Override
-    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit) {
-        return tryLockAsync(waitTime, leaseTime, unit, tid());
-    }
-
-    @Override
-    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
-        long lease = Args.leaseMs(leaseTime, unit);
-        return tryAcquireAsync(Args.waitMs(waitTime, unit), lease, threadId);
-    }
-
-    @Override
-    public CompletableFuture<Void> unlockAsync() {
-        return unlockAsync(tid());
-    }
-
-    @Override
-    public CompletableFuture<Void> unlockAsync(long threadId) {
-        return release(locks, threadId, red);
-    }
+    // ------------------------------------------------------------------ async queries
 
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {

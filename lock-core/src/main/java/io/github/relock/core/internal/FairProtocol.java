@@ -26,15 +26,20 @@ import java.util.concurrent.CompletableFuture;
  * together, the prune repairs a scoreless head left by anyone else, and a waiter that gives up
  * (timeout, interrupt, cancellation, error) leaves both (acquireFailed), waking the new head if the
  * lock is free.
+ *
+ * Thread-safety: immutable.
  */
-final class FairRedisLock extends RedisLock {
+final class FairProtocol implements LockProtocol {
+    private final DefaultLockClient client;
+    private final String channel;
     private final List<String> acquireKeys;
     private final List<String> releaseKeys;
     private final List<String> queueKeys;
     private final long waitMs;
 
-    FairRedisLock(DefaultLockClient client, String name) {
-        super(client, name);
+    FairProtocol(DefaultLockClient client, String name) {
+        this.client = client;
+        this.channel = Keys.lockChannel(name);
         String queue = Keys.prefixName("redisson_lock_queue", name);
         String timeouts = Keys.prefixName("redisson_lock_timeout", name);
         this.acquireKeys = List.of(name, queue, timeouts);
@@ -44,70 +49,70 @@ final class FairRedisLock extends RedisLock {
     }
 
     @Override
-    public String toString() {
-        return "FairRedisLock[" + name + "]";
+    public String kind() {
+        return "FairRedisLock";
     }
 
     @Override
-    String waitChannel(long ownerId) {
-        return channel + ":" + field(ownerId);
+    public String waitChannel(String field) {
+        return channel + ":" + field;
     }
 
     @Override
-    Script acquireScript() {
+    public Script acquireScript() {
         return Scripts.FAIR_ACQUIRE;
     }
 
     @Override
-    List<String> acquireKeys() {
+    public List<String> acquireKeys() {
         return acquireKeys;
     }
 
     @Override
-    List<String> acquireArgs(long ttlMs, String field, boolean queue) {
+    public List<String> acquireArgs(long ttlMs, String field, boolean queue) {
         return List.of(Long.toString(ttlMs), field, Long.toString(waitMs), Long.toString(System.currentTimeMillis()),
                 queue ? "queue" : "try");
     }
 
     @Override
-    Script releaseScript() {
+    public Script releaseScript() {
         return Scripts.FAIR_RELEASE;
     }
 
     @Override
-    List<String> releaseKeys() {
+    public List<String> releaseKeys() {
         return releaseKeys;
     }
 
     @Override
-    List<String> releaseArgs(long ttlMs, String field) {
+    public List<String> releaseArgs(long ttlMs, String field) {
         return List.of(Long.toString(ttlMs), field, Long.toString(System.currentTimeMillis()), client.publishMode());
     }
 
     @Override
-    Script forceScript() {
+    public Script forceReleaseScript() {
         return Scripts.FAIR_FORCE_RELEASE;
     }
 
     @Override
-    List<String> forceKeys() {
+    public List<String> forceReleaseKeys() {
         return releaseKeys;
     }
 
     @Override
-    List<String> forceArgs() {
+    public List<String> forceReleaseArgs() {
         return List.of(Long.toString(System.currentTimeMillis()), client.publishMode());
     }
 
     @Override
-    CompletableFuture<Void> giveUp(long ownerId) {
+    public CompletableFuture<Void> giveUp(String field) {
         // Sent even while the client closes (close() waits for it), so no queue entry outlives its waiter.
         return client.cleanup(client.evalAsync(Scripts.FAIR_ACQUIRE_FAILED, queueKeys,
-                List.of(field(ownerId), Long.toString(waitMs), client.publishMode())).thenApply(r -> null));
+                List.of(field, Long.toString(waitMs), client.publishMode())).thenApply(r -> null));
     }
 
     @Override
-    long maxPollIntervalMs() {
+    public long maxPollIntervalMs() {
         return Math.max(1, waitMs / 3);
     }
 }

@@ -1,0 +1,310 @@
+package io.github.relock.core.internal;
+
+import io.github.relock.api.LockLostEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/*
+ * Design: the registry of holds, the single owner of hold state.
+ *
+ * State. One Hold per (lock key, owner field) this client holds, in one map; a Hold's fields are
+ * private to this class and change only through its methods. An acquisition (the acquire script
+ * answered nil) creates the Hold or bumps its count; a release follows the release script's
+ * answer; holds taken with an explicit TTL are kept too, so leases can say whether they are valid,
+ * and dropped once that TTL has run out. The Watchdog only asks: which holds to renew, and tells
+ * it the answers.
+ *
+ * Release. A hold leaves the map when the application has released every acquisition it knows
+ * of: the release script answered 1 (gone), or 0 (still held) for the last local count, or the
+ * release failed with an unknown outcome. The local count is never above Redis's (an acquisition
+ * whose reply was lost is not counted), so a stray count left in Redis by such a ghost acquisition
+ * is simply no longer renewed and expires within one TTL; it is never renewed forever. An unlock
+ * marks its hold `releasing` before the script is sent, so a renewal miss meanwhile is no loss.
+ *
+ * Loss. Holds found gone (NOT_HELD), not renewable for a whole watchdog timeout (RENEWAL_FAILED),
+ * past their TTL (LEASE_EXPIRED) or still registered at close (CLIENT_CLOSED) leave the map and
+ * are reported once, through the client's callback runner (never a driver I/O thread); close()
+ * reports on the closing thread before it returns. Times are taken when a command was sent, never
+ * when its reply came, so a hold never looks valid after Redis expired it.
+ *
+ * Closing. After close() nothing is registered: an acquisition that lands later gets null and its
+ * caller gives the lock back.
+ */
+final class HoldRegistry {
+    private static final System.Logger LOG = System.getLogger(HoldRegistry.class.getName());
+
+    /**
+     * What this client believes it holds: one per (lock key, owner field). Read by anyone through
+     * its accessors; changed only by {@link HoldRegistry}.
+     */
+    static final class Hold {
+        private final String id;
+        private final String key;
+        private final String field;
+        private final long ownerId;
+        private final String lockName;
+        private int count; // changed only inside the registry's map operations for this id
+        private volatile long ttlMs; // last acquisition's TTL; Args.TTL_WATCHDOG for renewed holds
+        private volatile long expiresAtNanos; // explicit TTL only
+        private volatile long lastConfirmedNanos; // send time of the acquisition or last successful renewal
+        private volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
+        private volatile LockLostEvent.Reason lostReason; // non-null once lost
+        private final List<Consumer<LockLostEvent>> lostCallbacks = new CopyOnWriteArrayList<>();
+
+        private Hold(String key, String field, long ownerId, String lockName) {
+            this.id = id(key, field);
+            this.key = key;
+            this.field = field;
+            this.ownerId = ownerId;
+            this.lockName = lockName;
+        }
+
+        String key() {
+            return key;
+        }
+
+        String field() {
+            return field;
+        }
+
+        long ownerId() {
+            return ownerId;
+        }
+
+        String lockName() {
+            return lockName;
+        }
+
+        boolean watchdog() {
+            return ttlMs == Args.TTL_WATCHDOG;
+        }
+
+        boolean lost() {
+            return lostReason != null;
+        }
+
+        LockLostEvent.Reason lostReason() {
+            return lostReason;
+        }
+
+        /** @return whether still believed held: not lost, and within its TTL if it has one */
+        boolean valid() {
+            return lostReason == null && (watchdog() || System.nanoTime() - expiresAtNanos < 0);
+        }
+
+        /** @return the event this hold was lost with, or null while it is not lost */
+        LockLostEvent lostEvent() {
+            LockLostEvent.Reason r = lostReason;
+            return r == null ? null : new LockLostEvent(lockName, field, ownerId, r);
+        }
+
+        void addLostCallback(Consumer<LockLostEvent> callback) {
+            lostCallbacks.add(callback);
+        }
+
+        void clearLostCallbacks() {
+            lostCallbacks.clear();
+        }
+    }
+
+    private final Map<String, Hold> holds = new ConcurrentHashMap<>();
+    private final long watchdogMs;
+    private final Consumer<LockLostEvent> lostSink;
+    private final Consumer<Runnable> callbackRunner;
+    private volatile boolean closed;
+
+    /**
+     * @param watchdogMs the TTL of watchdog holds
+     * @param lostSink the client's lock-lost listeners
+     * @param callbackRunner runs loss callbacks off the driver's threads
+     */
+    HoldRegistry(long watchdogMs, Consumer<LockLostEvent> lostSink, Consumer<Runnable> callbackRunner) {
+        this.watchdogMs = watchdogMs;
+        this.lostSink = lostSink;
+        this.callbackRunner = callbackRunner;
+    }
+
+    static String id(String key, String field) {
+        return key + '\u0000' + field;
+    }
+
+    /**
+     * Registers an acquisition the script confirmed.
+     *
+     * @param ttlMs the TTL it was taken with, or {@link Args#TTL_WATCHDOG}
+     * @param sentAtNanos when the acquire script was sent: the TTL runs from then
+     * @return the hold, or null if the client is closed (nothing is registered; the caller gives the lock back)
+     */
+    Hold register(String key, String field, long ownerId, String lockName, long ttlMs, long sentAtNanos) {
+        if (closed) {
+            return null;
+        }
+        Hold hold = holds.compute(id(key, field), (id, h) -> {
+            if (h == null || h.lost()) {
+                h = new Hold(key, field, ownerId, lockName);
+            }
+            h.count++;
+            h.ttlMs = ttlMs;
+            h.expiresAtNanos = ttlMs == Args.TTL_WATCHDOG ? Long.MAX_VALUE
+                    : sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
+            h.lastConfirmedNanos = sentAtNanos;
+            h.releasing = false;
+            return h;
+        });
+        if (closed) { // close() ran meanwhile: whether or not it saw this hold, it must not stay registered
+            holds.remove(hold.id, hold);
+            return null;
+        }
+        return hold;
+    }
+
+    /** A composite shortened a hold's TTL (sent at {@code sentAtNanos}) after acquiring it with a longer one. */
+    void ttlChanged(String key, String field, long ttlMs, long sentAtNanos) {
+        Hold h = holds.get(id(key, field));
+        if (h != null && !h.watchdog()) {
+            h.ttlMs = ttlMs;
+            h.expiresAtNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
+        }
+    }
+
+    Hold get(String key, String field) {
+        return holds.get(id(key, field));
+    }
+
+    /**
+     * Marks the hold as being released, before the release script is sent.
+     *
+     * @return the TTL the key keeps if holds remain: the hold's own, or the watchdog's
+     */
+    long beginRelease(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        if (h == null) {
+            return watchdogMs;
+        }
+        h.releasing = true;
+        return h.watchdog() ? watchdogMs : h.ttlMs;
+    }
+
+    /** Applies the release script's answer: 1 gone, 0 one hold fewer, anything else not held. */
+    void released(String key, String field, long answer) {
+        holds.computeIfPresent(id(key, field), (id, h) -> {
+            if (answer == 0 && h.count > 1) {
+                h.count--;
+                h.releasing = false;
+                return h;
+            }
+            if (answer == 0) {
+                LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' ({1}) is still held in Redis after its last known "
+                        + "release (an acquisition whose reply was lost counted twice); no longer renewed, it "
+                        + "expires within {2} ms", h.lockName, h.field, h.watchdog() ? watchdogMs : h.ttlMs);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A release failed with an unknown outcome: one acquisition fewer is the application's, and the
+     * last one out stops renewal, so the key expires on its own if the release never ran.
+     */
+    void releaseFailed(String key, String field) {
+        holds.computeIfPresent(id(key, field), (id, h) -> {
+            h.releasing = false;
+            if (h.count > 1) {
+                h.count--;
+                return h;
+            }
+            return null;
+        });
+    }
+
+    /** This client force-unlocked {@code key}: its own holds of it are lost now, not at the next renewal. */
+    void forceReleased(String key) {
+        for (Hold h : holds.values()) {
+            if (h.key.equals(key)) {
+                lose(h, LockLostEvent.Reason.NOT_HELD);
+            }
+        }
+    }
+
+    int size() {
+        return holds.size();
+    }
+
+    /**
+     * For the watchdog: reports explicit-TTL holds that ran out (LEASE_EXPIRED) and returns the
+     * watchdog holds to renew now.
+     */
+    List<Hold> dueForRenewal() {
+        long now = System.nanoTime();
+        List<Hold> due = new ArrayList<>();
+        for (Hold h : holds.values()) {
+            if (h.watchdog()) {
+                due.add(h);
+            } else if (now - h.expiresAtNanos >= 0 && !h.releasing) {
+                lose(h, LockLostEvent.Reason.LEASE_EXPIRED);
+            }
+        }
+        return due;
+    }
+
+    /** The watchdog confirmed the hold with a renewal sent at {@code sentAtNanos}. */
+    void renewed(Hold h, long sentAtNanos) {
+        h.lastConfirmedNanos = sentAtNanos;
+    }
+
+    /** The renewal answered that the owner no longer holds the key: lost, unless an unlock is in flight. */
+    void notHeld(Hold h) {
+        if (!h.releasing) {
+            lose(h, LockLostEvent.Reason.NOT_HELD);
+        }
+    }
+
+    /** A renewal failed or never answered: lost once nothing was confirmed for a whole watchdog timeout. */
+    void renewalFailed(Hold h, long nowNanos) {
+        if (nowNanos - h.lastConfirmedNanos >= TimeUnit.MILLISECONDS.toNanos(watchdogMs)) {
+            lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
+        }
+    }
+
+    /** Registers nothing more and reports every hold still registered CLIENT_CLOSED, on this thread. */
+    void close() {
+        closed = true;
+        for (Hold h : new ArrayList<>(holds.values())) {
+            if (holds.remove(h.id, h) && (h.watchdog() || System.nanoTime() - h.expiresAtNanos < 0)) {
+                report(h, LockLostEvent.Reason.CLIENT_CLOSED, Runnable::run);
+            }
+        }
+    }
+
+    private void lose(Hold h, LockLostEvent.Reason reason) {
+        if (holds.remove(h.id, h)) {
+            report(h, reason, callbackRunner);
+        }
+    }
+
+    private void report(Hold h, LockLostEvent.Reason reason, Consumer<Runnable> runner) {
+        h.lostReason = reason;
+        LockLostEvent event = new LockLostEvent(h.lockName, h.field, h.ownerId, reason);
+        LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' held by {1} lost: {2}", h.lockName, h.field, reason);
+        runner.accept(() -> {
+            for (Consumer<LockLostEvent> c : h.lostCallbacks) {
+                deliver(c, event);
+            }
+            deliver(lostSink, event);
+        });
+    }
+
+    /** Runs one callback, logging and ignoring what it throws. */
+    static void deliver(Consumer<LockLostEvent> c, LockLostEvent event) {
+        try {
+            c.accept(event);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "lock-lost callback threw; ignored", e);
+        }
+    }
+}

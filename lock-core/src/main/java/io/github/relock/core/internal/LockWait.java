@@ -1,0 +1,464 @@
+package io.github.relock.core.internal;
+
+import io.github.relock.api.RedisUnavailableException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/*
+ * Design: waiting for a lock, for every lock type (the protocol supplies the scripts, the channel
+ * and what giving up undoes). Spec 5.1-5.3.
+ *
+ * Blocking (acquire): attempt; on failure join the channel's Waiters entry (subscribing it);
+ * attempt again once the subscription is confirmed, so an unlock in between is never missed;
+ * then park on the entry's semaphore for at most the TTL the last attempt returned (or the time
+ * left) and attempt again. A thread that leaves without the lock, for any reason including a
+ * first attempt that threw, gives up (a fair waiter leaves the queue) before it returns, so a next
+ * attempt by the same owner cannot race its own give-up.
+ *
+ * Async (acquireAsync): the same steps as a state machine on driver and timer threads, parking no
+ * thread; see AsyncWait for how a caller that leaves (cancel, orTimeout, close) ends it.
+ *
+ * Polling bounds: a wait never exceeds the TTL the server returned, so a lost message costs at
+ * most that; an answer of 0 (free, but another waiter's turn, e.g. a dead fair-queue head) makes
+ * the waiter back off exponentially from 2 ms to MAX_BACKOFF_MS instead of spinning.
+ */
+final class LockWait {
+    private static final System.Logger LOG = System.getLogger(LockWait.class.getName());
+
+    private final RedisLock lock;
+    private final DefaultLockClient client;
+
+    LockWait(RedisLock lock) {
+        this.lock = lock;
+        this.client = lock.client;
+    }
+
+    /** Longest pause between polls when the lock is free but not ours to take (a fair queue's head goes first). */
+    static final long MAX_BACKOFF_MS = 100;
+
+    /**
+     * How long to wait after an attempt that answered {@code ttl}, given {@code remaining} ns.
+     *
+     * @param idlePolls how many attempts in a row answered 0 (free, but another waiter's turn): a
+     *     dead fair-queue head makes waiters back off up to {@link #MAX_BACKOFF_MS}, not spin
+     */
+    private long waitNanos(long ttl, long remaining, int idlePolls) {
+        long ms = ttl >= 0 ? ttl : client.watchdogMs() / 3; // -1: a key without expiry; poll at the renewal rate
+        long floor = Math.min(MAX_BACKOFF_MS, 2L << Math.min(idlePolls, 6));
+        ms = Math.max(floor, Math.min(ms, lock.protocol.maxPollIntervalMs()));
+        return Math.min(TimeUnit.MILLISECONDS.toNanos(ms), remaining);
+    }
+
+    /**
+     * The sync wait (spec 5.1/5.2): attempt; subscribe; attempt again; then wait on the entry's
+     * semaphore for at most the returned TTL (or the time left), and repeat.
+     *
+     * @param waitMs {@link Args#WAIT_FOREVER}, {@link Args#TRY_ONCE}, or the longest wait
+     * @param interruptible whether an interrupt aborts the wait; if not, the status is restored after
+     * @return whether the lock was acquired
+     */
+    boolean acquire(long waitMs, long ttlMs, long ownerId, boolean interruptible)
+            throws InterruptedException {
+        client.ensureOpen();
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + lock.name + "'");
+        }
+        long start = System.nanoTime();
+        boolean queue = waitMs != 0;
+        Long firstTtl;
+        try {
+            firstTtl = lock.tryAcquireOnce(ttlMs, ownerId, queue);
+        } catch (RuntimeException e) {
+            if (queue) {
+                awaitGiveUp(ownerId); // the attempt may have joined the fair queue before it failed
+            }
+            throw e;
+        }
+        if (firstTtl == null) {
+            return true;
+        }
+        if (!queue) {
+            return false;
+        }
+        boolean forever = waitMs == Args.WAIT_FOREVER;
+        long deadline = forever ? 0 : start + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        boolean interrupted = false;
+        boolean acquired = false;
+        Waiters.Entry entry = client.waiters().join(lock.waitChannel(ownerId));
+        try {
+            long subscribeBudget = client.options().subscriptionTimeout().toNanos();
+            if (!forever) {
+                subscribeBudget = Math.min(subscribeBudget, deadline - System.nanoTime());
+            }
+            while (true) {
+                try {
+                    entry.subscribed.get(Math.max(0, subscribeBudget), TimeUnit.NANOSECONDS);
+                    break;
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        throw e;
+                    }
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw RedisLock.asRuntime(DefaultLockClient.unwrap(e));
+                } catch (TimeoutException e) {
+                    if (!forever && deadline - System.nanoTime() <= 0) {
+                        return false;
+                    }
+                    throw new RedisUnavailableException("subscription to " + entry.channel + " not confirmed within "
+                            + client.options().subscriptionTimeout().toMillis() + " ms");
+                }
+            }
+            int idlePolls = 0;
+            while (true) {
+                client.ensureOpen();
+                Long ttl = lock.tryAcquireOnce(ttlMs, ownerId, true);
+                if (ttl == null) {
+                    acquired = true;
+                    return true;
+                }
+                idlePolls = ttl == 0 ? idlePolls + 1 : 0;
+                long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return false;
+                }
+                try {
+                    entry.latch.tryAcquire(waitNanos(ttl, remaining, idlePolls), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        throw e;
+                    }
+                    interrupted = true;
+                }
+            }
+        } finally {
+            client.waiters().leave(entry);
+            if (!acquired) {
+                awaitGiveUp(ownerId);
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Leaves the wait queue (fair lock) before returning, so a next attempt by the same owner cannot race it. */
+    private void awaitGiveUp(long ownerId) {
+        boolean interrupted = false;
+        CompletableFuture<Void> done = giveUpQuietly(ownerId);
+        long deadline = System.nanoTime() + client.options().commandTimeout().toNanos();
+        while (true) {
+            try {
+                done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                break; // logged by giveUpQuietly, or still running: the entry expires on its own
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private CompletableFuture<Void> giveUpQuietly(long ownerId) {
+        return lock.protocol.giveUp(lock.field(ownerId)).exceptionally(t -> {
+            LOG.log(System.Logger.Level.DEBUG,
+                    "leaving the wait queue of ''" + lock.name + "'' failed; the entry expires on its own", t);
+            return null;
+        });
+    }
+
+    /**
+     * The async wait (spec 5.3): never parks a thread; continuations run on driver or timer threads.
+     * The future returned is the caller's and the one the engine watches: cancelling it (or
+     * {@code orTimeout}, or closing the client) reaches the wait at once, and an acquisition that
+     * lands after that is given back.
+     *
+     * @param outcome maps "acquired?" to the caller's value; may throw (e.g. a timeout for leases)
+     */
+    <T> CompletableFuture<T> acquireAsync(long waitMs, long ttlMs, long ownerId,
+            Function<Boolean, T> outcome) {
+        CompletableFuture<T> caller = new CompletableFuture<>();
+        try {
+            client.ensureOpen();
+        } catch (IllegalStateException e) {
+            caller.completeExceptionally(e);
+            return caller;
+        }
+        client.track(caller);
+        new AsyncWait<>(caller, outcome, waitMs, ttlMs, ownerId).start();
+        return caller;
+    }
+
+    /**
+     * One async waiter's state machine: attempt; subscribe; attempt / wait-for-wake-or-timer, repeat.
+     *
+     * <p>Ending. Exactly one party ends the wait, whoever sets {@code finished} first: the machine
+     * (acquired, timed out, failed) or the caller (cancel, orTimeout, client closed), seen through
+     * the caller's future. Cleaning up after the caller means leaving the channel entry and, for a
+     * fair lock, the queue; it must not overtake an attempt already sent (a fair attempt re-joins
+     * the queue), so the two sides meet Dekker-style: an attempt sets {@code inFlight} then checks
+     * {@code finished}; the caller's side sets {@code finished} then checks {@code inFlight}. The
+     * side that sees the other cleans up, and a reply that arrives after the end gives back what it
+     * acquired.
+     */
+    private final class AsyncWait<T> {
+        private final CompletableFuture<T> caller;
+        private final Function<Boolean, T> outcome;
+        private final long deadline;
+        private final boolean forever;
+        private final boolean queue;
+        private final long ttlMs;
+        private final long ownerId;
+        private final AtomicBoolean finished = new AtomicBoolean();
+        private final AtomicBoolean inFlight = new AtomicBoolean();
+        private final AtomicBoolean cleaned = new AtomicBoolean();
+        private final AtomicBoolean left = new AtomicBoolean();
+        private volatile Waiters.Entry entry;
+        private volatile Runnable listener;
+        private volatile ScheduledFuture<?> timer;
+        private int idlePolls; // touched by one continuation at a time
+
+        AsyncWait(CompletableFuture<T> caller, Function<Boolean, T> outcome, long waitMs, long ttlMs, long ownerId) {
+            this.caller = caller;
+            this.outcome = outcome;
+            this.forever = waitMs == Args.WAIT_FOREVER;
+            this.queue = waitMs != 0;
+            this.deadline = forever || !queue ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+            this.ttlMs = ttlMs;
+            this.ownerId = ownerId;
+        }
+
+        void start() {
+            caller.whenComplete((v, t) -> {
+                if (finished.compareAndSet(false, true)) { // ended by the caller, not by us
+                    stopWaiting();
+                    cleanUpIfIdle();
+                }
+            });
+            send(queue);
+        }
+
+        /** Sends one attempt unless the wait has ended. */
+        private void send(boolean joinQueue) {
+            inFlight.set(true);
+            if (finished.get()) {
+                inFlight.set(false);
+                cleanUpIfIdle();
+                return;
+            }
+            CompletableFuture<Long> attempt;
+            try {
+                attempt = lock.tryAcquireOnceAsync(ttlMs, ownerId, joinQueue);
+            } catch (RuntimeException e) {
+                attempt = CompletableFuture.failedFuture(e);
+            }
+            attempt.whenComplete(this::onReply);
+        }
+
+        private void onReply(Long ttl, Throwable error) {
+            inFlight.set(false);
+            if (finished.get()) { // the caller left while this attempt was out
+                if (error == null && ttl == null) {
+                    giveBack();
+                }
+                cleanUpIfIdle();
+                return;
+            }
+            if (error != null) {
+                finish(null, DefaultLockClient.unwrap(error));
+            } else if (ttl == null) {
+                acquired();
+            } else if (!queue) {
+                finish(false, null);
+            } else if (entry == null) {
+                subscribe(ttl);
+            } else {
+                waitOrGiveUp(ttl);
+            }
+        }
+
+        private void subscribe(long firstTtl) {
+            Waiters.Entry e = client.waiters().join(lock.waitChannel(ownerId));
+            entry = e;
+            if (finished.get()) { // the caller left while we joined: the cleanup may have missed the entry
+                leave();
+                return;
+            }
+            long budget = client.options().subscriptionTimeout().toNanos();
+            if (!forever) {
+                budget = Math.min(budget, Math.max(0, deadline - System.nanoTime()));
+            }
+            ScheduledFuture<?> timeout = client.schedule(() -> {
+                if (!e.subscribed.isDone()) {
+                    if (!forever && deadline - System.nanoTime() <= 0) {
+                        finish(false, null);
+                    } else {
+                        finish(null, new RedisUnavailableException("subscription to " + e.channel
+                                + " not confirmed within " + client.options().subscriptionTimeout().toMillis() + " ms"));
+                    }
+                }
+            }, budget, this::closed);
+            e.subscribed.whenComplete((sub, error) -> {
+                if (timeout != null) {
+                    timeout.cancel(false);
+                }
+                if (error != null) {
+                    finish(null, DefaultLockClient.unwrap(error));
+                } else {
+                    send(true); // attempt again now that no unlock can be missed
+                }
+            });
+        }
+
+        private void waitOrGiveUp(long ttl) {
+            idlePolls = ttl == 0 ? idlePolls + 1 : 0;
+            long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+            if (remaining <= 0) {
+                finish(false, null);
+                return;
+            }
+            waitForWake(waitNanos(ttl, remaining, idlePolls));
+        }
+
+        private void waitForWake(long waitNanos) {
+            Waiters.Entry e = entry;
+            AtomicBoolean fired = new AtomicBoolean();
+            Runnable onMessage = new Runnable() {
+                @Override
+                public void run() {
+                    if (!finished.get() && fired.compareAndSet(false, true)) {
+                        ScheduledFuture<?> t = timer;
+                        if (t != null) {
+                            t.cancel(false);
+                        }
+                        send(true);
+                    } else {
+                        e.wakeOne(); // this wake-up was meant for someone still waiting: pass it on
+                    }
+                }
+            };
+            listener = onMessage;
+            e.listeners.add(onMessage);
+            timer = client.schedule(() -> {
+                if (fired.compareAndSet(false, true)) {
+                    e.listeners.remove(onMessage);
+                    send(true);
+                }
+            }, waitNanos, this::closed);
+            if (finished.get()) { // the caller left while we queued the listener
+                stopWaiting();
+                return;
+            }
+            // A message that arrived before the listener was queued banked a permit: use it now, or,
+            // if something fired us meanwhile, hand it on instead of dropping it.
+            if (e.latch.tryAcquire()) {
+                if (fired.compareAndSet(false, true)) {
+                    e.listeners.remove(onMessage);
+                    ScheduledFuture<?> t = timer;
+                    if (t != null) {
+                        t.cancel(false);
+                    }
+                    send(true);
+                } else {
+                    e.wakeOne();
+                }
+            }
+        }
+
+        private void acquired() {
+            leave();
+            if (!finished.compareAndSet(false, true)) {
+                giveBack();
+                return;
+            }
+            T value;
+            try {
+                value = outcome.apply(true);
+            } catch (RuntimeException ex) {
+                giveBack();
+                caller.completeExceptionally(ex);
+                return;
+            }
+            if (!caller.complete(value)) { // cancelled after we won the race: cannot happen, but never keep it
+                giveBack();
+            }
+        }
+
+        /** Ends the wait without the lock: leaves the channel and the queue first, then tells the caller. */
+        private void finish(Boolean value, Throwable error) {
+            if (!finished.compareAndSet(false, true)) {
+                return;
+            }
+            stopWaiting();
+            cleaned.set(true);
+            leave();
+            (queue ? giveUpQuietly(ownerId) : CompletableFuture.<Void>completedFuture(null)).whenComplete((v, t) -> {
+                if (error != null) {
+                    caller.completeExceptionally(error);
+                    return;
+                }
+                try {
+                    caller.complete(outcome.apply(value));
+                } catch (RuntimeException ex) {
+                    caller.completeExceptionally(ex);
+                }
+            });
+        }
+
+        private void closed() {
+            finish(null, new IllegalStateException("this LockClient (" + client.clientId()
+                    + ") was closed while waiting for lock '" + lock.name + "'"));
+        }
+
+        /** Unhooks the pending listener and timer, so a caller who left frees the channel at once. */
+        private void stopWaiting() {
+            Waiters.Entry e = entry;
+            Runnable l = listener;
+            if (e != null && l != null) {
+                e.listeners.remove(l);
+            }
+            ScheduledFuture<?> t = timer;
+            if (t != null) {
+                t.cancel(false);
+            }
+        }
+
+        /** After the caller left: leave the channel and the fair queue, unless an attempt is still out. */
+        private void cleanUpIfIdle() {
+            if (!inFlight.get() && cleaned.compareAndSet(false, true)) {
+                leave();
+                if (queue) {
+                    giveUpQuietly(ownerId);
+                }
+            }
+        }
+
+        /** An acquisition nobody will use: release it (the hold was registered, so this balances it). */
+        private void giveBack() {
+            if (client.isClosed()) {
+                return; // onAttempt registered nothing and already gave it back
+            }
+            lock.unlockAsync(ownerId).exceptionally(t -> {
+                LOG.log(System.Logger.Level.WARNING,
+                        "giving back lock ''" + lock.name + "'' after its caller left failed; it expires on its own", t);
+                return null;
+            });
+        }
+
+        private void leave() {
+            Waiters.Entry e = entry;
+            if (e != null && left.compareAndSet(false, true)) {
+                client.waiters().leave(e);
+            }
+        }
+    }
+
+}
