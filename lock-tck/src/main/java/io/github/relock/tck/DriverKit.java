@@ -94,6 +94,20 @@ public abstract class DriverKit {
     }
 
     /**
+     * @param options lock options
+     * @param faults what the wrapped driver injects ({@link FaultInjectingDriver})
+     * @return a lock client over the driver under test wrapped in a {@link FaultInjectingDriver};
+     *     closed after the test
+     */
+    public LockClient newFaultyLockClient(LockOptions options, Faults faults) {
+        Object c = newNativeClient(server());
+        resources.add(() -> closeNativeClient(c));
+        LockClient client = RedisLocks.create(new FaultInjectingDriver(provider(), faults), c, options);
+        resources.add(client);
+        return client;
+    }
+
+    /**
      * Registers something to close after the test (in reverse order of registration).
      *
      * @param resource to close

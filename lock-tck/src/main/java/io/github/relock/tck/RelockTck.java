@@ -87,6 +87,14 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
+    /** Chapter 12: CancellationChapter, run against this driver. */
+    @Nested
+    class CancellationAndPartialFailure extends CancellationChapter {
+        CancellationAndPartialFailure() {
+            super(RelockTck.this);
+        }
+    }
+
     /** MultiLockChapter, run against this driver. */
     @Nested
     class MultiAndRedLock extends MultiLockChapter {

@@ -1,0 +1,580 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLease;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import io.github.relock.api.RedisUnavailableException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 12: cancellation, timeouts, partial failure and close never leave a lock behind. The
+ * rules use a {@link FaultInjectingDriver} around the driver under test to delay, drop and fail
+ * replies at chosen points. After every rule, besides the chapter's hygiene (no key, no channel):
+ * no driver future is left pending, and clients the rule closes itself report no hold they still
+ * had registered ({@link #assertNoHoldOnClose}).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class CancellationChapter extends TckChapter {
+    private static final Duration SHORT_WATCHDOG = Duration.ofMillis(1000);
+    private static final Duration DEADLINE = Duration.ofSeconds(15);
+
+    /** The faults of this rule's faulty clients. */
+    protected final Faults faults = new Faults();
+
+    /** @param kit the enclosing kit */
+    protected CancellationChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    @AfterEach
+    void noPendingDriverFuture() {
+        faults.clear();
+        Await.until(DEADLINE, () -> faults.pendingFutures() == 0,
+                () -> faults.pendingFutures() + " driver future(s) still pending after the rule");
+    }
+
+    private LockClient faulty() {
+        return faulty(LockOptions.defaults());
+    }
+
+    private LockClient faulty(LockOptions options) {
+        return kit.newFaultyLockClient(options, faults);
+    }
+
+    private static LockOptions watchdog(Duration d) {
+        return LockOptions.builder().lockWatchdogTimeout(d).build();
+    }
+
+    private boolean exists(String key) {
+        return Long.valueOf(1).equals(redis("EXISTS", key));
+    }
+
+    private void awaitGone(String key, String why) {
+        Await.until(DEADLINE, () -> !exists(key), () -> key + " still exists: " + why);
+    }
+
+    private void awaitWaiting(String channel) {
+        Await.until(DEADLINE, () -> channels().contains(channel), () -> "nobody ever waited on " + channel);
+    }
+
+    /** Closes {@code c} and asserts it still had no hold registered. */
+    protected static void assertNoHoldOnClose(LockClient c) {
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(events::add);
+        c.close();
+        assertEquals(List.of(), events, "the client still had holds registered when closed");
+    }
+
+    /** Asserts a third client can take {@code name} (then gives it back). */
+    private void assertFreeForOthers(String name) throws InterruptedException {
+        DistributedLock other = client().getLock(name);
+        assertTrue(other.tryLock(10, TimeUnit.SECONDS), name + " is still held by a caller who left");
+        other.unlock();
+    }
+
+    // ------------------------------------------------------------------ item 1: cancelled acquires
+
+    /**
+     * Rule 12.1: a {@code lockAsync()} cancelled while waiting never takes the lock later. When it
+     * fails: the future the caller cancelled is not the one the engine watches (a derived future),
+     * so the waiter keeps waiting, acquires on the next unlock and is renewed forever.
+     */
+    @Test
+    void rule12_1_lockAsyncCancelledWhileWaiting_neverTakesTheLock() throws Exception {
+        DistributedLock holder = client().getLock("tck:cancel");
+        holder.lock();
+        LockClient waiter = client();
+        CompletableFuture<Void> f = waiter.getLock("tck:cancel").lockAsync();
+        awaitWaiting("redisson_lock__channel:{tck:cancel}");
+        assertTrue(f.cancel(true));
+        assertTrue(f.isCancelled());
+        holder.unlock();
+        assertFreeForOthers("tck:cancel");
+        assertNoHoldOnClose(waiter);
+    }
+
+    /**
+     * Rule 12.2: {@code orTimeout} on {@code tryLockAsync(wait)} and a cancelled lease
+     * {@code acquireAsync} behave like a cancel: nothing is held afterwards.
+     */
+    @Test
+    void rule12_2_orTimeoutAndCancelledLeaseAcquire_leaveNothingHeld() throws Exception {
+        DistributedLock holder = client().getLock("tck:timeout");
+        holder.lock();
+        LockClient waiter = client();
+        CompletableFuture<Boolean> timed = waiter.getLock("tck:timeout").tryLockAsync(60, TimeUnit.SECONDS)
+                .orTimeout(300, TimeUnit.MILLISECONDS);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> timed.get(30, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof TimeoutException, "expected the caller's timeout, got " + e.getCause());
+        CompletableFuture<LockLease> lease = waiter.getLock("tck:timeout").acquireAsync(Duration.ofSeconds(60), null);
+        assertTrue(lease.cancel(false));
+        holder.unlock();
+        assertFreeForOthers("tck:timeout");
+        assertNoHoldOnClose(waiter);
+    }
+
+    /**
+     * Rule 12.3: a cancelled fair waiter leaves the queue at once, while the lock is still held.
+     * When it fails: the cancel reaches the waiter only at its next poll (up to a third of
+     * fairLockWaitTimeout), or never.
+     */
+    @Test
+    void rule12_3_fairWaiterCancelled_leavesQueueWhileLockStillHeld() {
+        DistributedLock holder = client().getFairLock("tck:fcancel");
+        holder.lock();
+        LockClient waiter = client();
+        CompletableFuture<Void> f = waiter.getFairLock("tck:fcancel").lockAsync();
+        Await.until(DEADLINE, () -> (Long) redis("LLEN", "redisson_lock_queue:{tck:fcancel}") == 1,
+                () -> "the waiter never queued");
+        f.cancel(false);
+        Await.until(DEADLINE, () -> (Long) redis("LLEN", "redisson_lock_queue:{tck:fcancel}") == 0
+                        && (Long) redis("ZCARD", "redisson_lock_timeout:{tck:fcancel}") == 0,
+                () -> "the cancelled waiter is still queued: " + redis("LRANGE", "redisson_lock_queue:{tck:fcancel}", "0", "-1"));
+        assertTrue(exists("tck:fcancel"), "the holder lost the lock");
+        holder.unlock();
+        assertNoHoldOnClose(waiter);
+    }
+
+    /**
+     * Rule 12.4: an acquisition whose reply lands after the caller cancelled is given back at once.
+     * When it fails: the engine completes a future nobody holds and keeps (and renews) the lock.
+     */
+    @Test
+    void rule12_4_acquisitionLandingAfterCancel_isGivenBack() {
+        LockClient c = faulty();
+        Faults.Gate gate = faults.on("lock-acquire").delayReply();
+        CompletableFuture<Void> f = c.getLock("tck:late").lockAsync();
+        Await.until(DEADLINE, () -> exists("tck:late"), () -> "the acquire never ran");
+        assertTrue(f.cancel(false));
+        gate.release();
+        awaitGone("tck:late", "an acquisition that landed after the cancel was kept");
+        assertNoHoldOnClose(c);
+    }
+
+    /**
+     * Rule 12.5: a MultiLock {@code lockAsync()} cancelled while one member is held elsewhere
+     * releases what it took and never takes the rest.
+     */
+    @Test
+    void rule12_5_multiLockAsyncCancelled_everyMemberFree() throws Exception {
+        DistributedLock holder = client().getLock("tck:m2");
+        holder.lock();
+        LockClient c = client();
+        DistributedLock multi = c.getMultiLock(c.getLock("tck:m1"), c.getLock("tck:m2"));
+        CompletableFuture<Void> f = multi.lockAsync();
+        Await.until(DEADLINE, () -> exists("tck:m1"), () -> "the multi-lock never took its first member");
+        assertTrue(f.cancel(false));
+        awaitGone("tck:m1", "a cancelled multi-lock kept its first member");
+        holder.unlock();
+        assertFreeForOthers("tck:m1");
+        assertFreeForOthers("tck:m2");
+        assertNoHoldOnClose(c);
+    }
+
+    // ------------------------------------------------------------------ item 2: unknown outcomes
+
+    /**
+     * Rule 12.6: a re-entry whose reply was lost after it ran (Redis count 2, engine count 1) does
+     * not keep the lock after the holder's last unlock: it is no longer renewed and expires within
+     * the watchdog timeout. When it fails: the hold stays registered and is renewed forever.
+     */
+    @Test
+    void rule12_6_reentryWithLostReply_expiresAfterLastUnlock() throws Exception {
+        DistributedLock lock = faulty(watchdog(SHORT_WATCHDOG)).getLock("tck:ghost");
+        lock.lock();
+        faults.on("lock-acquire").failAfterRun();
+        assertThrows(RedisUnavailableException.class, lock::lock);
+        List<?> hash = (List<?>) redis("HVALS", "tck:ghost");
+        assertEquals(List.of("2"), hash, "the lost re-entry should have run on Redis");
+        lock.unlock();
+        awaitGone("tck:ghost", "a stray re-entry count is renewed forever");
+        assertFreeForOthers("tck:ghost");
+    }
+
+    /** Rule 12.7: a first acquisition whose reply was lost is never renewed: the key expires within the watchdog. */
+    @Test
+    void rule12_7_acquireWithLostReply_expiresWithinWatchdog() throws Exception {
+        DistributedLock lock = faulty(watchdog(SHORT_WATCHDOG)).getLock("tck:ghost1");
+        faults.on("lock-acquire").failAfterRun();
+        assertThrows(RedisUnavailableException.class, lock::lock);
+        assertTrue(exists("tck:ghost1"), "the lost acquisition should have run on Redis");
+        awaitGone("tck:ghost1", "an acquisition nobody knows of is renewed");
+        assertFreeForOthers("tck:ghost1");
+    }
+
+    // ------------------------------------------------------------------ item 3: failed releases
+
+    /**
+     * Rule 12.8: a {@code LockLease.close()} whose release failed says so, turns invalid, and can
+     * be retried; a lease never retried expires within the watchdog. When it fails: the first
+     * failure marked the lease released, so the retry does nothing and renewal goes on forever.
+     */
+    @Test
+    void rule12_8_leaseCloseFailed_retryReleases_orKeyExpires() throws Exception {
+        LockClient c = faulty(watchdog(SHORT_WATCHDOG));
+        LockLease lease = c.getLock("tck:close").acquire(Duration.ofSeconds(5));
+        faults.on("lock-release").failBeforeSend();
+        assertThrows(RedisUnavailableException.class, lease::close);
+        assertFalse(lease.isValid(), "a lease whose release failed still says it is valid");
+        lease.close();
+        assertFalse(exists("tck:close"), "the retried close did not release the lock");
+
+        LockLease abandoned = c.getLock("tck:close2").acquire(Duration.ofSeconds(5));
+        faults.on("lock-release").failBeforeSend();
+        assertThrows(RedisUnavailableException.class, abandoned::close);
+        awaitGone("tck:close2", "a lease whose release failed is still renewed");
+        assertNoHoldOnClose(c);
+    }
+
+    /** Rule 12.9: the same for a MultiLock lease: the retry releases the members the failure left. */
+    @Test
+    void rule12_9_multiLeaseCloseFailed_retryReleasesTheRest() throws Exception {
+        LockClient c = faulty(watchdog(SHORT_WATCHDOG));
+        LockLease lease = c.getMultiLock(c.getLock("tck:ml1"), c.getLock("tck:ml2")).acquire(Duration.ofSeconds(5));
+        faults.on("lock-release").skip(1).failBeforeSend();
+        assertThrows(RedisUnavailableException.class, lease::close);
+        assertFalse(lease.isValid());
+        lease.close();
+        assertFalse(exists("tck:ml1") || exists("tck:ml2"), "the retried close left a member held");
+        assertNoHoldOnClose(c);
+    }
+
+    // ------------------------------------------------------------------ item 4: sync fair first attempt
+
+    /**
+     * Rule 12.10: a sync fair {@code tryLock(wait)} whose first attempt failed after it queued on
+     * Redis leaves the queue before it throws.
+     */
+    @Test
+    void rule12_10_syncFairFirstAttemptFailsAfterQueueing_leavesQueue() {
+        DistributedLock holder = client().getFairLock("tck:ffirst");
+        holder.lock();
+        DistributedLock fair = faulty().getFairLock("tck:ffirst");
+        faults.on("fair-acquire").failAfterRun();
+        assertThrows(RedisUnavailableException.class, () -> fair.tryLock(5, TimeUnit.SECONDS));
+        assertEquals(0L, redis("LLEN", "redisson_lock_queue:{tck:ffirst}"), "a failed first attempt stayed queued");
+        assertEquals(0L, redis("ZCARD", "redisson_lock_timeout:{tck:ffirst}"));
+        holder.unlock();
+    }
+
+    // ------------------------------------------------------------------ item 5: multi and red locks
+
+    /**
+     * Rule 12.11: an interrupt that arrives while a MultiLock's last member is being granted never
+     * leaves members held: the call either throws InterruptedException with every member free, or
+     * returns true holding all of them.
+     */
+    @Test
+    void rule12_11_multiLockInterruptedAsLastMemberLands_nothingLeftBehind() throws Exception {
+        LockClient c = faulty();
+        DistributedLock multi = c.getMultiLock(c.getLock("tck:mi1"), c.getLock("tck:mi2"));
+        Faults.Gate gate = faults.on("lock-acquire").skip(1).delayReply();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                outcome.set(multi.tryLock(10, 30, TimeUnit.SECONDS));
+            } catch (Throwable e) {
+                outcome.set(e);
+            }
+        }, "tck-multi-interrupt");
+        t.start();
+        Await.until(DEADLINE, () -> exists("tck:mi2"), () -> "the last member was never granted");
+        t.interrupt();
+        gate.release();
+        t.join(DEADLINE.toMillis());
+        assertFalse(t.isAlive(), "the interrupted multi-lock call did not return");
+        if (Boolean.TRUE.equals(outcome.get())) {
+            multi.unlockAsync(t.getId()).get(10, TimeUnit.SECONDS);
+        } else {
+            assertTrue(outcome.get() instanceof InterruptedException, "unexpected outcome " + outcome.get());
+        }
+        awaitGone("tck:mi1", "an interrupted multi-lock left a member held");
+        awaitGone("tck:mi2", "an interrupted multi-lock left a member held");
+        assertNoHoldOnClose(c);
+    }
+
+    /**
+     * Rule 12.12: a MultiLock with a member whose client is closed fails promptly with that
+     * client's error and holds nothing. When it fails: the state machine recursed on the
+     * synchronously failed member until the stack overflowed, and the call hung.
+     */
+    @Test
+    void rule12_12_multiLockMemberClientClosed_failsPromptlyWithItsError() {
+        LockClient c = client();
+        LockClient closed = client();
+        DistributedLock multi = c.getMultiLock(c.getLock("tck:mc1"), closed.getLock("tck:mc2"));
+        closed.close();
+        assertTimeoutPreemptively(DEADLINE, () -> {
+            assertThrows(IllegalStateException.class, () -> multi.tryLock(5, TimeUnit.SECONDS));
+        }, "a multi-lock with a closed member hung");
+        assertFalse(exists("tck:mc1"), "a failed multi-lock kept a member");
+    }
+
+    /**
+     * Rule 12.13: a member whose driver fails synchronously fails both {@code tryLock(wait)} and
+     * {@code lock()} with that error, promptly: no retry loop against a failing member.
+     */
+    @Test
+    void rule12_13_multiLockMemberFailingSynchronously_failsWithThatError() {
+        LockClient c = faulty();
+        DistributedLock multi = c.getMultiLock(c.getLock("tck:ms1"), c.getLock("tck:ms2"));
+        faults.on("lock-acquire").skip(1).times(Integer.MAX_VALUE).failSynchronously();
+        assertTimeoutPreemptively(DEADLINE, () -> {
+            assertThrows(RedisUnavailableException.class, () -> multi.tryLock(2, TimeUnit.SECONDS));
+            assertThrows(RedisUnavailableException.class, multi::lock);
+        }, "a multi-lock with a failing member hung or looped");
+        awaitGone("tck:ms1", "a failed multi-lock kept a member");
+        assertNoHoldOnClose(c);
+    }
+
+    /**
+     * Rule 12.14: when a member is no longer held at the moment its TTL is set to the caller's
+     * lease, the MultiLock acquisition fails and nothing is held.
+     */
+    @Test
+    void rule12_14_multiLockMemberLostBeforeExpire_acquireFails() throws Exception {
+        LockClient c = faulty();
+        DistributedLock multi = c.getMultiLock(c.getLock("tck:me1"), c.getLock("tck:me2"));
+        faults.on("lock-expire").beforeSend(() -> redis("DEL", "tck:me2"));
+        assertFalse(multi.tryLock(5, 2, TimeUnit.SECONDS), "a multi-lock reported success with a member gone");
+        assertFalse(exists("tck:me1") || exists("tck:me2"), "a failed multi-lock kept a member");
+        assertNoHoldOnClose(c);
+    }
+
+    // ------------------------------------------------------------------ item 6: close
+
+    /**
+     * Rule 12.15: {@code close()} fails every call still waiting (IllegalStateException), and an
+     * acquisition whose reply lands after close is neither handed out nor renewed.
+     */
+    @Test
+    void rule12_15_closeWhileWaitingOrAcquiring_futuresFail_nothingRenewed() throws Exception {
+        DistributedLock holder = client().getLock("tck:cw");
+        holder.lock();
+        LockClient waiting = client();
+        CompletableFuture<Void> waiter = waiting.getLock("tck:cw").lockAsync();
+        awaitWaiting("redisson_lock__channel:{tck:cw}");
+        waiting.close();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> waiter.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof IllegalStateException, "expected IllegalStateException, got " + e.getCause());
+        holder.unlock();
+
+        LockClient acquiring = faulty(watchdog(SHORT_WATCHDOG));
+        Faults.Gate gate = faults.on("lock-acquire").delayReply();
+        CompletableFuture<Void> late = acquiring.getLock("tck:cw2").lockAsync();
+        Await.until(DEADLINE, () -> exists("tck:cw2"), () -> "the acquire never ran");
+        assertNoHoldOnClose(acquiring);
+        gate.release();
+        ExecutionException e2 = assertThrows(ExecutionException.class, () -> late.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(e2.getCause() instanceof IllegalStateException, "expected IllegalStateException, got " + e2.getCause());
+        awaitGone("tck:cw2", "an acquisition that landed after close is renewed");
+    }
+
+    // ------------------------------------------------------------------ item 7: wake-ups
+
+    /**
+     * Rule 12.16: a cancelled async waiter passes its wake-up on: the next waiter of the same
+     * client acquires on the unlock message, long before the holder's 60 s lease would run out.
+     */
+    @Test
+    void rule12_16_cancelledWaiter_passesWakeUpOn() throws Exception {
+        DistributedLock holder = client().getLock("tck:pass");
+        holder.lock(60, TimeUnit.SECONDS);
+        LockClient c = client();
+        DistributedLock lock = c.getLock("tck:pass");
+        CompletableFuture<Void> first = lock.lockAsync(1001);
+        CompletableFuture<Void> second = lock.lockAsync(1002);
+        awaitWaiting("redisson_lock__channel:{tck:pass}");
+        lock.isLocked(); // a round trip: both first attempts have been answered by now on an ordered connection
+        first.cancel(false);
+        holder.unlock();
+        second.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        lock.unlockAsync(1002).get(10, TimeUnit.SECONDS);
+        assertNoHoldOnClose(c);
+    }
+
+    // ------------------------------------------------------------------ item 8: send time
+
+    /**
+     * Rule 12.17: a lease's validity counts from when the acquire was sent: a reply delayed past
+     * the lease hands out a lease that already says it is not valid.
+     */
+    @Test
+    void rule12_17_leaseValidity_countsFromSendTime() throws Exception {
+        LockClient c = faulty();
+        Faults.Gate gate = faults.on("lock-acquire").delayReply();
+        CompletableFuture<LockLease> f = c.getLock("tck:sent").acquireAsync(Duration.ZERO, Duration.ofMillis(1000));
+        Await.until(DEADLINE, () -> exists("tck:sent"), () -> "the acquire never ran");
+        awaitGone("tck:sent", "the 1 s lease did not expire on Redis");
+        gate.release();
+        LockLease lease = f.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        assertFalse(lease.isValid(), "a lease that expired on Redis before its reply arrived says it is valid");
+        assertThrows(IllegalMonitorStateException.class, lease::close);
+    }
+
+    // ------------------------------------------------------------------ item 9: callback threads
+
+    /**
+     * Rule 12.18: lock-lost callbacks run on the client's timer thread by default, and on the
+     * executor given in {@code LockOptions.lockLostExecutor}: never on a driver I/O thread.
+     */
+    @Test
+    void rule12_18_lockLostCallbacks_runOnTimerOrGivenExecutor() throws Exception {
+        assertLostCallbacksRunOn(LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(1500)).build(),
+                "relock-timer-");
+        ExecutorService mine = Executors.newSingleThreadExecutor(r -> new Thread(r, "tck-lost-callbacks"));
+        try {
+            assertLostCallbacksRunOn(LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(1500))
+                    .lockLostExecutor(mine).build(), "tck-lost-callbacks");
+        } finally {
+            mine.shutdownNow();
+        }
+    }
+
+    private void assertLostCallbacksRunOn(LockOptions options, String threadPrefix) throws Exception {
+        LockClient c = kit.newLockClient(options);
+        List<String> threads = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(e -> threads.add("listener@" + Thread.currentThread().getName()));
+        LockLease lease = c.getLock("tck:lostthread").acquire(Duration.ofSeconds(5));
+        lease.onLost(e -> threads.add("lease@" + Thread.currentThread().getName()));
+        redis("DEL", "tck:lostthread");
+        Await.until(DEADLINE, () -> threads.size() == 2, () -> "callbacks ran: " + threads);
+        for (String t : threads) {
+            assertTrue(t.substring(t.indexOf('@') + 1).startsWith(threadPrefix), "a callback ran on " + t);
+        }
+    }
+
+    // ------------------------------------------------------------------ item 10: oversized leases
+
+    /** Rule 12.19: a lease too large for PEXPIRE is refused before anything is written. */
+    @Test
+    void rule12_19_oversizedLease_refusedBeforeAnythingIsWritten() {
+        DistributedLock lock = client().getLock("tck:huge");
+        assertThrows(IllegalArgumentException.class, () -> lock.lock(Long.MAX_VALUE, TimeUnit.MILLISECONDS));
+        assertThrows(IllegalArgumentException.class, () -> lock.tryLock(0, Long.MAX_VALUE / 2, TimeUnit.MILLISECONDS));
+        assertThrows(IllegalArgumentException.class, () -> lock.acquire(Duration.ofSeconds(1), Duration.ofSeconds(Long.MAX_VALUE)));
+        assertThrows(IllegalArgumentException.class, () -> lock.lockAsync(Long.MAX_VALUE, TimeUnit.MILLISECONDS));
+        assertEquals(List.of(), redis("KEYS", "*"), "an oversized lease wrote something");
+    }
+
+    // ------------------------------------------------------------------ item 11: dead fair head
+
+    /**
+     * Rule 12.20: behind a dead fair-queue head (a waiter that died), a waiter backs off instead
+     * of polling every 2 ms until the head's place runs out.
+     */
+    @Test
+    void rule12_20_deadFairQueueHead_waiterBacksOff() throws Exception {
+        LockClient c = faulty(LockOptions.builder().fairLockWaitTimeout(Duration.ofSeconds(3)).build());
+        List<?> time = (List<?>) redis("TIME");
+        long now = Long.parseLong(String.valueOf(time.get(0))) * 1000;
+        redis("RPUSH", "redisson_lock_queue:{tck:dead}", "dead:1");
+        redis("ZADD", "redisson_lock_timeout:{tck:dead}", Long.toString(now + 3000), "dead:1");
+        DistributedLock fair = c.getFairLock("tck:dead");
+        assertTrue(fair.tryLock(20, TimeUnit.SECONDS), "the dead head was never pruned");
+        int attempts = faults.sent("fair-acquire");
+        fair.unlock();
+        assertTrue(attempts < 150, "the waiter polled " + attempts + " times behind a dead head in about 3 s");
+    }
+
+    // ------------------------------------------------------------------ item 12: stalled renewals
+
+    /**
+     * Rule 12.21: a renewal that never answers is detected: the hold is reported RENEWAL_FAILED,
+     * and later renewals are not blocked by it.
+     */
+    @Test
+    void rule12_21_renewalNeverAnswers_reportedAndNextTicksRun() throws Exception {
+        LockClient c = faulty(LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(1500))
+                .commandTimeout(Duration.ofMillis(500)).build());
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(events::add);
+        LockLease stalled = c.getLock("tck:stall").acquire(Duration.ofSeconds(5));
+        faults.on("lock-renew").times(Integer.MAX_VALUE).dropReply();
+        Await.until(DEADLINE, () -> !events.isEmpty(), () -> "a renewal that never answers was never reported");
+        assertEquals(LockLostEvent.Reason.RENEWAL_FAILED, events.get(0).reason());
+        assertFalse(stalled.isValid());
+        faults.clear();
+        DistributedLock next = c.getLock("tck:stall2");
+        next.lock();
+        Await.holdsFor(Duration.ofMillis(4500), () -> exists("tck:stall2"), () -> "renewal stopped after a stalled tick");
+        next.unlock();
+        awaitGone("tck:stall", "the stalled hold is still renewed");
+        assertEquals(1, events.size(), "unexpected losses: " + events);
+    }
+
+    // ------------------------------------------------------------------ item 14: client ids
+
+    /** Rule 12.22: two clients built from one LockOptions have their own ids: no re-entry across them. */
+    @Test
+    void rule12_22_twoClientsFromOneOptions_doNotShareOwnership() {
+        LockOptions shared = LockOptions.defaults();
+        LockClient a = kit.newLockClient(shared);
+        LockClient b = kit.newLockClient(shared);
+        assertNotEquals(a.clientId(), b.clientId());
+        DistributedLock la = a.getLock("tck:ids");
+        la.lock();
+        try {
+            assertFalse(b.getLock("tck:ids").tryLock(), "a thread re-entered through another client");
+        } finally {
+            la.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ the load figure
+
+    /**
+     * Rule 12.23: 10,000 {@code lockAsync()} calls against a held fair lock, each cancelled at
+     * once, and as many against a plain lock, leave no hold, no key and no queue entry.
+     */
+    @Test
+    void rule12_23_tenThousandCancelledLockAsync_leaveNothing() throws Exception {
+        for (boolean fair : new boolean[] {true, false}) {
+            String name = fair ? "tck:many-fair" : "tck:many";
+            DistributedLock holder = fair ? client().getFairLock(name) : client().getLock(name);
+            holder.lock();
+            LockClient c = client();
+            DistributedLock lock = fair ? c.getFairLock(name) : c.getLock(name);
+            long start = System.nanoTime();
+            List<CompletableFuture<Void>> calls = new ArrayList<>(10_000);
+            for (int i = 0; i < 10_000; i++) {
+                CompletableFuture<Void> f = lock.lockAsync();
+                f.cancel(false);
+                calls.add(f);
+            }
+            assertTrue(calls.stream().allMatch(CompletableFuture::isCancelled));
+            Await.until(Duration.ofSeconds(60), () -> channels().isEmpty()
+                            && (Long) redis("LLEN", "redisson_lock_queue:{" + name + "}") == 0,
+                    () -> "cancelled waiters still waiting: channels " + channels() + ", queue "
+                            + redis("LLEN", "redisson_lock_queue:{" + name + "}"));
+            holder.unlock();
+            assertFreeForOthers(name);
+            assertNoHoldOnClose(c);
+            System.out.printf("rule 12.23: 10,000 cancelled lockAsync on a %s lock cleaned up in %d ms%n",
+                    fair ? "fair" : "plain", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            assertEquals(List.of(), redis("KEYS", "*"));
+        }
+    }
+}

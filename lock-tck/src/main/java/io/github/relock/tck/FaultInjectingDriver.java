@@ -1,0 +1,199 @@
+package io.github.relock.tck;
+
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.NoScriptException;
+import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.spi.Script;
+import io.github.relock.spi.Subscription;
+import java.net.URI;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A driver that wraps the driver under test and injects {@link Faults} into its script calls:
+ * delayed, dropped and failed replies, failures before sending, synchronous failures, lies. Pub/sub
+ * passes through untouched. The kit's cancellation chapter uses it to prove that no fault leaves a
+ * lock behind; a driver author can use it to reproduce a failure.
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+public final class FaultInjectingDriver implements RedisDriverProvider {
+    private final RedisDriverProvider delegate;
+    private final Faults faults;
+
+    /**
+     * @param delegate the real driver
+     * @param faults what to inject
+     */
+    public FaultInjectingDriver(RedisDriverProvider delegate, Faults faults) {
+        this.delegate = delegate;
+        this.faults = faults;
+    }
+
+    @Override
+    public String name() {
+        return "faulty-" + delegate.name();
+    }
+
+    @Override
+    public int spiVersion() {
+        return delegate.spiVersion();
+    }
+
+    @Override
+    public boolean supports(Object nativeClient) {
+        return delegate.supports(nativeClient);
+    }
+
+    @Override
+    public CommandExecutor create(Object nativeClient, DriverOptions options) {
+        return new Executor(delegate.create(nativeClient, options), faults);
+    }
+
+    @Override
+    public CommandExecutor connect(URI uri, DriverOptions options) {
+        return new Executor(delegate.connect(uri, options), faults);
+    }
+
+    private static RedisUnavailableException injected(Script script, String what) {
+        return new RedisUnavailableException("injected fault: " + what + " (" + script.name() + ")");
+    }
+
+    private static final class Executor implements CommandExecutor {
+        private final CommandExecutor d;
+        private final Faults faults;
+
+        Executor(CommandExecutor delegate, Faults faults) {
+            this.d = delegate;
+            this.faults = faults;
+        }
+
+        /** The script on the delegate, with the NOSCRIPT fallback done here so a fault applies once. */
+        private Object runSync(Script script, List<String> keys, List<String> args) {
+            try {
+                return d.evalSha(script, keys, args);
+            } catch (NoScriptException e) {
+                return d.eval(script, keys, args);
+            }
+        }
+
+        private CompletableFuture<Object> runAsync(Script script, List<String> keys, List<String> args) {
+            return d.evalShaAsync(script, keys, args).exceptionallyCompose(t -> {
+                Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+                return c instanceof NoScriptException ? d.evalAsync(script, keys, args) : CompletableFuture.failedFuture(c);
+            });
+        }
+
+        private Object sync(Script script, List<String> keys, List<String> args, boolean sha) {
+            Faults.Rule r = faults.match(script.name());
+            if (r == null) {
+                return sha ? d.evalSha(script, keys, args) : d.eval(script, keys, args);
+            }
+            switch (r.kind) {
+                case FAIL_BEFORE_SEND, FAIL_SYNCHRONOUSLY -> throw injected(script, "failed before sending");
+                case ANSWER -> {
+                    return r.answer;
+                }
+                case BEFORE_SEND -> {
+                    r.hook.run();
+                    return runSync(script, keys, args);
+                }
+                case FAIL_AFTER_RUN, DROP_REPLY -> {
+                    runSync(script, keys, args);
+                    throw injected(script, "reply lost after the script ran");
+                }
+                case DELAY_REPLY -> {
+                    Object reply = runSync(script, keys, args);
+                    try {
+                        r.gate.opened().get(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt(); // evalSha keeps the interrupt status and still answers
+                    } catch (ExecutionException | TimeoutException e) {
+                        throw injected(script, "delayed reply never released");
+                    }
+                    return reply;
+                }
+                default -> throw new IllegalStateException("unknown fault " + r.kind);
+            }
+        }
+
+        private CompletableFuture<Object> async(Script script, List<String> keys, List<String> args, boolean sha) {
+            Faults.Rule r = faults.match(script.name());
+            if (r == null) {
+                return faults.track(sha ? d.evalShaAsync(script, keys, args) : d.evalAsync(script, keys, args));
+            }
+            return switch (r.kind) {
+                case FAIL_SYNCHRONOUSLY -> CompletableFuture.failedFuture(injected(script, "failed synchronously"));
+                case FAIL_BEFORE_SEND -> faults.track(CompletableFuture.supplyAsync(() -> {
+                    throw injected(script, "failed before sending");
+                }));
+                case ANSWER -> CompletableFuture.completedFuture(r.answer);
+                case BEFORE_SEND -> {
+                    r.hook.run();
+                    yield faults.track(runAsync(script, keys, args));
+                }
+                case FAIL_AFTER_RUN -> faults.track(runAsync(script, keys, args).handle((v, t) -> {
+                    throw injected(script, "reply lost after the script ran");
+                }));
+                case DROP_REPLY -> {
+                    CompletableFuture<Object> never = new CompletableFuture<>();
+                    runAsync(script, keys, args);
+                    faults.dropped(never);
+                    yield faults.track(never);
+                }
+                case DELAY_REPLY -> faults.track(runAsync(script, keys, args)
+                        .thenCombine(r.gate.opened(), (reply, open) -> reply));
+                default -> CompletableFuture.failedFuture(new IllegalStateException("unknown fault " + r.kind));
+            };
+        }
+
+        @Override
+        public Object evalSha(Script script, List<String> keys, List<String> args) {
+            return sync(script, keys, args, true);
+        }
+
+        @Override
+        public Object eval(Script script, List<String> keys, List<String> args) {
+            return d.eval(script, keys, args); // reached only after NOSCRIPT from an unfaulted evalSha
+        }
+
+        @Override
+        public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
+            return async(script, keys, args, true);
+        }
+
+        @Override
+        public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+            return faults.track(d.evalAsync(script, keys, args)); // as eval: the fallback of an unfaulted call
+        }
+
+        @Override
+        public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
+            return d.subscribe(channel, sharded, listener);
+        }
+
+        @Override
+        public void setConnectionListener(ConnectionListener listener) {
+            d.setConnectionListener(listener);
+        }
+
+        @Override
+        public Set<Capability> capabilities() {
+            return d.capabilities();
+        }
+
+        @Override
+        public void close() {
+            d.close();
+        }
+    }
+}

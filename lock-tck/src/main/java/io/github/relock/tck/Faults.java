@@ -1,0 +1,199 @@
+package io.github.relock.tck;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The faults a {@link FaultInjectingDriver} injects, keyed by script name ({@code lock-acquire},
+ * {@code lock-release}, {@code lock-renew}, {@code fair-acquire}, …), and what it saw: how many
+ * times each script was sent and which replies it still holds back.
+ *
+ * <pre>{@code
+ * Faults faults = new Faults();
+ * Faults.Gate gate = faults.on("lock-acquire").delayReply();   // the next acquire runs, its reply waits
+ * CompletableFuture<Void> f = kit.newFaultyLockClient(options, faults).getLock("x").lockAsync();
+ * f.cancel(false);
+ * gate.release();                                               // the reply arrives after the cancel
+ * }</pre>
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+public final class Faults {
+
+    /** What happens to a matched call. */
+    enum Kind {
+        DELAY_REPLY, FAIL_AFTER_RUN, FAIL_BEFORE_SEND, FAIL_SYNCHRONOUSLY, DROP_REPLY, BEFORE_SEND, ANSWER
+    }
+
+    /** One fault: which script, which calls (skip the first {@code skip}, then {@code times}), what happens. */
+    public static final class Rule {
+        private final String script;
+        private volatile int skip;
+        private volatile int times = 1;
+        volatile Kind kind;
+        volatile Runnable hook;
+        volatile Object answer;
+        final Gate gate = new Gate();
+        private final AtomicInteger seen = new AtomicInteger();
+
+        private Rule(String script) {
+            this.script = script;
+        }
+
+        /**
+         * @param n how many matching calls pass untouched before this rule applies
+         * @return this rule
+         */
+        public Rule skip(int n) {
+            this.skip = n;
+            return this;
+        }
+
+        /**
+         * @param n how many calls this rule applies to (default 1); {@link Integer#MAX_VALUE} for every one
+         * @return this rule
+         */
+        public Rule times(int n) {
+            this.times = n;
+            return this;
+        }
+
+        /** @return the gate that lets the held replies through: the script runs, its reply waits */
+        public Gate delayReply() {
+            kind = Kind.DELAY_REPLY;
+            return gate;
+        }
+
+        /** The script runs on Redis, then the call fails with RedisUnavailableException: outcome unknown. */
+        public void failAfterRun() {
+            kind = Kind.FAIL_AFTER_RUN;
+        }
+
+        /** Nothing is sent; the call fails (asynchronously for async calls) with RedisUnavailableException. */
+        public void failBeforeSend() {
+            kind = Kind.FAIL_BEFORE_SEND;
+        }
+
+        /** Nothing is sent; an async call returns an already-failed future, a sync call throws. */
+        public void failSynchronously() {
+            kind = Kind.FAIL_SYNCHRONOUSLY;
+        }
+
+        /** The script runs on Redis; the reply never comes (until {@link Faults#clear()}). */
+        public void dropReply() {
+            kind = Kind.DROP_REPLY;
+        }
+
+        /** @param hook runs just before the script is sent (e.g. to delete a key behind the engine's back) */
+        public void beforeSend(Runnable hook) {
+            this.hook = hook;
+            kind = Kind.BEFORE_SEND;
+        }
+
+        /** @param reply answered at once, without sending anything (a driver that lies) */
+        public void answer(Object reply) {
+            this.answer = reply;
+            kind = Kind.ANSWER;
+        }
+
+        /** @return whether this call is one the rule applies to (counts it) */
+        boolean matches(String name) {
+            if (!script.equals(name) || kind == null) {
+                return false;
+            }
+            int n = seen.getAndIncrement();
+            return n >= skip && (times == Integer.MAX_VALUE || n < skip + times);
+        }
+    }
+
+    /**
+     * Holds replies back until released.
+     *
+     * <p>Thread-safety: safe for use by several threads.
+     */
+    public static final class Gate {
+        private final CompletableFuture<Void> open = new CompletableFuture<>();
+
+        private Gate() {
+        }
+
+        /** Lets every held reply through, now and from now on. */
+        public void release() {
+            open.complete(null);
+        }
+
+        CompletableFuture<Void> opened() {
+            return open;
+        }
+    }
+
+    private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicInteger> sent = new ConcurrentHashMap<>();
+    private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<?>> dropped = ConcurrentHashMap.newKeySet();
+
+    /** Creates an empty set of faults: every call passes through. */
+    public Faults() {
+    }
+
+    /**
+     * @param scriptName the script's name, e.g. {@code "lock-acquire"}
+     * @return a new rule for it; say what happens with one of its methods
+     */
+    public Rule on(String scriptName) {
+        Rule r = new Rule(scriptName);
+        rules.add(r);
+        return r;
+    }
+
+    /**
+     * @param scriptName a script's name
+     * @return how many times it was sent (EVALSHA calls, NOSCRIPT fallbacks not counted twice)
+     */
+    public int sent(String scriptName) {
+        AtomicInteger n = sent.get(scriptName);
+        return n == null ? 0 : n.get();
+    }
+
+    /** @return how many futures this driver returned that have not completed yet */
+    public int pendingFutures() {
+        return pending.size();
+    }
+
+    /** Removes every rule, opens every gate and fails every dropped reply. */
+    public void clear() {
+        for (Rule r : rules) {
+            r.gate.release();
+        }
+        rules.clear();
+        for (CompletableFuture<?> f : dropped) {
+            f.completeExceptionally(new io.github.relock.api.RedisUnavailableException("dropped reply, cleared"));
+        }
+        dropped.clear();
+    }
+
+    Rule match(String scriptName) {
+        sent.computeIfAbsent(scriptName, k -> new AtomicInteger()).incrementAndGet();
+        for (Rule r : rules) {
+            if (r.matches(scriptName)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    <T> CompletableFuture<T> track(CompletableFuture<T> f) {
+        pending.add(f);
+        f.whenComplete((v, t) -> pending.remove(f));
+        return f;
+    }
+
+    void dropped(CompletableFuture<?> f) {
+        dropped.add(f);
+    }
+}
