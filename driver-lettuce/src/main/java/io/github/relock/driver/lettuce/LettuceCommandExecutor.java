@@ -273,7 +273,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
                 out.completeExceptionally(Errors.translate(failure, describe(op, script)));
             }
         });
-        failAfterTimeout(out, () -> describe(op, script));
+        failAfterTimeout(out, raw, () -> describe(op, script));
         return out;
     }
 
@@ -314,6 +314,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
                 } catch (ExecutionException | CancellationException e) {
                     throw Errors.translate(e instanceof ExecutionException ? e.getCause() : e, describe(op, script));
                 } catch (TimeoutException e) {
+                    f.cancel(false); // never sent later: Lettuce drops a cancelled command it still buffers
                     throw new RedisUnavailableException(describe(op, script) + " got no reply within " + timeout
                             + "; whether it ran is unknown", e);
                 }
@@ -325,14 +326,21 @@ final class LettuceCommandExecutor implements CommandExecutor {
         }
     }
 
-    /** Fails {@code f} with {@link RedisUnavailableException} if it is not done within the command timeout. */
-    private void failAfterTimeout(CompletableFuture<?> f, Supplier<String> what) {
+    /**
+     * Fails {@code f} with {@link RedisUnavailableException} if it is not done within the command
+     * timeout, and cancels the Lettuce command {@code raw}: a command buffered while disconnected
+     * would otherwise be sent on reconnect, after relock reported it failed (a ghost acquisition).
+     */
+    private void failAfterTimeout(CompletableFuture<?> f, RedisFuture<?> raw, Supplier<String> what) {
         if (f.isDone()) {
             return;
         }
         CompletableFuture<Void> timer = new CompletableFuture<>();
         timer.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((v, expired) -> {
             if (expired != null) {
+                if (raw != null) {
+                    raw.cancel(false);
+                }
                 f.completeExceptionally(new RedisUnavailableException(
                         what.get() + " got no reply within " + timeout + "; whether it ran is unknown", expired));
             }
@@ -392,7 +400,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
         } catch (RuntimeException e) {
             result.completeExceptionally(Errors.translate(e, what));
         }
-        failAfterTimeout(result, () -> what);
+        failAfterTimeout(result, null, () -> what); // a late confirmation is undone below
         // A failed or timed-out subscribe must not leave a listener, or a late subscription, behind.
         result.whenComplete((s, failure) -> {
             if (failure != null) {
