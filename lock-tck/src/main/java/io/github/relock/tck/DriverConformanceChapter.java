@@ -437,6 +437,38 @@ public abstract class DriverConformanceChapter extends TckChapter {
     }
 
     /**
+     * Rule 1.5.6: channels unsubscribed while the driver resubscribes after a reconnect are not left
+     * subscribed, then or after the next reconnect. When it fails: the resubscribe's SUBSCRIBE went
+     * out after the unsubscribe's UNSUBSCRIBE (the resubscribe iterated a snapshot of the channels
+     * without re-checking them), so Redis, and the client's own resubscribe list, keep a channel
+     * nobody listens to.
+     */
+    @Test
+    void rule1_5_6_unsubscribeDuringResubscribe_leavesNothingSubscribed() throws Exception {
+        CommandExecutor ex = kit.newExecutor();
+        for (int round = 0; round < 5; round++) {
+            List<Subscription> subs = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                subs.add(get(ex.subscribe("tck:rs:" + i, false, (c, m) -> { })));
+            }
+            redis("CLIENT", "KILL", "TYPE", "pubsub");
+            List<CompletableFuture<Void>> gone = new ArrayList<>();
+            for (Subscription s : subs) {
+                gone.add(s.unsubscribe());
+            }
+            for (CompletableFuture<Void> g : gone) {
+                g.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            Await.until(DEADLINE, () -> ((List<?>) redis("PUBSUB", "CHANNELS", "tck:rs:*")).isEmpty(),
+                    () -> "still subscribed after unsubscribing during a resubscribe: " + redis("PUBSUB", "CHANNELS", "tck:rs:*"));
+        }
+        get(ex.subscribe("tck:rs:probe", false, (c, m) -> { })).unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        redis("CLIENT", "KILL", "TYPE", "pubsub");
+        Await.holdsFor(Duration.ofSeconds(2), () -> ((List<?>) redis("PUBSUB", "CHANNELS", "tck:rs:*")).isEmpty(),
+                () -> "a reconnect subscribed channels nobody listens to: " + redis("PUBSUB", "CHANNELS", "tck:rs:*"));
+    }
+
+    /**
      * Rule 1.5.5: optional abilities are declared, not guessed: without
      * {@link Capability#SHARDED_PUBSUB} a sharded subscribe fails loudly with
      * {@link UnsupportedOperationException}; without {@link Capability#REPLICA_WAIT}

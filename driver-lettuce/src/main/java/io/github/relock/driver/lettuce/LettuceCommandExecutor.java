@@ -514,10 +514,12 @@ final class LettuceCommandExecutor implements CommandExecutor {
         List<CompletableFuture<Void>> confirmations = new ArrayList<>();
         try {
             for (String ch : channels.keySet()) {
-                confirmations.add(pubSub.async().subscribe(ch).toCompletableFuture());
+                confirmations.add(pubSub.async().subscribe(ch).toCompletableFuture()
+                        .thenRun(() -> undoIfUnsubscribedMeanwhile(ch, false)));
             }
             for (String ch : shardChannels.keySet()) {
-                confirmations.add(pubSub.async().ssubscribe(ch).toCompletableFuture());
+                confirmations.add(pubSub.async().ssubscribe(ch).toCompletableFuture()
+                        .thenRun(() -> undoIfUnsubscribedMeanwhile(ch, true)));
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "resubscribe after reconnect not sent; the next reconnect reports", e);
@@ -538,6 +540,29 @@ final class LettuceCommandExecutor implements CommandExecutor {
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "ConnectionListener.onReconnect threw", e);
             }
+        });
+    }
+
+    /**
+     * A channel unsubscribed while the reconnect resubscribed it may have sent its UNSUBSCRIBE before
+     * our SUBSCRIBE: Redis (and Lettuce's own resubscribe list) would keep it with no listener.
+     * Checked under the map's per-key lock, so a new subscribe of the channel cannot interleave:
+     * its entry is put before its SUBSCRIBE is sent, so either we see it or our UNSUBSCRIBE goes first.
+     */
+    private void undoIfUnsubscribedMeanwhile(String channel, boolean sharded) {
+        subs(sharded).compute(channel, (ch, live) -> {
+            if (live == null && !closed.get()) {
+                try {
+                    if (sharded) {
+                        pubSub.async().sunsubscribe(ch);
+                    } else {
+                        pubSub.async().unsubscribe(ch);
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "undoing the resubscribe of " + ch + " not sent", e);
+                }
+            }
+            return live;
         });
     }
 
