@@ -11,6 +11,8 @@ import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
+import io.github.relock.tck.FaultInjectingDriver;
+import io.github.relock.tck.Faults;
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RelockTck;
 import java.net.URI;
@@ -36,6 +38,7 @@ class BrokenDriverKitTest {
     private static final String CONFORMANCE = "io.github.relock.tck.RelockTck$DriverConformance";
     private static final String REENTRANT = "io.github.relock.tck.RelockTck$ReentrantLock";
     private static final String WAITING = "io.github.relock.tck.RelockTck$Waiting";
+    private static final String CANCELLATION = "io.github.relock.tck.RelockTck$CancellationAndPartialFailure";
 
     @Test
     void kit_driverManglingIntegerReplies_failsReplyAndHoldCountRules() throws Exception {
@@ -58,11 +61,22 @@ class BrokenDriverKitTest {
     }
 
     @Test
+    void kit_driverNeverGivingLocksBack_failsTheCancelledAcquisitionRule() throws Exception {
+        Set<String> failed = failedRules(SwallowedReleasesKit.class, List.of(
+                rule(CANCELLATION, "rule12_4_acquisitionLandingAfterCancel_isGivenBack"),
+                rule(CANCELLATION, "rule12_19_oversizedLease_refusedBeforeAnythingIsWritten")));
+        assertEquals(Set.of("rule12_4_acquisitionLandingAfterCancel_isGivenBack"), failed,
+                "a driver that acknowledges releases without running them re-creates the cancel leak: "
+                        + "the cancelled acquisition's give-back must be seen to fail, and only it");
+    }
+
+    @Test
     void kit_realDriver_passesTheSameRules() throws Exception {
         Set<String> failed = failedRules(JedisTckTest.class, List.of(
                 rule(CONFORMANCE, "rule1_1_1_eval_scalarReplies_normalisedToNullLongString"),
                 rule(REENTRANT, "rule2_1_3_lock_reentered_holdCountFollowsAndKeyGoesAtZero"),
-                rule(WAITING, "rule5_1_waiter_wokenByUnlock_notByTtl")));
+                rule(WAITING, "rule5_1_waiter_wokenByUnlock_notByTtl"),
+                rule(CANCELLATION, "rule12_4_acquisitionLandingAfterCancel_isGivenBack")));
         assertEquals(Set.of(), failed);
     }
 
@@ -128,6 +142,16 @@ class BrokenDriverKitTest {
                     return (channel, message) -> { };
                 }
             });
+        }
+    }
+
+    /** The Jedis driver acknowledging every lock release with "released" without running it. */
+    static class SwallowedReleasesKit extends MangledIntegersKit {
+        @Override
+        protected RedisDriverProvider provider() {
+            Faults lies = new Faults();
+            lies.on("lock-release").times(Integer.MAX_VALUE).answer(1L);
+            return new FaultInjectingDriver(new JedisDriverProvider(), lies);
         }
     }
 
