@@ -373,6 +373,11 @@ final class PubSubMultiplexer implements AutoCloseable {
             // The server dropped every subscription with the connection: settle what was in flight.
             for (ChannelState cs : channels.values()) {
                 cs.serverSubscribed = false;
+                for (Op op : cs.inFlight) {
+                    if (op.kind == Kind.UNSUB) { // its connection is gone, and the subscription with it
+                        op.subscriptions.forEach(this::finishUnsubscribe);
+                    }
+                }
                 cs.inFlight.clear(); // SUB futures stay with their subscriptions and are re-attached
                 cs.retiring.forEach(this::finishUnsubscribe);
                 cs.retiring.clear();
