@@ -1,5 +1,6 @@
 /**
- * The driver SPI: what a Redis client adapter implements so that relock's engine can run on it.
+ * <b>SPI</b> (stable, for driver authors): what a Redis client adapter implements so that relock's
+ * engine can run on it.
  *
  * <p>Core builds every Redis call; a driver only carries it. A driver implements
  * {@link io.github.relock.spi.RedisDriverProvider} (found through {@link java.util.ServiceLoader})
