@@ -51,6 +51,8 @@ public final class RedisLocks {
      * @return a lock client; close it when done
      * @throws NullPointerException if {@code nativeClient} is null
      * @throws IllegalArgumentException if no driver supports the client's type
+     * @throws IllegalStateException if no usable driver is on the class or module path (the message
+     *     names drivers dropped for an SPI version mismatch or a load failure, and the artifacts to add)
      */
     public static LockClient create(Object nativeClient) {
         return create(nativeClient, LockOptions.defaults());
@@ -63,13 +65,19 @@ public final class RedisLocks {
      * @param options lock options
      * @return a lock client; close it when done
      * @throws NullPointerException if an argument is null
+     * @throws IllegalStateException if no usable driver is on the class or module path (the message
+     *     names drivers dropped for an SPI version mismatch or a load failure, and the artifacts to add)
      * @throws IllegalArgumentException if no driver supports the client's type, or several do and
      *     {@value #DRIVER_PROPERTY} does not pick one
      */
     public static LockClient create(Object nativeClient, LockOptions options) {
         Objects.requireNonNull(nativeClient, "nativeClient must not be null (pass your Jedis or Lettuce client)");
         options = withOwnClientId(Objects.requireNonNull(options, "options must not be null"));
-        List<RedisDriverProvider> all = providers();
+        Discovery found = discover();
+        List<RedisDriverProvider> all = found.usable();
+        if (all.isEmpty()) {
+            throw found.noDriver();
+        }
         List<RedisDriverProvider> fit = new ArrayList<>();
         for (RedisDriverProvider p : all) {
             if (p.supports(nativeClient)) {
@@ -78,8 +86,8 @@ public final class RedisLocks {
         }
         if (fit.isEmpty()) {
             throw new IllegalArgumentException("no relock driver supports a client of type "
-                    + nativeClient.getClass().getName() + " (drivers found: " + names(all) + "); "
-                    + (all.isEmpty() ? ARTIFACTS : "pass one of the client types the drivers document"));
+                    + nativeClient.getClass().getName() + " (drivers found: " + names(all) + found.droppedNote()
+                    + "); pass one of the client types the drivers document");
         }
         RedisDriverProvider chosen = choose(fit, "client type " + nativeClient.getClass().getName());
         CommandExecutor executor = chosen.create(nativeClient, driverOptions(options));
@@ -114,7 +122,10 @@ public final class RedisLocks {
      *
      * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
      * @return a lock client that closes its connection on {@link LockClient#close()}
-     * @throws IllegalArgumentException if the URI is malformed or no driver is present
+     * @throws IllegalArgumentException if the URI is malformed, or several drivers could open it and
+     *     {@value #DRIVER_PROPERTY} does not pick one
+     * @throws IllegalStateException if no usable driver is present, or none opens connections from a
+     *     URI ({@link RedisDriverProvider#supportsUri})
      */
     public static LockClient connect(String uri) {
         return connect(uri, LockOptions.defaults());
@@ -126,7 +137,10 @@ public final class RedisLocks {
      * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
      * @param options lock options ({@link LockOptions#commandTimeout()} becomes the client's timeout)
      * @return a lock client that closes its connection on {@link LockClient#close()}
-     * @throws IllegalArgumentException if the URI is malformed or no driver is present
+     * @throws IllegalArgumentException if the URI is malformed, or several drivers could open it and
+     *     {@value #DRIVER_PROPERTY} does not pick one
+     * @throws IllegalStateException if no usable driver is present, or none opens connections from a
+     *     URI ({@link RedisDriverProvider#supportsUri})
      */
     public static LockClient connect(String uri, LockOptions options) {
         Objects.requireNonNull(uri, "uri must not be null");
@@ -143,7 +157,10 @@ public final class RedisLocks {
      * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
      * @param options lock options
      * @return a lock client that closes its connection on {@link LockClient#close()}
-     * @throws IllegalArgumentException if the URI is malformed or no driver is present
+     * @throws IllegalArgumentException if the URI is malformed, or several drivers could open it and
+     *     {@value #DRIVER_PROPERTY} does not pick one
+     * @throws IllegalStateException if no usable driver is present, or none opens connections from a
+     *     URI ({@link RedisDriverProvider#supportsUri})
      */
     public static LockClient connect(URI uri, LockOptions options) {
         Objects.requireNonNull(uri, "uri must not be null");
@@ -155,9 +172,15 @@ public final class RedisLocks {
         if (uri.getHost() == null || uri.getHost().isBlank()) {
             throw new IllegalArgumentException("Redis URI has no host: '" + uri + "' (expected redis://host[:port])");
         }
-        List<RedisDriverProvider> all = providers();
+        Discovery found = discover();
+        if (found.usable().isEmpty()) {
+            throw found.noDriver();
+        }
+        List<RedisDriverProvider> all = found.usable().stream().filter(p -> p.supportsUri(uri)).toList();
         if (all.isEmpty()) {
-            throw new IllegalStateException("no relock driver found on the class or module path; " + ARTIFACTS);
+            throw new IllegalStateException("no relock driver opens connections from a URI (drivers found: "
+                    + names(found.usable()) + ", none accepts " + redact(uri) + "); wrap a client you create with "
+                    + "RedisLocks.create(client), or " + ARTIFACTS);
         }
         RedisDriverProvider chosen = choose(all, "URI " + redact(uri));
         CommandExecutor executor = chosen.connect(uri, driverOptions(options));
@@ -194,8 +217,29 @@ public final class RedisLocks {
         return candidates.get(0);
     }
 
+    /**
+     * What discovery found: the drivers this lock-core can use, and those it dropped (an SPI
+     * version mismatch, a provider that failed to load), which every "no driver" error names.
+     */
+    record Discovery(List<RedisDriverProvider> usable, List<String> dropped) {
+        IllegalStateException noDriver() {
+            return new IllegalStateException("no relock driver found on the class or module path"
+                    + (dropped.isEmpty() ? "" : " that this lock-core (SPI version " + RedisDriverProvider.SPI_VERSION
+                    + ") can use; dropped: " + String.join("; ", dropped) + ";") + " " + ARTIFACTS);
+        }
+
+        String droppedNote() {
+            return dropped.isEmpty() ? "" : "; dropped: " + String.join("; ", dropped);
+        }
+    }
+
     static List<RedisDriverProvider> providers() {
+        return discover().usable();
+    }
+
+    static Discovery discover() {
         List<RedisDriverProvider> found = new ArrayList<>();
+        List<String> dropped = new ArrayList<>();
         ServiceLoader<RedisDriverProvider> loader =
                 ServiceLoader.load(RedisDriverProvider.class, RedisLocks.class.getClassLoader());
         var it = loader.iterator();
@@ -208,16 +252,19 @@ public final class RedisLocks {
                 p = it.next();
             } catch (ServiceConfigurationError e) {
                 LOG.log(System.Logger.Level.WARNING, "skipping a relock driver that failed to load", e);
+                dropped.add("a driver that failed to load (" + e.getMessage() + ")");
                 continue;
             }
             if (p.spiVersion() != RedisDriverProvider.SPI_VERSION) {
+                dropped.add("driver '" + p.name() + "' (" + p.getClass().getName() + ") built for SPI version "
+                        + p.spiVersion());
                 LOG.log(System.Logger.Level.WARNING, "skipping relock driver ''{0}'' ({1}): built for SPI version {2}, this lock-core has {3}",
                         p.name(), p.getClass().getName(), p.spiVersion(), RedisDriverProvider.SPI_VERSION);
                 continue;
             }
             found.add(p);
         }
-        return found;
+        return new Discovery(List.copyOf(found), List.copyOf(dropped));
     }
 
     private static String names(List<RedisDriverProvider> ps) {

@@ -34,6 +34,20 @@ public interface RedisDriverProvider {
     CommandExecutor create(Object nativeClient, DriverOptions options);
 
     /**
+     * Whether this driver opens connections of its own for {@code uri}: only drivers that say yes
+     * are candidates for {@code RedisLocks.connect(uri)}. A driver that only wraps clients the
+     * application made returns false, so it never makes {@code connect} ambiguous. The default
+     * accepts {@code redis://} and {@code rediss://} URIs.
+     *
+     * @param uri a Redis URI
+     * @return whether {@link #connect} can use it
+     */
+    default boolean supportsUri(URI uri) {
+        String scheme = uri.getScheme();
+        return "redis".equalsIgnoreCase(scheme) || "rediss".equalsIgnoreCase(scheme);
+    }
+
+    /**
      * Opens a client of its own from a {@code redis://[user:password@]host[:port][/db]} or
      * {@code rediss://} URI; the executor closes it on {@link CommandExecutor#close()}.
      *

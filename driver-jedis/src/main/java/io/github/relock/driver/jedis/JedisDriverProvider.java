@@ -58,6 +58,12 @@ public final class JedisDriverProvider implements RedisDriverProvider {
         return new JedisCommandExecutor(jedis, false, jedis.getClass().getSimpleName(), options);
     }
 
+    /** Opens a connection of its own for {@code redis://} and {@code rediss://} URIs. */
+    @Override
+    public boolean supportsUri(URI uri) {
+        return RedisDriverProvider.super.supportsUri(uri);
+    }
+
     @Override
     public CommandExecutor connect(URI uri, DriverOptions options) {
         Objects.requireNonNull(uri, "uri must not be null");
