@@ -9,4 +9,6 @@ module io.github.relock.tck {
     requires redisson;
     requires jdk.jfr;
     exports io.github.relock.tck;
+    // JUnit discovers and runs the chapters' package-private nested classes and rule methods reflectively.
+    opens io.github.relock.tck to org.junit.platform.commons;
 }

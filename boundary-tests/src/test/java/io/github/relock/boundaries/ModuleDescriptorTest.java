@@ -60,10 +60,13 @@ class ModuleDescriptorTest {
     }
 
     @Test
-    void lockTck_exportsOnlyTheKit() throws Exception {
+    void lockTck_exportsOnlyTheKit_opensItToJUnitAlone() throws Exception {
         ModuleDescriptor d = descriptorOf(RelockTck.class);
         assertEquals("io.github.relock.tck", d.name());
         assertEquals(Set.of("io.github.relock.tck"), exports(d));
+        assertEquals(Set.of("io.github.relock.tck -> [org.junit.platform.commons]"), d.opens().stream()
+                .map(o -> o.source() + " -> " + o.targets().stream().sorted().toList()).collect(Collectors.toSet()),
+                "the kit opens its package to JUnit's reflection and to nobody else");
     }
 
     private static Set<String> exports(ModuleDescriptor d) {

@@ -10,18 +10,48 @@ import java.util.function.Supplier;
  * <p>Thread-safety: stateless.
  */
 public final class Await {
+    /**
+     * System property multiplying every deadline of {@link #until}: a slower machine or a slower
+     * driver passes {@code -Drelock.tck.timeoutFactor=3} instead of editing the kit. Windows of
+     * {@link #holdsFor} are what a rule asserts, so they are never scaled.
+     */
+    public static final String TIMEOUT_FACTOR_PROPERTY = "relock.tck.timeoutFactor";
+    private static final long FACTOR = factor();
+
     private Await() {
+    }
+
+    private static long factor() {
+        String v = System.getProperty(TIMEOUT_FACTOR_PROPERTY, "1");
+        try {
+            long f = Long.parseLong(v.trim());
+            if (f >= 1 && f <= 100) {
+                return f;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("-D" + TIMEOUT_FACTOR_PROPERTY + " must be a whole number from 1 to 100, was '" + v + "'");
+    }
+
+    /**
+     * @param deadline a deadline as a rule states it
+     * @return that deadline times {@value #TIMEOUT_FACTOR_PROPERTY} (1 by default)
+     */
+    public static Duration scaled(Duration deadline) {
+        return deadline.multipliedBy(FACTOR);
     }
 
     /**
      * Polls {@code condition} every 10 ms until it holds.
      *
-     * @param deadline the longest wait
+     * @param deadline the longest wait, times {@value #TIMEOUT_FACTOR_PROPERTY}
      * @param condition what must become true
      * @param what describes the condition, for the failure message
      * @throws AssertionError if it is still false at the deadline
      */
     public static void until(Duration deadline, BooleanSupplier condition, Supplier<String> what) {
+        deadline = scaled(deadline);
         long end = System.nanoTime() + deadline.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - end > 0) {

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Chapter 5: mutual exclusion under load. A non-atomic read-modify-write of a Redis counter under
+ * Chapter 6: mutual exclusion under load. A non-atomic read-modify-write of a Redis counter under
  * the lock, from many threads of several clients, loses no update.
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.

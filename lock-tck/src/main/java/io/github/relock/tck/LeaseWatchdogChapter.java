@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Chapter 3: leases and the watchdog (spec 4). Renewal keeps watchdog locks alive, stops on
+ * Chapter 4: leases and the watchdog (spec 4). Renewal keeps watchdog locks alive, stops on
  * unlock and close, batches its scripts, and tells holders when a lock is lost.
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.

@@ -23,7 +23,7 @@ public abstract class RelockTck extends DriverKit {
     protected RelockTck() {
     }
 
-    /** ReentrantLockChapter, run against this driver. */
+    /** Chapter 2: {@link ReentrantLockChapter}, run against this driver. */
     @Nested
     class ReentrantLock extends ReentrantLockChapter {
         ReentrantLock() {
@@ -31,7 +31,7 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** LeaseWatchdogChapter, run against this driver. */
+    /** Chapter 4: {@link LeaseWatchdogChapter}, run against this driver. */
     @Nested
     class LeasesAndWatchdog extends LeaseWatchdogChapter {
         LeasesAndWatchdog() {
@@ -39,7 +39,7 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** WaitingChapter, run against this driver. */
+    /** Chapter 5: {@link WaitingChapter}, run against this driver. */
     @Nested
     class Waiting extends WaitingChapter {
         Waiting() {
@@ -47,7 +47,7 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** ConcurrencyChapter, run against this driver. */
+    /** Chapter 6: {@link ConcurrencyChapter}, run against this driver. */
     @Nested
     class Concurrency extends ConcurrencyChapter {
         Concurrency() {
@@ -55,7 +55,7 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** FailureChapter, run against this driver. */
+    /** Chapter 7: {@link FailureChapter}, run against this driver. */
     @Nested
     class FailureSignalling extends FailureChapter {
         FailureSignalling() {
@@ -63,7 +63,7 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** RedissonInteropChapter, run against this driver. */
+    /** Chapter 10: {@link RedissonInteropChapter}, run against this driver. */
     @Nested
     class RedissonInterop extends RedissonInteropChapter {
         RedissonInterop() {
@@ -79,7 +79,7 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** FairLockChapter, run against this driver. */
+    /** Chapter 9: {@link FairLockChapter}, run against this driver. */
     @Nested
     class FairLock extends FairLockChapter {
         FairLock() {
@@ -87,7 +87,7 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** Chapter 12: CancellationChapter, run against this driver. */
+    /** Chapter 12: {@link CancellationChapter}, run against this driver. */
     @Nested
     class CancellationAndPartialFailure extends CancellationChapter {
         CancellationAndPartialFailure() {
@@ -95,7 +95,7 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** MultiLockChapter, run against this driver. */
+    /** Chapter 11: {@link MultiLockChapter}, run against this driver. */
     @Nested
     class MultiAndRedLock extends MultiLockChapter {
         MultiAndRedLock() {

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Chapter 4: waiting and wake-up (spec 3, 5). Waiters are woken by the unlock message, survive a
+ * Chapter 5: waiting and wake-up (spec 3, 5). Waiters are woken by the unlock message, survive a
  * lost message within the TTL bound, share one subscription per channel, and async waiters park
  * no thread.
  *
