@@ -10,9 +10,7 @@ import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.api.StatefulConnection;
@@ -27,11 +25,8 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -41,12 +36,10 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -65,17 +58,8 @@ import java.util.function.Supplier;
  *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
  *       {@link CompletableFuture#orTimeout}; that one case completes on the JDK's delay-scheduler
  *       thread, every other completion happens on a Lettuce event-loop thread.</li>
- *   <li><b>Pub/sub</b>: one {@link RedisPubSubAdapter} dispatches by channel to two
- *       {@link ConcurrentHashMap}s (plain and sharded). A listener is registered before
- *       {@code SUBSCRIBE} is sent and removed before {@code UNSUBSCRIBE} is sent, so no message is
- *       lost between confirmation and use, and none arrives after the unsubscribe confirmation
- *       (both are handled on the pub/sub connection's one event-loop thread).</li>
- *   <li><b>Reconnect</b>: Lettuce reconnects and resubscribes by itself. A
- *       {@link RedisConnectionStateListener} on the pub/sub connection sees each reconnect; we then
- *       send our own {@code SUBSCRIBE} per live channel (redundant with Lettuce's, harmless, and it
- *       does not depend on when Lettuce's internal resubscribe runs) and call
- *       {@link ConnectionListener#onReconnect()} once all of them are confirmed. If the connection
- *       breaks again first, nothing is reported and the next reconnect reports.</li>
+ *   <li><b>Pub/sub</b> is {@link LettucePubSub}'s: one connection, dispatch by channel, and the
+ *       resubscribe after each reconnect.</li>
  * </ul>
  *
  * <p>Thread-safety: safe for use by several threads.
@@ -95,12 +79,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
     private final Set<Capability> capabilities;
     private final AbstractRedisClient ownedClient;
 
-    private final ConcurrentHashMap<String, Sub> channels = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Sub> shardChannels = new ConcurrentHashMap<>();
-    private final Dispatcher dispatcher = new Dispatcher();
-    private final ReconnectHook reconnectHook = new ReconnectHook();
+    private final LettucePubSub pubSubs;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile ConnectionListener connectionListener = () -> { };
 
     private LettuceCommandExecutor(String target, DriverOptions options,
                                    StatefulConnection<String, String> commandConnection,
@@ -117,8 +97,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
         this.pubSub = pubSub;
         this.capabilities = Collections.unmodifiableSet(capabilities);
         this.ownedClient = ownedClient;
-        pubSub.addListener(dispatcher);
-        pubSub.addListener(reconnectHook);
+        this.pubSubs = new LettucePubSub(pubSub, target, this.capabilities, timeout);
     }
 
     /** Opens a connection, reporting a failure as {@code RedisUnavailableException}. */
@@ -199,22 +178,22 @@ final class LettuceCommandExecutor implements CommandExecutor {
 
     @Override
     public Object evalSha(Script script, List<String> keys, List<String> args) {
-        return sync("EVALSHA", script, keys, args);
+        return sync(Op.EVALSHA, script, keys, args);
     }
 
     @Override
     public Object eval(Script script, List<String> keys, List<String> args) {
-        return sync("EVAL", script, keys, args);
+        return sync(Op.EVAL, script, keys, args);
     }
 
     @Override
     public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        return async("EVALSHA", script, keys, args);
+        return async(Op.EVALSHA, script, keys, args);
     }
 
     @Override
     public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return async("EVAL", script, keys, args);
+        return async(Op.EVAL, script, keys, args);
     }
 
     @Override
@@ -246,14 +225,14 @@ final class LettuceCommandExecutor implements CommandExecutor {
         return Collections.unmodifiableList(Arrays.asList(scriptReply, waitReply));
     }
 
-    private Object sync(String op, Script script, List<String> keys, List<String> args) {
+    private Object sync(Op op, Script script, List<String> keys, List<String> args) {
         validate(script, keys, args);
         ensureOpen();
         long deadline = System.nanoTime() + timeoutNanos;
         return await(dispatch(op, script, keys, args), deadline, op, script);
     }
 
-    private CompletableFuture<Object> async(String op, Script script, List<String> keys, List<String> args) {
+    private CompletableFuture<Object> async(Op op, Script script, List<String> keys, List<String> args) {
         validate(script, keys, args);
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedException());
@@ -273,12 +252,17 @@ final class LettuceCommandExecutor implements CommandExecutor {
                 out.completeExceptionally(Errors.translate(failure, describe(op, script)));
             }
         });
-        failAfterTimeout(out, raw, () -> describe(op, script));
+        failAfterTimeout(out, raw, timeout, () -> describe(op, script));
         return out;
     }
 
-    private RedisFuture<Object> dispatch(String op, Script script, List<String> keys, List<String> args) {
-        boolean sha = op.equals("EVALSHA");
+    /** The two script commands; {@code EVALSHA+WAIT} is described in place. */
+    private enum Op {
+        EVALSHA, EVAL
+    }
+
+    private RedisFuture<Object> dispatch(Op op, Script script, List<String> keys, List<String> args) {
+        boolean sha = op == Op.EVALSHA;
         try {
             return commands.dispatch(sha ? CommandType.EVALSHA : CommandType.EVAL, new ReplyOutput(),
                     scriptArgs(sha ? script.sha1() : script.text(), keys, args));
@@ -302,7 +286,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
      * Waits for {@code future} until {@code deadline} without reacting to interrupts: a script that
      * ran must not be reported as not run. The interrupt status is restored before returning.
      */
-    private <T> T await(CompletionStage<T> stage, long deadline, String op, Script script) {
+    private <T> T await(CompletionStage<T> stage, long deadline, Object op, Script script) {
         CompletableFuture<T> f = stage.toCompletableFuture();
         boolean interrupted = false;
         try {
@@ -331,7 +315,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
      * timeout, and cancels the Lettuce command {@code raw}: a command buffered while disconnected
      * would otherwise be sent on reconnect, after relock reported it failed (a ghost acquisition).
      */
-    private void failAfterTimeout(CompletableFuture<?> f, RedisFuture<?> raw, Supplier<String> what) {
+    static void failAfterTimeout(CompletableFuture<?> f, RedisFuture<?> raw, Duration timeout, Supplier<String> what) {
+        long timeoutNanos = timeout.toNanos();
         if (f.isDone()) {
             return;
         }
@@ -364,206 +349,20 @@ final class LettuceCommandExecutor implements CommandExecutor {
         }
     }
 
-    private String describe(String op, Script script) {
+    private String describe(Object op, Script script) {
         return op + " " + script.name() + " (" + script.sha1() + ") on " + target;
     }
 
-    // ---------------------------------------------------------------- pub/sub
+    // ---------------------------------------------------------------- pub/sub: LettucePubSub's
 
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
-        Objects.requireNonNull(channel, "channel");
-        Objects.requireNonNull(listener, "listener");
-        if (sharded && !capabilities.contains(Capability.SHARDED_PUBSUB)) {
-            throw new UnsupportedOperationException("sharded = true needs " + Capability.SHARDED_PUBSUB
-                    + ", which the lettuce driver does not declare for " + target + " (declared: " + capabilities + ")");
-        }
-        if (closed.get()) {
-            return CompletableFuture.failedFuture(closedException());
-        }
-        Sub sub = new Sub(channel, sharded, listener);
-        Sub previous = subs(sharded).put(channel, sub);
-        if (previous != null) {
-            LOG.log(System.Logger.Level.WARNING, "channel {0} subscribed again while subscribed; the new listener replaces the old one", channel);
-        }
-        CompletableFuture<Subscription> result = new CompletableFuture<>();
-        String what = (sharded ? "SSUBSCRIBE " : "SUBSCRIBE ") + channel + " on " + target;
-        try {
-            RedisFuture<Void> confirmed = sharded ? pubSub.async().ssubscribe(channel) : pubSub.async().subscribe(channel);
-            confirmed.whenComplete((v, failure) -> {
-                if (failure == null) {
-                    result.complete(sub);
-                } else {
-                    result.completeExceptionally(Errors.translate(failure, what));
-                }
-            });
-        } catch (RuntimeException e) {
-            result.completeExceptionally(Errors.translate(e, what));
-        }
-        failAfterTimeout(result, null, () -> what); // a late confirmation is undone below
-        // A failed or timed-out subscribe must not leave a listener, or a late subscription, behind.
-        result.whenComplete((s, failure) -> {
-            if (failure != null) {
-                sub.unsubscribe();
-            }
-        });
-        return result;
+        return pubSubs.subscribe(channel, sharded, listener);
     }
 
     @Override
     public void setConnectionListener(ConnectionListener listener) {
-        this.connectionListener = Objects.requireNonNull(listener, "listener");
-    }
-
-    private ConcurrentHashMap<String, Sub> subs(boolean sharded) {
-        return sharded ? shardChannels : channels;
-    }
-
-    /** One channel's listener; its own {@link Subscription}. */
-    private final class Sub implements Subscription {
-        private final String channel;
-        private final boolean sharded;
-        private final MessageListener listener;
-        private final AtomicReference<CompletableFuture<Void>> unsubscribed = new AtomicReference<>();
-
-        Sub(String channel, boolean sharded, MessageListener listener) {
-            this.channel = channel;
-            this.sharded = sharded;
-            this.listener = listener;
-        }
-
-        @Override
-        public String channel() {
-            return channel;
-        }
-
-        void deliver(String message) {
-            if (unsubscribed.get() != null) {
-                return;
-            }
-            try {
-                listener.onMessage(channel, message);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "listener of channel " + channel + " threw", e);
-            }
-        }
-
-        @Override
-        public CompletableFuture<Void> unsubscribe() {
-            CompletableFuture<Void> mine = new CompletableFuture<>();
-            if (!unsubscribed.compareAndSet(null, mine)) {
-                return unsubscribed.get();
-            }
-            // Only the current subscriber of the channel may unsubscribe it from Redis.
-            if (!subs(sharded).remove(channel, this) || closed.get()) {
-                mine.complete(null);
-                return mine;
-            }
-            try {
-                RedisFuture<Void> f = sharded ? pubSub.async().sunsubscribe(channel) : pubSub.async().unsubscribe(channel);
-                f.whenComplete((v, failure) -> {
-                    if (failure != null) {
-                        LOG.log(System.Logger.Level.DEBUG, "unsubscribe of " + channel + " not confirmed", failure);
-                    }
-                    mine.complete(null); // confirmed, or the connection is gone (and the subscription with it)
-                });
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "unsubscribe of " + channel + " not sent", e);
-                mine.complete(null);
-            }
-            return mine;
-        }
-
-        @Override
-        public String toString() {
-            return (sharded ? "sharded " : "") + "subscription to " + channel + " on " + target;
-        }
-    }
-
-    /** The one Lettuce listener on the pub/sub connection. */
-    private final class Dispatcher extends RedisPubSubAdapter<String, String> {
-        @Override
-        public void message(String channel, String message) {
-            Sub s = channels.get(channel);
-            if (s != null) {
-                s.deliver(message);
-            }
-        }
-
-        @Override
-        public void smessage(String channel, String message) {
-            Sub s = shardChannels.get(channel);
-            if (s != null) {
-                s.deliver(message);
-            }
-        }
-    }
-
-    /** Sees the pub/sub connection come back (Lettuce does not fire it for the first connect). */
-    private final class ReconnectHook implements RedisConnectionStateListener {
-        @Override
-        public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
-            resubscribeThenNotify();
-        }
-    }
-
-    private void resubscribeThenNotify() {
-        if (closed.get()) {
-            return;
-        }
-        List<CompletableFuture<Void>> confirmations = new ArrayList<>();
-        try {
-            for (String ch : channels.keySet()) {
-                confirmations.add(pubSub.async().subscribe(ch).toCompletableFuture()
-                        .thenRun(() -> undoIfUnsubscribedMeanwhile(ch, false)));
-            }
-            for (String ch : shardChannels.keySet()) {
-                confirmations.add(pubSub.async().ssubscribe(ch).toCompletableFuture()
-                        .thenRun(() -> undoIfUnsubscribedMeanwhile(ch, true)));
-            }
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "resubscribe after reconnect not sent; the next reconnect reports", e);
-            return;
-        }
-        CompletableFuture.allOf(confirmations.toArray(CompletableFuture[]::new)).whenComplete((v, failure) -> {
-            if (failure != null) {
-                LOG.log(System.Logger.Level.DEBUG, "resubscribe after reconnect failed; the next reconnect reports", failure);
-                return;
-            }
-            if (closed.get()) {
-                return;
-            }
-            LOG.log(System.Logger.Level.DEBUG, "pub/sub connection to {0} back, {1} channel(s) subscribed", target,
-                    confirmations.size());
-            try {
-                connectionListener.onReconnect();
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "ConnectionListener.onReconnect threw", e);
-            }
-        });
-    }
-
-    /**
-     * A channel unsubscribed while the reconnect resubscribed it may have sent its UNSUBSCRIBE before
-     * our SUBSCRIBE: Redis (and Lettuce's own resubscribe list) would keep it with no listener.
-     * Checked under the map's per-key lock, so a new subscribe of the channel cannot interleave:
-     * its entry is put before its SUBSCRIBE is sent, so either we see it or our UNSUBSCRIBE goes first.
-     */
-    private void undoIfUnsubscribedMeanwhile(String channel, boolean sharded) {
-        subs(sharded).compute(channel, (ch, live) -> {
-            if (live == null && !closed.get()) {
-                try {
-                    if (sharded) {
-                        pubSub.async().sunsubscribe(ch);
-                    } else {
-                        pubSub.async().unsubscribe(ch);
-                    }
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.DEBUG, "undoing the resubscribe of " + ch + " not sent", e);
-                }
-            }
-            return live;
-        });
+        pubSubs.setConnectionListener(listener);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -578,12 +377,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        pubSub.removeListener(reconnectHook);
-        pubSub.removeListener(dispatcher);
-        closeQuietly(pubSub);
+        pubSubs.close();
         closeQuietly(commandConnection);
-        channels.clear();
-        shardChannels.clear();
         if (ownedClient != null) {
             try {
                 ownedClient.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);
