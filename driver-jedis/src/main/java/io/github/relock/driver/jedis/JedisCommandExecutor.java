@@ -144,11 +144,11 @@ final class JedisCommandExecutor implements CommandExecutor {
             try {
                 first = Replies.normalise(reply.get());
             } catch (RuntimeException e) {
-                throw Replies.translate(e, what);
+                throw Errors.translate(e, what);
             }
             return java.util.Arrays.asList(first, acked.get());
         } catch (RuntimeException e) {
-            throw Replies.translate(e, what);
+            throw Errors.translate(e, what);
         }
     }
 
@@ -211,7 +211,7 @@ final class JedisCommandExecutor implements CommandExecutor {
         try {
             return Replies.normalise(call.get());
         } catch (RuntimeException e) {
-            throw Replies.translate(e, verb + script.name() + " on " + description);
+            throw Errors.translate(e, verb + script.name() + " on " + description);
         }
     }
 

@@ -1,21 +1,16 @@
 package io.github.relock.driver.jedis;
 
 import io.github.relock.api.RedisErrorException;
-import io.github.relock.api.RedisUnavailableException;
-import io.github.relock.spi.NoScriptException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
-import redis.clients.jedis.exceptions.JedisValidationException;
 
 /**
- * Turns what Jedis returns and throws into the shapes the SPI allows (see
- * {@link io.github.relock.spi.CommandExecutor}): replies become {@code null}, {@link Long},
- * {@link String} or {@code List<Object>}; exceptions become core's types. Nothing else crosses.
+ * Turns what Jedis returns into the shapes the SPI allows (see
+ * {@link io.github.relock.spi.CommandExecutor}): {@code null}, {@link Long}, {@link String} or
+ * {@code List<Object>}. Exceptions are {@link Errors}'.
  *
  * <p>Thread-safety: stateless.
  */
@@ -68,53 +63,9 @@ final class Replies {
         }
         if (reply instanceof JedisDataException e) {
             // an error element inside an array reply
-            throw translate(e, "script reply");
+            throw Errors.translate(e, "script reply");
         }
         throw new RedisErrorException("ERR unexpected reply type " + reply.getClass().getName()
                 + " from Jedis; expected nil, integer, bulk, status, array or error");
-    }
-
-    /**
-     * Maps a Jedis exception to core's types.
-     *
-     * @param e what Jedis threw
-     * @param what the command attempted, for the message (e.g. {@code "EVALSHA lock-acquire"})
-     * @return the exception to throw
-     */
-    static RuntimeException translate(RuntimeException e, String what) {
-        if (e instanceof RedisErrorException || e instanceof RedisUnavailableException) {
-            return e;
-        }
-        if (e instanceof JedisNoScriptException) {
-            return new NoScriptException(e.getMessage(), e);
-        }
-        if (e instanceof JedisDataException) {
-            String msg = e.getMessage();
-            if (msg != null && msg.startsWith("NOSCRIPT")) {
-                return new NoScriptException(msg, e);
-            }
-            return new RedisErrorException(msg, e);
-        }
-        if (e instanceof JedisValidationException) {
-            // Jedis refused the arguments before sending anything: a caller error, not an outage
-            return new IllegalArgumentException(what + " rejected by Jedis: " + e.getMessage(), e);
-        }
-        if (e instanceof JedisException) {
-            // JedisConnectionException (refused, reset, socket timeout), JedisClusterOperationException
-            // (cluster retries used up), and a pool that could not lend a connection
-            restoreInterruptIfCause(e);
-            return new RedisUnavailableException(what + " failed: " + e.getMessage(), e);
-        }
-        return e;
-    }
-
-    private static void restoreInterruptIfCause(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof InterruptedException) {
-                // a pool borrow was interrupted and Jedis swallowed the flag: give it back
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
     }
 }
