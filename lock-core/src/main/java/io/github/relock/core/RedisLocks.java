@@ -6,6 +6,7 @@ import io.github.relock.core.internal.DefaultLockClient;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.spi.RedisUri;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -273,6 +274,6 @@ public final class RedisLocks {
     }
 
     private static String redact(URI uri) {
-        return uri.getUserInfo() == null ? uri.toString() : uri.toString().replace(uri.getRawUserInfo() + "@", "***@");
+        return RedisUri.redact(uri);
     }
 }

@@ -4,6 +4,7 @@ import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.spi.RedisUri;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -11,7 +12,6 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -80,21 +80,20 @@ public final class LettuceDriverProvider implements RedisDriverProvider {
     public CommandExecutor connect(URI uri, DriverOptions options) {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(options, "options");
-        String shown = redact(uri);
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-            throw new IllegalArgumentException("the lettuce driver connects to redis://host[:port][/db] or "
-                    + "rediss://host[:port][/db] URIs, was " + shown);
-        }
-        if (uri.getHost() == null || uri.getHost().isBlank()) {
-            throw new IllegalArgumentException("URI " + shown + " names no host; use redis://host[:port][/db]");
-        }
-        RedisURI redisUri;
+        RedisUri parsed;
         try {
-            redisUri = RedisURI.create(uri);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("URI " + shown + " is not one Lettuce can use: " + e.getMessage(), e);
+            parsed = RedisUri.parse(uri);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the lettuce driver " + e.getMessage(), e);
         }
+        String shown = parsed.redacted();
+        RedisURI.Builder b = RedisURI.builder().withHost(parsed.host()).withPort(parsed.port())
+                .withDatabase(parsed.database()).withSsl(parsed.ssl());
+        if (parsed.password() != null) {
+            b = parsed.user() != null ? b.withAuthentication(parsed.user(), parsed.password().toCharArray())
+                    : b.withPassword(parsed.password().toCharArray());
+        }
+        RedisURI redisUri = b.build();
         Duration timeout = options.commandTimeout();
         redisUri.setTimeout(timeout); // also bounds the connection handshake
         redisUri.setClientName(options.clientName()); // sent on every (re)connect
@@ -116,21 +115,5 @@ public final class LettuceDriverProvider implements RedisDriverProvider {
     @Override
     public String toString() {
         return "LettuceDriverProvider[lettuce, spi " + SPI_VERSION + "]";
-    }
-
-    /** The URI without its password, for messages. */
-    static String redact(URI uri) {
-        if (uri.getRawUserInfo() == null) {
-            return uri.toString();
-        }
-        StringBuilder b = new StringBuilder();
-        b.append(uri.getScheme()).append("://***@").append(uri.getHost());
-        if (uri.getPort() >= 0) {
-            b.append(':').append(uri.getPort());
-        }
-        if (uri.getRawPath() != null) {
-            b.append(uri.getRawPath());
-        }
-        return b.toString();
     }
 }
