@@ -1,12 +1,11 @@
 /**
- * relock's compatibility kit: abstract JUnit 5 tests any driver runs, the Redisson interop
- * chapters, and the real-Redis fixture.
+ * relock's compatibility kit: abstract JUnit tests any driver runs, the real-Redis fixture and the
+ * fault-injecting driver. The Redisson interop chapter is in {@code io.github.relock.tck.redisson}.
  */
 module io.github.relock.tck {
     requires transitive io.github.relock.core;
     requires transitive org.junit.jupiter.api;
     requires static testcontainers;
-    requires redisson;
     requires jdk.jfr;
     exports io.github.relock.tck;
     // JUnit discovers and runs the chapters' package-private nested classes and rule methods reflectively.

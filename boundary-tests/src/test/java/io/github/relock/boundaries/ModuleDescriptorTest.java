@@ -1,6 +1,8 @@
 package io.github.relock.boundaries;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.LockClient;
 import io.github.relock.core.RedisLocks;
@@ -67,6 +69,16 @@ class ModuleDescriptorTest {
         assertEquals(Set.of("io.github.relock.tck -> [org.junit.platform.commons]"), d.opens().stream()
                 .map(o -> o.source() + " -> " + o.targets().stream().sorted().toList()).collect(Collectors.toSet()),
                 "the kit opens its package to JUnit's reflection and to nobody else");
+    }
+
+    @Test
+    void lockTckRedisson_exportsItsChapter_theBaseKitRequiresNoRedisson() throws Exception {
+        ModuleDescriptor d = descriptorOf(io.github.relock.tck.redisson.RedissonTck.class);
+        assertEquals("io.github.relock.tck.redisson", d.name());
+        assertEquals(Set.of("io.github.relock.tck.redisson"), exports(d));
+        assertTrue(requires(d).contains("redisson"), "requires: " + requires(d));
+        assertFalse(requires(descriptorOf(RelockTck.class)).contains("redisson"),
+                "the base kit must not need Redisson: " + requires(descriptorOf(RelockTck.class)));
     }
 
     private static Set<String> exports(ModuleDescriptor d) {

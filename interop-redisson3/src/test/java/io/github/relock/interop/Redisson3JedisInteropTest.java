@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RelockTck;
+import io.github.relock.tck.redisson.RedissonTck;
 import org.junit.jupiter.api.BeforeAll;
 import redis.clients.jedis.RedisClient;
 
 /** The kit's Redisson interop chapter, relock on Jedis against Redisson 3.17.7. */
-class Redisson3JedisInteropTest extends RelockTck {
+class Redisson3JedisInteropTest extends RedissonTck {
 
     @BeforeAll
     static void redissonIsTheOldBaseline() {

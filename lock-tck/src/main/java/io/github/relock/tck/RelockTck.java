@@ -63,14 +63,6 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** Chapter 10: {@link RedissonInteropChapter}, run against this driver. */
-    @Nested
-    class RedissonInterop extends RedissonInteropChapter {
-        RedissonInterop() {
-            super(RelockTck.this);
-        }
-    }
-
     /** Chapter 1: driver conformance ({@link DriverConformanceChapter}). */
     @Nested
     class DriverConformance extends DriverConformanceChapter {

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -175,5 +176,45 @@ public abstract class TckChapter {
      */
     protected long pttl(String key) {
         return (Long) redis("PTTL", key);
+    }
+
+    /**
+     * {@link #onOtherThread} for a boolean result.
+     *
+     * @param body what to run
+     * @return the result
+     * @throws Exception what the body threw
+     */
+    protected static boolean otherThreadReturns(java.util.concurrent.Callable<Boolean> body) throws Exception {
+        return onOtherThread(body);
+    }
+
+    /**
+     * Runs {@code body} on a fresh platform thread and returns its result.
+     *
+     * @param body what to run
+     * @param <T> result type
+     * @return the result
+     * @throws Exception what the body threw
+     */
+    protected static <T> T onOtherThread(java.util.concurrent.Callable<T> body) throws Exception {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Exception> error = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.set(body.call());
+            } catch (Exception e) {
+                error.set(e);
+            }
+        }, "tck-other");
+        t.start();
+        t.join(TimeUnit.SECONDS.toMillis(60));
+        if (t.isAlive()) {
+            throw new AssertionError("other thread did not finish within 60 s");
+        }
+        if (error.get() != null) {
+            throw error.get();
+        }
+        return result.get();
     }
 }

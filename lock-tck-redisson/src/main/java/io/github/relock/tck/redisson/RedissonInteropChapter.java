@@ -1,4 +1,4 @@
-package io.github.relock.tck;
+package io.github.relock.tck.redisson;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,6 +18,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import io.github.relock.tck.Await;
+import io.github.relock.tck.DriverKit;
+import io.github.relock.tck.TckChapter;
+import io.github.relock.tck.RespClient;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -109,15 +113,15 @@ public abstract class RedissonInteropChapter extends TckChapter {
         redisson.lock();
         redisson.lock();
         redisson.unlock();
-        assertFalse(ReentrantLockChapter.otherThreadReturns(relock::tryLock));
+        assertFalse(otherThreadReturns(relock::tryLock));
         redisson.unlock();
         relock.lock();
         relock.lock();
         relock.unlock();
-        assertFalse(ReentrantLockChapter.otherThreadReturns(redisson::tryLock));
+        assertFalse(otherThreadReturns(redisson::tryLock));
         assertEquals(1, relock.getHoldCount());
         relock.unlock();
-        assertTrue(ReentrantLockChapter.otherThreadReturns(() -> {
+        assertTrue(otherThreadReturns(() -> {
             boolean ok = redisson.tryLock();
             redisson.unlock();
             return ok;
@@ -145,12 +149,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         RLock redisson = redisson(SHORT_WATCHDOG).getLock("tck:wd");
         long wait = SHORT_WATCHDOG.toMillis() * 2; // past the timeout: only renewal can keep the lock
         redisson.lock();
-        assertFalse(ReentrantLockChapter.otherThreadReturns(() -> relock.tryLock(wait, TimeUnit.MILLISECONDS)),
+        assertFalse(otherThreadReturns(() -> relock.tryLock(wait, TimeUnit.MILLISECONDS)),
                 "relock got a lock Redisson's watchdog should have kept");
         assertTrue(redisson.isHeldByCurrentThread());
         redisson.unlock();
         relock.lock();
-        assertFalse(ReentrantLockChapter.otherThreadReturns(() -> redisson.tryLock(wait, TimeUnit.MILLISECONDS)),
+        assertFalse(otherThreadReturns(() -> redisson.tryLock(wait, TimeUnit.MILLISECONDS)),
                 "Redisson got a lock relock's watchdog should have kept");
         assertTrue(relock.isHeldByCurrentThread());
         relock.unlock();
@@ -270,14 +274,14 @@ public abstract class RedissonInteropChapter extends TckChapter {
         DistributedLock relock = client().getFairLock("tck:fair-x");
         RLock redisson = redisson(Duration.ofSeconds(30)).getFairLock("tck:fair-x");
         relock.lock();
-        assertFalse(ReentrantLockChapter.otherThreadReturns(() -> redisson.tryLock(300, TimeUnit.MILLISECONDS)));
+        assertFalse(otherThreadReturns(() -> redisson.tryLock(300, TimeUnit.MILLISECONDS)));
         assertQueueConsistent();
         assertEquals(0L, fairQueueLength(), "Redisson's acquireFailed left a waiter");
         List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<?> first = queueWaiter(pool, redisson, "redisson-first", order, FAIR_QUEUE);
-            assertFalse(ReentrantLockChapter.otherThreadReturns(() -> relock.tryLock(300, TimeUnit.MILLISECONDS)));
+            assertFalse(otherThreadReturns(() -> relock.tryLock(300, TimeUnit.MILLISECONDS)));
             assertQueueConsistent();
             assertEquals(1L, fairQueueLength(), "relock's give-up disturbed the queue");
             Future<?> second = queueWaiter(pool, relock, "relock-second", order, FAIR_QUEUE);
@@ -299,11 +303,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
         DistributedLock relockMulti = c.getMultiLock(c.getLock("tck:m1"), c.getLock("tck:m2"), c.getLock("tck:m3"));
         RLock redissonMulti = r.getMultiLock(r.getLock("tck:m1"), r.getLock("tck:m2"), r.getLock("tck:m3"));
         redissonMulti.lock();
-        assertFalse(ReentrantLockChapter.otherThreadReturns(() -> relockMulti.tryLock(200, TimeUnit.MILLISECONDS)));
+        assertFalse(otherThreadReturns(() -> relockMulti.tryLock(200, TimeUnit.MILLISECONDS)));
         assertEquals(3L, redis("EXISTS", "tck:m1", "tck:m2", "tck:m3"));
         redissonMulti.unlock();
         relockMulti.lock();
-        assertFalse(ReentrantLockChapter.otherThreadReturns(() -> redissonMulti.tryLock(200, -1, TimeUnit.MILLISECONDS)));
+        assertFalse(otherThreadReturns(() -> redissonMulti.tryLock(200, -1, TimeUnit.MILLISECONDS)));
         relockMulti.unlock();
         assertEquals(0L, redis("EXISTS", "tck:m1", "tck:m2", "tck:m3"));
     }

@@ -1,0 +1,25 @@
+package io.github.relock.driver.lettuce;
+
+import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.redisson.RedissonTck;
+import io.lettuce.core.RedisClient;
+
+/** Runs the kit's Redisson interop chapter (lock-tck-redisson) against the Lettuce driver. */
+class LettuceRedissonInteropTest extends RedissonTck {
+
+    @Override
+    protected RedisDriverProvider provider() {
+        return new LettuceDriverProvider();
+    }
+
+    @Override
+    protected Object newNativeClient(RedisServer server) {
+        return RedisClient.create(server.uri().toString());
+    }
+
+    @Override
+    protected void closeNativeClient(Object nativeClient) {
+        ((RedisClient) nativeClient).shutdown();
+    }
+}
