@@ -1,8 +1,11 @@
 package io.github.relock.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLease;
@@ -63,6 +66,17 @@ class InspectCommandTest {
         return Cli.run(args);
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Parses {@code inspect --json} output: one JSON object. */
+    private static JsonNode json(Cli run) {
+        try {
+            return JSON.readTree(run.out());
+        } catch (java.io.IOException e) {
+            throw new AssertionError("inspect --json printed no valid JSON: " + run, e);
+        }
+    }
+
     @Test
     void inspect_reentrantHeldByRelock_showsHolderHoldCountAndTtl() {
         String name = "inspect-test:relock-reentrant";
@@ -80,10 +94,18 @@ class InspectCommandTest {
 
             Cli json = inspect(name, "--json");
             assertEquals(Main.EXIT_OK, json.exitCode(), json::toString);
-            assertTrue(json.out().startsWith("{\"name\":\"" + name + "\",\"found\":true,\"type\":\"reentrant\""), json::toString);
-            assertTrue(json.out().contains("\"holders\":[{\"field\":\"" + field + "\",\"clientId\":\"" + relock.clientId()
-                    + "\",\"threadId\":" + owner.id() + ",\"holdCount\":2,\"role\":\"exclusive\"}]"), json::toString);
-            assertTrue(Pattern.compile("\"ttlMs\":[1-9]\\d*,").matcher(json.out()).find(), json::toString);
+            JsonNode report = json(json);
+            assertEquals(name, report.get("name").asText());
+            assertTrue(report.get("found").asBoolean());
+            assertEquals("reentrant", report.get("type").asText());
+            JsonNode holder = report.get("holders").get(0);
+            assertEquals(1, report.get("holders").size(), json::toString);
+            assertEquals(field, holder.get("field").asText());
+            assertEquals(relock.clientId(), holder.get("clientId").asText());
+            assertEquals(owner.id(), holder.get("threadId").asLong());
+            assertEquals(2, holder.get("holdCount").asInt());
+            assertEquals("exclusive", holder.get("role").asText());
+            assertTrue(report.get("ttlMs").asLong() > 0, json::toString);
             assertEquals(1, json.out().lines().count(), "one JSON object on one line");
 
             owner.run(lock::unlock);
@@ -105,8 +127,10 @@ class InspectCommandTest {
             assertTrue(text.out().contains(field + "  exclusive  hold count 1"), text::toString);
 
             Cli json = inspect(name, "--json");
-            assertTrue(json.out().contains("\"clientId\":\"" + redisson.getId() + "\",\"threadId\":" + owner.id()
-                    + ",\"holdCount\":1"), json::toString);
+            JsonNode holder = json(json).get("holders").get(0);
+            assertEquals(redisson.getId(), holder.get("clientId").asText());
+            assertEquals(owner.id(), holder.get("threadId").asLong());
+            assertEquals(1, holder.get("holdCount").asInt());
             owner.run(lock::unlock);
         }
     }
@@ -150,12 +174,16 @@ class InspectCommandTest {
             assertTrue(text.out().indexOf("1. " + firstField) < text.out().indexOf("2. " + secondField), text::toString);
 
             Cli json = inspect(name, "--json");
-            assertTrue(json.out().contains("\"type\":\"fair\""), json::toString);
-            assertTrue(json.out().contains("\"queue\":[{\"position\":1,\"field\":\"" + firstField + "\""), json::toString);
-            assertTrue(json.out().contains("{\"position\":2,\"field\":\"" + secondField + "\""), json::toString);
-            assertTrue(Pattern.compile("\"deadlineEpochMs\":\\d{13},\"deadlineInMs\":\\d+").matcher(json.out()).find(),
-                    json::toString);
-            assertTrue(json.out().contains("\"unqueuedDeadlines\":[]"), json::toString);
+            JsonNode report = json(json);
+            assertEquals("fair", report.get("type").asText());
+            JsonNode queue = report.get("queue");
+            assertEquals(1, queue.get(0).get("position").asInt());
+            assertEquals(firstField, queue.get(0).get("field").asText());
+            assertEquals(2, queue.get(1).get("position").asInt());
+            assertEquals(secondField, queue.get(1).get("field").asText());
+            assertEquals(13, queue.get(0).get("deadlineEpochMs").asText().length(), json::toString);
+            assertTrue(queue.get(0).get("deadlineInMs").asLong() >= 0, json::toString);
+            assertEquals(0, report.get("unqueuedDeadlines").size(), json::toString);
 
             holder.run(redissonFair::unlock);
             firstWaits.get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -189,10 +217,21 @@ class InspectCommandTest {
             }
 
             Cli json = inspect(name, "--json");
-            assertTrue(json.out().contains("\"type\":\"read-write\",\"redis\":"), json::toString);
-            assertTrue(json.out().contains("\"mode\":\"read\""), json::toString);
-            assertTrue(json.out().contains("{\"key\":\"{" + name + "}:" + fieldA + ":rwlock_timeout:2\",\"holder\":\""
-                    + fieldA + "\",\"index\":2,\"ttlMs\":"), json::toString);
+            JsonNode report = json(json);
+            assertEquals("read-write", report.get("type").asText());
+            assertTrue(report.has("redis"), json::toString);
+            assertEquals("read", report.findValue("mode").asText(), json::toString);
+            String timeoutKey = "{" + name + "}:" + fieldA + ":rwlock_timeout:2";
+            JsonNode key = null;
+            for (JsonNode k : report.findParents("key")) {
+                if (timeoutKey.equals(k.get("key").asText())) {
+                    key = k;
+                }
+            }
+            assertTrue(key != null, "no timeout key " + timeoutKey + " in " + json);
+            assertEquals(fieldA, key.get("holder").asText());
+            assertEquals(2, key.get("index").asInt());
+            assertTrue(key.has("ttlMs"), json::toString);
 
             a.run(rw.readLock()::unlock);
             a.run(rw.readLock()::unlock);
@@ -217,9 +256,19 @@ class InspectCommandTest {
             assertTrue(text.out().contains(name + ":" + field + ":rwlock_timeout:1  TTL "), text::toString);
 
             Cli json = inspect(name, "--json");
-            assertTrue(json.out().contains("\"mode\":\"write\""), json::toString);
-            assertTrue(json.out().contains("\"field\":\"" + field + ":write\",\"clientId\":\"" + redisson.getId()
-                    + "\",\"threadId\":" + w.id() + ",\"holdCount\":1,\"role\":\"write\""), json::toString);
+            JsonNode report = json(json);
+            assertEquals("write", report.findValue("mode").asText(), json::toString);
+            JsonNode writer = null;
+            for (JsonNode h : report.findParents("field")) {
+                if ((field + ":write").equals(h.get("field").asText())) {
+                    writer = h;
+                }
+            }
+            assertTrue(writer != null, "no writer " + field + ":write in " + json);
+            assertEquals(redisson.getId(), writer.get("clientId").asText());
+            assertEquals(w.id(), writer.get("threadId").asLong());
+            assertEquals(1, writer.get("holdCount").asInt());
+            assertEquals("write", writer.get("role").asText());
 
             w.run(rw.readLock()::unlock);
             w.run(rw.writeLock()::unlock);
@@ -236,8 +285,10 @@ class InspectCommandTest {
 
         Cli json = inspect("inspect-test:nobody-has-this", "--json");
         assertEquals(Main.EXIT_FAILED, json.exitCode(), json::toString);
-        assertTrue(json.out().startsWith("{\"name\":\"inspect-test:nobody-has-this\",\"found\":false,\"type\":\"none\""),
-                json::toString);
+        JsonNode report = json(json);
+        assertEquals("inspect-test:nobody-has-this", report.get("name").asText());
+        assertFalse(report.get("found").asBoolean());
+        assertEquals("none", report.get("type").asText());
         assertEquals(1, json.out().lines().count());
     }
 
