@@ -51,7 +51,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * (f) runs {@link HeldLocksProbe} in a JVM of its own. The report goes to standard output and to
  * {@code benchmarks/target/benchmark-report.md}; a full run also rewrites the generated block of
  * {@code benchmarks/RESULTS.md} (unless {@code -Dresults.update=false}). Logs of every JMH run are
- * in {@code benchmarks/target/jmh-logs/}.
+ * in {@code benchmarks/target/jmh-logs/}; every fork's hand-off histogram, as an HdrHistogram log, in
+ * {@code benchmarks/target/bench-out/<time>/round-N/} (the report merges them before it takes percentiles).
  *
  * <p>Thread-safety: a program; not for concurrent use.
  */
@@ -227,7 +228,7 @@ public final class BenchmarkReport {
      * One round of one (scenario, contender) pair.
      *
      * @param iterations the score of every measured iteration (all forks)
-     * @param handOff hand-off latencies over all measured iterations, or null
+     * @param handOff hand-off latencies over all measured iterations (the forks' histograms merged), or null
      */
     record Round(double[] iterations, HandOffRecorder.Summary handOff) {
     }
@@ -257,7 +258,7 @@ public final class BenchmarkReport {
                     .flatMap(b -> b.getIterationResults().stream())
                     .mapToDouble(i -> i.getPrimaryResult().getScore())
                     .toArray();
-            HandOffRecorder.Summary h = s.handOff() ? handOffs(s, c) : null;
+            HandOffRecorder.Summary h = s.handOff() ? handOffs(s, c, round) : null;
             rounds.computeIfAbsent(s.key(), k -> new EnumMap<>(Contender.class))
                     .computeIfAbsent(c, k -> new ArrayList<>()).add(new Round(iterations, h));
             System.out.println("  " + label + ": median " + perSecond(median(iterations)) + " " + s.unit()
@@ -293,11 +294,8 @@ public final class BenchmarkReport {
         put(s.key(), c, new Cell(median, text.toString()));
         if (s.handOff()) {
             List<HandOffRecorder.Summary> parts = rs.stream().map(Round::handOff).filter(Objects::nonNull).toList();
-            HandOffRecorder.Summary h = HandOffRecorder.Summary.combine(parts);
-            put(s.key() + "-handoff", c, h.handOffs() == 0 ? Cell.na("no hand-off recorded")
-                    : new Cell(h.p99Micros(), millis(h.p50Micros()) + " / " + millis(h.p99Micros())
-                            + String.format(Locale.ROOT, " (%,d hand-offs, %.0f%% of acquisitions)", h.handOffs(),
-                            100.0 * h.handOffs() / Math.max(1, h.acquisitions()))));
+            HandOffRecorder.Summary h = HandOffRecorder.Summary.merge(parts);
+            put(s.key() + "-handoff", c, handOffCell(h));
         }
     }
 
@@ -308,16 +306,31 @@ public final class BenchmarkReport {
         return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
-    private HandOffRecorder.Summary handOffs(Scenario s, Contender c) throws IOException {
+    /** The hand-off row's figure: p50 / p99 of the merged histogram, and the counts. */
+    static Cell handOffCell(HandOffRecorder.Summary h) {
+        if (h.handOffs() == 0) {
+            return Cell.na("no hand-off recorded");
+        }
+        return new Cell(h.p99Micros(), millis(h.p50Micros()) + " / " + millis(h.p99Micros())
+                + String.format(Locale.ROOT, " (%,d hand-offs, %.0f%% of acquisitions)", h.handOffs(),
+                100.0 * h.handOffs() / Math.max(1, h.acquisitions())));
+    }
+
+    /**
+     * Reads the hand-off logs the forks of one round left in {@link #out} and merges them; the logs
+     * move to {@code round-N/} beside them, for HdrHistogram's tools.
+     */
+    private HandOffRecorder.Summary handOffs(Scenario s, Contender c, int round) throws IOException {
         String prefix = "handoff-" + s.method() + "-" + c.id() + "-t" + s.threads() + "-";
+        Path kept = Files.createDirectories(out.resolve("round-" + round));
         List<HandOffRecorder.Summary> parts = new ArrayList<>();
         try (Stream<Path> files = Files.list(out)) {
             for (Path f : files.filter(f -> f.getFileName().toString().startsWith(prefix)).toList()) {
                 parts.add(HandOffRecorder.Summary.readFrom(f));
-                Files.delete(f);
+                Files.move(f, kept.resolve(f.getFileName()));
             }
         }
-        return HandOffRecorder.Summary.combine(parts);
+        return HandOffRecorder.Summary.merge(parts);
     }
 
     // ---------------------------------------------------------------- scenario (f)
@@ -429,7 +442,9 @@ public final class BenchmarkReport {
                 + "all forks and rounds), the slowest and fastest iteration in brackets: on a small shared VM a "
                 + "few iterations are disturbed by other processes or by the scheduler placing Redis and the "
                 + "client on different CPUs, and the median keeps them from deciding the figure. Hand-off "
-                + "percentiles cover all measured iterations.\n");
+                + "percentiles cover all measured iterations: every fork records an HdrHistogram (3 significant "
+                + "digits), and the percentiles are read from the histograms of all forks and rounds merged "
+                + "(logs in target/bench-out/).\n");
         if (!probeDetails.isEmpty()) {
             md.append("\n(f) details — commands clients sent (MONITOR, top level, whole renewal rounds) and the "
                     + "INFO commandstats delta (every command Redis ran, scripts' inner calls included):\n\n");

@@ -22,7 +22,8 @@ import org.openjdk.jmh.runner.IterationType;
  * same lock, the reentrant one or the fair one, with an empty critical section. Throughput is
  * acquisitions per second over all threads; a {@link HandOffRecorder} measures the time from
  * the start of an {@code unlock()} to the return of {@code lock()} in the next, different, holder,
- * in measurement iterations only, and leaves the percentiles in {@code -Drelock.bench.out}.
+ * in measurement iterations only, and leaves their histogram as an HdrHistogram log in
+ * {@code -Drelock.bench.out}, one per fork, for the report to merge.
  *
  * <p>Run through {@link BenchmarkReport}; see {@link UncontendedBenchmark}.
  */
@@ -62,9 +63,9 @@ public class ContendedBenchmark {
         }
     }
 
-    /** The file name the runner reads a trial's hand-off summary from. */
+    /** The file name the runner reads a fork's hand-off histogram from (an HdrHistogram log). */
     static String handOffFileName(String method, String contender, int threads) {
-        return "handoff-" + method + "-" + contender + "-t" + threads + "-" + ProcessHandle.current().pid() + ".properties";
+        return "handoff-" + method + "-" + contender + "-t" + threads + "-" + ProcessHandle.current().pid() + ".hlog";
     }
 
     @Setup(Level.Iteration)

@@ -1,31 +1,41 @@
 package io.github.relock.benchmarks;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.HdrHistogram.HistogramLogWriter;
+import org.HdrHistogram.Recorder;
 
 /**
  * Records hand-off latencies on a contended lock: the time from the moment a holder starts its
  * {@code unlock()} to the moment {@code lock()} returns in a <em>different</em> thread (a thread
- * that takes the lock again right after releasing it did not receive a hand-off). Lock-free and
- * allocation-free while recording; percentiles are computed once, at the end of the trial.
+ * that takes the lock again right after releasing it did not receive a hand-off). The latencies go
+ * into an HdrHistogram {@link Recorder} (nanoseconds, 3 significant digits: every sample is
+ * counted, each within 0.1%); recording is wait-free and allocates nothing.
  *
- * <p>Thread-safety: {@link #record} and {@link #acquired} may be called from any thread; the
- * other methods after the recording threads have stopped.
+ * <p>Each benchmark JVM writes its {@link Summary} as an HdrHistogram log ({@code .hlog}); the
+ * report reads the logs of every fork and round back and {@linkplain Summary#merge merges the
+ * histograms} before it takes percentiles, since percentiles of parts cannot be combined into the
+ * percentiles of the whole.
+ *
+ * <p>Thread-safety: {@link #record} and {@link #acquired} may be called from any thread;
+ * {@link #summary} after the recording threads have stopped.
  */
 final class HandOffRecorder {
-    private static final int CAPACITY = 1 << 21;
+    /** Longer hand-offs are counted as this long (one hour: none in practice). */
+    static final long HIGHEST_NANOS = TimeUnit.HOURS.toNanos(1);
+    static final int SIGNIFICANT_DIGITS = 3;
 
-    private final AtomicLongArray samples = new AtomicLongArray(CAPACITY);
-    private final AtomicInteger next = new AtomicInteger();
+    private final Recorder latencies = new Recorder(1, HIGHEST_NANOS, SIGNIFICANT_DIGITS);
     private final LongAdder acquisitions = new LongAdder();
 
     void acquired() {
@@ -33,78 +43,132 @@ final class HandOffRecorder {
     }
 
     void record(long nanos) {
-        int i = next.getAndIncrement();
-        if (i < CAPACITY) {
-            samples.set(i, nanos);
-        }
+        latencies.recordValue(Math.max(0, Math.min(nanos, HIGHEST_NANOS)));
     }
 
-    /** Summary of what was recorded. */
-    record Summary(long handOffs, long acquisitions, double p50Micros, double p99Micros, double maxMicros) {
+    /** @return everything recorded so far */
+    Summary summary() {
+        return new Summary(latencies.getIntervalHistogram(), acquisitions.sum());
+    }
+
+    /**
+     * Hand-off latencies (a histogram in nanoseconds) and the acquisitions they were part of, from
+     * one benchmark JVM or merged from several.
+     *
+     * <p>Thread-safety: immutable (it keeps a copy of the histogram and never hands it out).
+     */
+    static final class Summary {
+        private static final String ACQUISITIONS = "acquisitions=";
+
+        private final Histogram latencies;
+        private final long acquisitions;
+
+        Summary(Histogram latencies, long acquisitions) {
+            this.latencies = latencies.copy();
+            this.acquisitions = acquisitions;
+        }
+
+        /** @return the number of hand-offs: every recorded sample */
+        long handOffs() {
+            return latencies.getTotalCount();
+        }
+
+        long acquisitions() {
+            return acquisitions;
+        }
+
+        double p50Micros() {
+            return percentileMicros(50);
+        }
+
+        double p99Micros() {
+            return percentileMicros(99);
+        }
+
+        double p999Micros() {
+            return percentileMicros(99.9);
+        }
+
+        /** @return the longest hand-off in µs (to the histogram's precision), NaN without any */
+        double maxMicros() {
+            return handOffs() == 0 ? Double.NaN : latencies.getMaxValue() / 1e3;
+        }
+
+        /**
+         * @param percentile in [0, 100]
+         * @return the latency at that percentile in µs (to the histogram's precision), NaN without hand-offs
+         */
+        double percentileMicros(double percentile) {
+            return handOffs() == 0 ? Double.NaN : latencies.getValueAtPercentile(percentile) / 1e3;
+        }
+
+        /**
+         * Several forks or rounds of one benchmark as one: the histograms are added, so the
+         * percentiles are those of all samples together.
+         *
+         * @param parts the summaries to merge (may be empty)
+         * @return their merged summary
+         */
+        static Summary merge(List<Summary> parts) {
+            Histogram all = new Histogram(SIGNIFICANT_DIGITS); // auto-resizing: takes any part's range
+            long a = 0;
+            for (Summary s : parts) {
+                all.add(s.latencies);
+                a += s.acquisitions;
+            }
+            return new Summary(all, a);
+        }
+
+        /**
+         * Writes an HdrHistogram log (one interval, values in nanoseconds) that HdrHistogram's own
+         * tools read as well; the acquisition count goes in a comment line.
+         *
+         * @param file the {@code .hlog} file to (re)write
+         */
         void writeTo(Path file) {
-            Properties p = new Properties();
-            p.setProperty("handOffs", Long.toString(handOffs));
-            p.setProperty("acquisitions", Long.toString(acquisitions));
-            p.setProperty("p50us", Double.toString(p50Micros));
-            p.setProperty("p99us", Double.toString(p99Micros));
-            p.setProperty("maxus", Double.toString(maxMicros));
             try {
                 Files.createDirectories(file.getParent());
-                try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-                    p.store(w, "hand-off latency");
+                try (OutputStream o = Files.newOutputStream(file)) {
+                    HistogramLogWriter w = new HistogramLogWriter(o);
+                    w.outputComment("relock benchmark hand-off latencies, nanoseconds");
+                    w.outputComment(ACQUISITIONS + acquisitions);
+                    w.outputLogFormatVersion();
+                    long start = latencies.getStartTimeStamp(); // set on a recorder's histogram, not on a merge
+                    if (start > 0) {
+                        w.outputStartTime(start);
+                        w.setBaseTime(start);
+                    }
+                    w.outputLegend();
+                    w.outputIntervalHistogram(latencies);
+                    w.close();
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
 
+        /**
+         * @param file a log {@link #writeTo} wrote (a log of several intervals is read as their merge)
+         * @return what it holds
+         */
         static Summary readFrom(Path file) {
-            Properties p = new Properties();
-            try (var r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                p.load(r);
+            try {
+                long a = 0;
+                for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                    if (line.startsWith("#" + ACQUISITIONS)) {
+                        a += Long.parseLong(line.substring(1 + ACQUISITIONS.length()).trim());
+                    }
+                }
+                Histogram all = new Histogram(SIGNIFICANT_DIGITS);
+                try (HistogramLogReader r = new HistogramLogReader(Files.newInputStream(file))) {
+                    for (EncodableHistogram h = r.nextIntervalHistogram(); h != null; h = r.nextIntervalHistogram()) {
+                        all.add((Histogram) h);
+                    }
+                }
+                return new Summary(all, a);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            return new Summary(Long.parseLong(p.getProperty("handOffs")), Long.parseLong(p.getProperty("acquisitions")),
-                    Double.parseDouble(p.getProperty("p50us")), Double.parseDouble(p.getProperty("p99us")),
-                    Double.parseDouble(p.getProperty("maxus")));
         }
-
-        /** Several forks of one benchmark: weighted by hand-offs (percentiles are approximated so). */
-        static Summary combine(List<Summary> parts) {
-            long h = 0;
-            long a = 0;
-            double p50 = 0;
-            double p99 = 0;
-            double max = 0;
-            for (Summary s : parts) {
-                h += s.handOffs;
-                a += s.acquisitions;
-                p50 += s.p50Micros * s.handOffs;
-                p99 += s.p99Micros * s.handOffs;
-                max = Math.max(max, s.maxMicros);
-            }
-            return h == 0 ? new Summary(0, a, Double.NaN, Double.NaN, Double.NaN)
-                    : new Summary(h, a, p50 / h, p99 / h, max);
-        }
-    }
-
-    Summary summary() {
-        int n = Math.min(next.get(), CAPACITY);
-        long[] v = new long[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = samples.get(i);
-        }
-        Arrays.sort(v);
-        long total = acquisitions.sum();
-        if (n == 0) {
-            return new Summary(0, total, Double.NaN, Double.NaN, Double.NaN);
-        }
-        return new Summary(next.get(), total, percentile(v, 0.50) / 1e3, percentile(v, 0.99) / 1e3, v[n - 1] / 1e3);
-    }
-
-    private static double percentile(long[] sorted, double q) {
-        int rank = (int) Math.ceil(q * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank))];
     }
 }
