@@ -306,13 +306,14 @@ public final class BenchmarkReport {
         return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
-    /** The hand-off row's figure: p50 / p99 of the merged histogram, and the counts. */
+    /** The hand-off row's figure: p50 / p99 of the merged histogram, then p99.9, max and the counts. */
     static Cell handOffCell(HandOffRecorder.Summary h) {
         if (h.handOffs() == 0) {
             return Cell.na("no hand-off recorded");
         }
         return new Cell(h.p99Micros(), millis(h.p50Micros()) + " / " + millis(h.p99Micros())
-                + String.format(Locale.ROOT, " (%,d hand-offs, %.0f%% of acquisitions)", h.handOffs(),
+                + " (p99.9 " + millis(h.p999Micros()) + ", max " + millis(h.maxMicros())
+                + String.format(Locale.ROOT, "; %,d hand-offs, %.0f%% of acquisitions)", h.handOffs(),
                 100.0 * h.handOffs() / Math.max(1, h.acquisitions())));
     }
 

@@ -101,14 +101,14 @@ class HandOffRecorderTest {
     }
 
     @Test
-    void handOffCell_mergedForks_showsTheMergedP50AndP99AndCounts() {
+    void handOffCell_mergedForks_showsTheMergedPercentilesAndCounts() {
         HandOffRecorder.Summary merged = HandOffRecorder.Summary.merge(List.of(
                 fork(1_800, new long[] {100 * MICROS, 900}), fork(200, new long[] {10 * MILLIS, 100})));
 
         BenchmarkReport.Cell cell = BenchmarkReport.handOffCell(merged);
 
         assertMicros(10_000, cell.value(), "the cell's value is the merged p99");
-        assertEquals("100 µs / 10.00 ms (1,000 hand-offs, 50% of acquisitions)",
+        assertEquals("100 µs / 10.00 ms (p99.9 10.00 ms, max 10.00 ms; 1,000 hand-offs, 50% of acquisitions)",
                 cell.text());
     }
 
