@@ -1,0 +1,243 @@
+package io.github.relock.embeddedredis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A {@code redis-server} process started from the static binary that {@code org.signal:embedded-redis}
+ * ships for this platform, bound to {@value #HOST}, persistence off. The binary is extracted once
+ * per class loader into a temporary folder that is deleted when the JVM exits.
+ *
+ * <p>The one copy of "which binary for this OS and CPU, extract it, start it, wait for PING": the
+ * kit's fixture ({@code io.github.relock.tck.RedisServer}) and the demo both use it.
+ *
+ * <p>Thread-safety: the factories may be called from any thread at once; {@link #close()} may be
+ * called from any thread, more than once.
+ */
+public final class RedisProcess implements AutoCloseable {
+    /** The version of the {@code redis-server} binaries in {@code org.signal:embedded-redis} 0.9.1. */
+    public static final String VERSION = "7.0.15";
+    /** The address every server started here binds to. */
+    public static final String HOST = "127.0.0.1";
+
+    /** The platforms the binaries jar has a binary for, as {@code os-arch} resource suffixes. */
+    static final List<String> SHIPPED = List.of("linux-amd64", "linux-arm64", "linux-386", "darwin-amd64", "darwin-arm64");
+
+    private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(15);
+    private static final int FREE_PORT_ATTEMPTS = 5;
+    private static final ReentrantLock EXTRACT = new ReentrantLock();
+    private static Path binary; // guarded by EXTRACT
+
+    private final int port;
+    private final Process process;
+
+    private RedisProcess(int port, Process process) {
+        this.port = port;
+        this.process = process;
+    }
+
+    /**
+     * Starts a server on a free loopback port; tries another port if the one found is taken before
+     * the server binds it.
+     *
+     * @return the running server, answering PING
+     * @throws IOException if it did not start on 5 ports in a row (the
+     *     cause is the last failure); {@link InterruptedIOException} at once if interrupted
+     * @throws IllegalStateException if no binary is shipped for this platform or the binaries jar
+     *     is not on the class path
+     */
+    public static RedisProcess startOnFreePort() throws IOException {
+        IOException last = null;
+        for (int attempt = 0; attempt < FREE_PORT_ATTEMPTS; attempt++) {
+            try {
+                return start(freePort());
+            } catch (InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                last = e; // most likely the port was taken between probing and binding: try another
+            }
+        }
+        throw new IOException("redis-server " + VERSION + " did not start on " + FREE_PORT_ATTEMPTS
+                + " free ports in a row; last failure: " + last.getMessage(), last);
+    }
+
+    /**
+     * Starts a server on the given loopback port and waits until it answers PING.
+     *
+     * @param port the port, 1 to 65535
+     * @return the running server
+     * @throws IOException if the process exits (e.g. the port is taken) or does not answer PING
+     *     within 15 s; the process is stopped first. {@link InterruptedIOException} if interrupted
+     *     (the interrupt status is kept)
+     * @throws IllegalStateException if no binary is shipped for this platform or the binaries jar
+     *     is not on the class path
+     */
+    public static RedisProcess start(int port) throws IOException {
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port must be 1 to 65535, was " + port);
+        }
+        Path bin = binary();
+        Process p = new ProcessBuilder(bin.toString(), "--port", Integer.toString(port), "--bind", HOST,
+                "--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no",
+                "--loglevel", "warning", "--logfile", "")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        RedisProcess server = new RedisProcess(port, p);
+        try {
+            server.awaitPong();
+            return server;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A loopback port that was free a moment ago (another process may take it before it is used).
+     *
+     * @return the port
+     */
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback port", e);
+        }
+    }
+
+    /** @return the address to connect to: {@value #HOST} */
+    public String host() {
+        return HOST;
+    }
+
+    /** @return the port the server listens on */
+    public int port() {
+        return port;
+    }
+
+    /** @return whether the process is still running */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Stops the process and waits until it has exited (10 s, then it is killed). */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "redis-server " + VERSION + " at " + HOST + ":" + port + " (pid " + process.pid() + ")";
+    }
+
+    /**
+     * The binaries jar's resource for a platform.
+     *
+     * @param osName {@code os.name}
+     * @param osArch {@code os.arch}
+     * @return e.g. {@code redis-server-7.0.15-linux-amd64}
+     * @throws IllegalStateException if the jar ships no binary for it
+     */
+    static String resourceFor(String osName, String osArch) {
+        String os = osName.toLowerCase(Locale.ROOT);
+        String arch = osArch.toLowerCase(Locale.ROOT);
+        String o = os.contains("mac") || os.contains("darwin") ? "darwin" : os.contains("linux") ? "linux" : os;
+        String a = switch (arch) {
+            case "amd64", "x86_64" -> "amd64";
+            case "aarch64", "arm64" -> "arm64";
+            case "x86", "i386", "i486", "i586", "i686" -> "386";
+            default -> arch;
+        };
+        String platform = o + "-" + a;
+        if (!SHIPPED.contains(platform)) {
+            throw new IllegalStateException("org.signal:embedded-redis ships no redis-server for " + osName + "/" + osArch
+                    + " (only " + String.join(", ", SHIPPED) + ")");
+        }
+        return "redis-server-" + VERSION + "-" + platform;
+    }
+
+    private static Path binary() throws IOException {
+        EXTRACT.lock();
+        try {
+            if (binary == null) {
+                binary = extract(resourceFor(System.getProperty("os.name"), System.getProperty("os.arch")));
+            }
+            return binary;
+        } finally {
+            EXTRACT.unlock();
+        }
+    }
+
+    private static Path extract(String resource) throws IOException {
+        Path dir = Files.createTempDirectory("relock-redis-");
+        Path target = dir.resolve("redis-server");
+        dir.toFile().deleteOnExit(); // registered first: deleted after the file inside it
+        target.toFile().deleteOnExit();
+        try (InputStream in = RedisProcess.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + resource
+                        + " not found: is org.signal:embedded-redis on the class path?");
+            }
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwx------"));
+        return target;
+    }
+
+    private void awaitPong() throws IOException {
+        long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
+        while (System.nanoTime() - deadline < 0) {
+            if (!process.isAlive()) {
+                throw new IOException("redis-server exited with " + process.exitValue() + " on port " + port);
+            }
+            if (answersPing()) {
+                return;
+            }
+            try {
+                Thread.sleep(20); // polling the port, bounded by the deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while starting redis-server on port " + port);
+            }
+        }
+        throw new IOException("redis-server did not answer PING on port " + port + " within 15 s");
+    }
+
+    private boolean answersPing() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(HOST, port), 500);
+            s.setSoTimeout(500);
+            OutputStream out = s.getOutputStream();
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            byte[] reply = s.getInputStream().readNBytes(7);
+            return new String(reply, StandardCharsets.US_ASCII).equals("+PONG\r\n");
+        } catch (IOException notYet) {
+            return false;
+        }
+    }
+}
