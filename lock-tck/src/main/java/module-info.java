@@ -5,6 +5,7 @@
 module io.github.relock.tck {
     requires transitive io.github.relock.core;
     requires transitive org.junit.jupiter.api;
+    requires io.github.relock.embeddedredis;
     requires static testcontainers;
     requires jdk.jfr;
     exports io.github.relock.tck;

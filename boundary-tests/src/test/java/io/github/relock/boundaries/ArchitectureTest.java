@@ -69,6 +69,23 @@ class ArchitectureTest {
     }
 
     @Test
+    void embeddedRedisLauncher_dependsOnTheJdkAlone() {
+        classes().that().resideInAPackage("io.github.relock.embeddedredis..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.github.relock.embeddedredis..", "java..")
+                .because("the demo's run-time class path carries it, and must not carry the kit or JUnit with it")
+                .check(relock);
+    }
+
+    @Test
+    void libraries_doNotStartEmbeddedRedis() {
+        noClasses().that().resideInAnyPackage("io.github.relock.api..", "io.github.relock.core..",
+                        "io.github.relock.spi..", "io.github.relock.driver..")
+                .should().dependOnClassesThat().resideInAPackage("io.github.relock.embeddedredis..")
+                .because("the launcher is test and demo tooling; the libraries stay free of it")
+                .check(relock);
+    }
+
+    @Test
     void packages_haveNoCycles() {
         slices().matching("io.github.relock.(**)")
                 .should().beFreeOfCycles()

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.relock.api.LockClient;
 import io.github.relock.core.RedisLocks;
 import io.github.relock.driver.jedis.JedisDriverProvider;
+import io.github.relock.embeddedredis.RedisProcess;
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RelockTck;
@@ -69,6 +70,16 @@ class ModuleDescriptorTest {
         assertEquals(Set.of("io.github.relock.tck -> [org.junit.platform.commons]"), d.opens().stream()
                 .map(o -> o.source() + " -> " + o.targets().stream().sorted().toList()).collect(Collectors.toSet()),
                 "the kit opens its package to JUnit's reflection and to nobody else");
+    }
+
+    @Test
+    void embeddedRedisLauncher_exportsOnlyItsPackage_requiresOnlyJavaBase() throws Exception {
+        ModuleDescriptor d = descriptorOf(RedisProcess.class);
+        assertEquals("io.github.relock.embeddedredis", d.name());
+        assertEquals(Set.of("io.github.relock.embeddedredis"), exports(d));
+        assertEquals(Set.of("java.base"), requires(d), "the binaries jar is read as resources, not required");
+        assertTrue(requires(descriptorOf(RelockTck.class)).contains("io.github.relock.embeddedredis"),
+                "the kit's fixture starts its servers through the launcher");
     }
 
     @Test
