@@ -1,5 +1,7 @@
 package io.github.relock.examples;
 
+import io.github.relock.embeddedredis.RedisProcess;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -60,7 +62,7 @@ public final class Main {
             exit codes: 0 ok; 1 an invariant failed (demo) or no such lock (inspect);
                         2 usage error; 3 Redis unreachable, refused the credentials, or the
                         embedded server could not start
-            """.formatted(JAR, EmbeddedRedis.VERSION);
+            """.formatted(JAR, RedisProcess.VERSION);
 
     private Main() {
     }
@@ -133,18 +135,18 @@ public final class Main {
             out.println("Redis: " + target.redacted() + (a.value("--url") != null ? " (--url)" : " (REDIS_URL)"));
             return new Demo(options, target, out).run();
         }
-        EmbeddedRedis started;
+        RedisProcess started;
         try {
-            started = EmbeddedRedis.start();
-        } catch (RuntimeException e) {
-            throw new CliException(EXIT_UNREACHABLE, "cannot start the embedded redis-server " + EmbeddedRedis.VERSION + ": "
+            started = RedisProcess.startOnFreePort();
+        } catch (IOException | RuntimeException e) {
+            throw new CliException(EXIT_UNREACHABLE, "cannot start the embedded redis-server " + RedisProcess.VERSION + ": "
                     + RedisTarget.rootMessage(e) + "; set REDIS_URL (or --url) to a running server", e);
         }
-        try (EmbeddedRedis server = started) {
+        try (RedisProcess server = started) {
             Thread stopOnCtrlC = new Thread(server::close, "relock-demo-redis-stop");
             Runtime.getRuntime().addShutdownHook(stopOnCtrlC);
             try {
-                out.println("Redis: started the embedded redis-server " + EmbeddedRedis.VERSION + " on "
+                out.println("Redis: started the embedded redis-server " + RedisProcess.VERSION + " on "
                         + server.host() + ":" + server.port() + "; it stops at the end (set REDIS_URL to use your own)");
                 return new Demo(options, RedisTarget.local(server.host(), server.port()), out).run();
             } finally {
