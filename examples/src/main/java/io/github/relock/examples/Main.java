@@ -1,25 +1,30 @@
 package io.github.relock.examples;
 
-import io.github.relock.embeddedredis.RedisProcess;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.List;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.CharBuffer;
 import java.util.Map;
 import java.util.Set;
-import redis.clients.jedis.RedisClient;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The examples' command line: {@code demo} (the default) and {@code inspect}.
+ * The examples' command line (picocli): {@code demo} (the default) and {@code inspect}.
  *
  * <pre>
  * mvn -B -q -pl examples -am package -DskipTests
  * java -jar examples/target/relock-examples.jar                      # the demo
  * java -jar examples/target/relock-examples.jar inspect orders:42    # what Redis holds for a lock
+ * java -jar examples/target/relock-examples.jar --help               # or: help demo, inspect --help
  * </pre>
  *
- * <p>Thread-safety: {@link #run} may be called from several threads (tests do); each call is
- * independent.
+ * <p>Thread-safety: {@link #run} may be called from several threads (tests do); each call builds
+ * its own command objects.
  */
 public final class Main {
     /** The demo's invariants held; inspect found a lock. */
@@ -33,36 +38,37 @@ public final class Main {
     static final int EXIT_UNREACHABLE = 3;
 
     static final String JAR = "java -jar examples/target/relock-examples.jar";
-    static final String USAGE = """
-            relock examples: relock and Redisson sharing locks, and what a lock looks like in Redis.
 
-            usage: %1$s [demo] [options]
-                   %1$s inspect <lockName> [--json] [--url URL]
+    /** The top-level command: only help of its own; {@code demo} runs when no command is named. */
+    @Command(name = JAR,
+            synopsisHeading = "",
+            customSynopsis = {
+                "Usage: " + JAR + " [demo] [OPTIONS]",
+                "       " + JAR + " inspect [OPTIONS] <lockName>",
+                "       " + JAR + " help [COMMAND]"},
+            descriptionHeading = "%n", optionListHeading = "%nOptions:%n",
+            description = {"relock examples: relock and Redisson sharing locks, and what a lock looks like in Redis."
+                    + " With no command, or options first, the demo runs."},
+            commandListHeading = "%nCommands:%n",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {
+                "0:ok: the demo's checks passed; inspect found a lock",
+                "1:a demo check failed; inspect found no lock of that name",
+                "2:usage error: unknown command or option, bad value, malformed URL",
+                "3:Redis unreachable or refused the credentials; without a URL, the demo's embedded server"
+                        + " could not start"},
+            footer = {"%nRun '" + JAR + " COMMAND --help' for a command's options."})
+    static final class Examples implements Runnable {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+        boolean help;
 
-            demo (the default): relock over Jedis, relock over Lettuce and Redisson contend for one
-            reentrant lock (then one fair lock), each worker doing GET counter, think, SET counter+1
-            inside it. Prints a line per second, then per lock: acquisitions and wait p50/p99 per
-            client, the counter against the acquisitions (no lost update), overlaps, re-entries, and
-            for the fair lock the hand-over order.
-              --seconds N     how long to run, split between the locks (default 10)
-              --workers N     worker threads per client (default 2)
-              --clients LIST  which of jedis,lettuce,redisson take part (default: all three)
-              --url URL       the Redis to use (default: $REDIS_URL; unset: start the embedded
-                              redis-server %2$s on a free loopback port and stop it at the end)
-              --verbose       also show relock's INFO log lines
+        @Override
+        public void run() {
+            // not reached: run() names a command for every argument list
+        }
+    }
 
-            inspect <lockName>: prints what Redis holds for that lock, whichever library took it:
-            type (reentrant, fair, read-write), holders (clientId:threadId, hold count, read/write),
-            TTL, the fair queue in order with each waiter's deadline, read holds' timeout keys.
-              --json          one JSON object instead of text
-              --url URL       the Redis to read (default: $REDIS_URL, else redis://localhost:6379)
-
-            URL: redis://[user:password@]host[:port][/db] or rediss://...
-
-            exit codes: 0 ok; 1 an invariant failed (demo) or no such lock (inspect);
-                        2 usage error; 3 Redis unreachable, refused the credentials, or the
-                        embedded server could not start
-            """.formatted(JAR, RedisProcess.VERSION);
+    private static final Set<String> TOP_LEVEL_HELP = Set.of("-h", "--help");
 
     private Main() {
     }
@@ -81,116 +87,113 @@ public final class Main {
      *
      * @param args the arguments
      * @param env the environment ({@code REDIS_URL})
-     * @param out where results go
+     * @param out where results and help go
      * @param err where errors go
      * @return the exit code
      */
     static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
-        List<String> list = Arrays.asList(args);
-        boolean explicit = !list.isEmpty() && !list.get(0).startsWith("-");
-        String command = explicit ? list.get(0) : "demo";
-        List<String> rest = explicit ? list.subList(1, list.size()) : list;
+        PrintWriter outWriter = writerOver(out);
+        PrintWriter errWriter = writerOver(err);
+        CommandLine cli = new CommandLine(new Examples())
+                .addSubcommand(new DemoCommand(env, out))
+                .addSubcommand(new InspectCommand(env, out))
+                .addSubcommand(new HelpCommand());
+        cli.setUsageHelpWidth(100); // the command name alone, "java -jar ...", takes 45 columns
+        cli.setOut(outWriter);
+        cli.setErr(errWriter);
+        if (out != System.out) {
+            cli.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        }
+        cli.setParameterExceptionHandler((ex, ignored) -> usageError(ex, errWriter));
+        cli.setExecutionExceptionHandler((ex, command, parsed) -> failure(ex, command, errWriter));
         try {
-            return switch (command) {
-                case "demo" -> demo(rest, env, out);
-                case "inspect" -> inspect(rest, env, out);
-                case "help" -> {
-                    out.print(USAGE);
-                    yield EXIT_OK;
-                }
-                default -> throw CliException.usage("unknown command '" + command + "' (commands: demo, inspect)");
-            };
-        } catch (CliException e) {
+            return cli.execute(withDefaultCommand(args));
+        } finally {
+            outWriter.flush();
+            errWriter.flush();
+        }
+    }
+
+    /** No command named (no arguments, or an option first): the demo, except for top-level help. */
+    static String[] withDefaultCommand(String[] args) {
+        if (args.length > 0 && (!args[0].startsWith("-") || TOP_LEVEL_HELP.contains(args[0]))) {
+            return args;
+        }
+        String[] withDemo = new String[args.length + 1];
+        withDemo[0] = "demo";
+        System.arraycopy(args, 0, withDemo, 1, args.length);
+        return withDemo;
+    }
+
+    /** {@code --url}, else {@code REDIS_URL}, else null. */
+    static String url(String option, Map<String, String> env) {
+        String url = option != null ? option : env.get("REDIS_URL");
+        return url == null || url.isBlank() ? null : url;
+    }
+
+    private static int usageError(ParameterException ex, PrintWriter err) {
+        CommandLine command = ex.getCommandLine();
+        err.println("relock-examples: " + describe(ex));
+        UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("run '" + command.getCommandSpec().qualifiedName() + " --help' for usage");
+        return EXIT_USAGE;
+    }
+
+    /** picocli's message, named after the command; the commonest three in the words the README uses. */
+    private static String describe(ParameterException ex) {
+        CommandLine command = ex.getCommandLine();
+        String name = command.getCommandName();
+        if (ex instanceof UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+            String first = unmatched.getUnmatched().get(0);
+            if (command.getParent() == null && !first.startsWith("-")) {
+                return "unknown command '" + first + "' (commands: demo, inspect)";
+            }
+            if (unmatched.isUnknownOption()) {
+                return name + ": unknown option " + unmatched.getUnmatched().stream().filter(a -> a.startsWith("-"))
+                        .findFirst().orElse(first);
+            }
+            return name + ": unexpected argument '" + first + "'";
+        }
+        if (ex instanceof CommandLine.MissingParameterException && command.getCommand() instanceof InspectCommand) {
+            return name + ": " + InspectCommand.WHICH_LOCK;
+        }
+        return name + ": " + ex.getMessage();
+    }
+
+    private static int failure(Exception ex, CommandLine command, PrintWriter err) {
+        if (ex instanceof CliException e) {
             err.println("relock-examples: " + e.getMessage());
             if (e.exitCode() == EXIT_USAGE) {
-                err.println("run '" + JAR + " --help' for usage");
+                err.println("run '" + command.getCommandSpec().qualifiedName() + " --help' for usage");
             }
             return e.exitCode();
-        } catch (InterruptedException e) {
+        }
+        if (ex instanceof InterruptedException) {
             Thread.currentThread().interrupt();
             err.println("relock-examples: interrupted");
             return EXIT_FAILED;
-        } catch (RuntimeException e) {
-            err.println("relock-examples: " + command + " failed: " + RedisTarget.rootMessage(e));
-            return EXIT_FAILED;
         }
+        err.println("relock-examples: " + command.getCommandName() + " failed: " + RedisTarget.rootMessage(ex));
+        return EXIT_FAILED;
     }
 
-    private static int demo(List<String> raw, Map<String, String> env, PrintStream out) throws InterruptedException {
-        Args a = Args.parse("demo", raw, Set.of("--seconds", "--workers", "--clients", "--url"), Set.of("--verbose"));
-        if (a.flag("--help")) {
-            out.print(USAGE);
-            return EXIT_OK;
-        }
-        if (!a.positionals().isEmpty()) {
-            throw CliException.usage("demo: unexpected argument '" + a.positionals().get(0) + "'");
-        }
-        Demo.Options options = new Demo.Options(a.intValue("demo", "--seconds", 10, 1, 3600),
-                a.intValue("demo", "--workers", 2, 1, 64),
-                a.value("--clients") == null ? Demo.ALL_CLIENTS : Demo.parseClients(a.value("--clients")));
-        QuietLogging.apply(a.flag("--verbose"));
-        String url = url(a, env);
-        if (url != null) {
-            RedisTarget target = RedisTarget.parse(url);
-            out.println("Redis: " + target.redacted() + (a.value("--url") != null ? " (--url)" : " (REDIS_URL)"));
-            return new Demo(options, target, out).run();
-        }
-        RedisProcess started;
-        try {
-            started = RedisProcess.startOnFreePort();
-        } catch (IOException | RuntimeException e) {
-            throw new CliException(EXIT_UNREACHABLE, "cannot start the embedded redis-server " + RedisProcess.VERSION + ": "
-                    + RedisTarget.rootMessage(e) + "; set REDIS_URL (or --url) to a running server", e);
-        }
-        try (RedisProcess server = started) {
-            Thread stopOnCtrlC = new Thread(server::close, "relock-demo-redis-stop");
-            Runtime.getRuntime().addShutdownHook(stopOnCtrlC);
-            try {
-                out.println("Redis: started the embedded redis-server " + RedisProcess.VERSION + " on "
-                        + server.host() + ":" + server.port() + "; it stops at the end (set REDIS_URL to use your own)");
-                return new Demo(options, RedisTarget.local(server.host(), server.port()), out).run();
-            } finally {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(stopOnCtrlC);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running or will run: it stops the server
-                }
+    /** picocli writes to a PrintWriter; this one hands every character to the stream, in its charset, in order. */
+    private static PrintWriter writerOver(PrintStream stream) {
+        return new PrintWriter(new Writer() {
+            @Override
+            public void write(char[] chars, int offset, int length) {
+                stream.append(CharBuffer.wrap(chars, offset, length));
             }
-        }
-    }
 
-    private static int inspect(List<String> raw, Map<String, String> env, PrintStream out) {
-        Args a = Args.parse("inspect", raw, Set.of("--url"), Set.of("--json"));
-        if (a.flag("--help")) {
-            out.print(USAGE);
-            return EXIT_OK;
-        }
-        if (a.positionals().size() != 1) {
-            throw CliException.usage(a.positionals().isEmpty() ? "inspect: which lock? (inspect <lockName>)"
-                    : "inspect: one lock name at a time, got " + a.positionals().size());
-        }
-        String name = a.positionals().get(0);
-        String url = url(a, env);
-        RedisTarget target = RedisTarget.parse(url == null ? "redis://localhost:6379" : url);
-        long now = System.currentTimeMillis();
-        LockState state;
-        if (name.isEmpty()) {
-            state = Inspector.emptyName(); // answered without asking Redis
-        } else {
-            try (RedisClient redis = target.jedis()) {
-                target.requireReachable(redis);
-                state = new Inspector(redis).inspect(name);
+            @Override
+            public void flush() {
+                stream.flush();
             }
-        }
-        out.println(a.flag("--json") ? LockReport.json(state, now, target.redacted()) : LockReport.text(state, now));
-        return state.found() ? EXIT_OK : EXIT_FAILED;
-    }
 
-    private static String url(Args a, Map<String, String> env) {
-        String url = a.value("--url");
-        if (url == null) {
-            url = env.get("REDIS_URL");
-        }
-        return url == null || url.isBlank() ? null : url;
+            @Override
+            public void close() {
+                stream.flush(); // the stream belongs to the caller
+            }
+        }, true);
     }
 }

@@ -22,7 +22,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>Thread-safety: immutable.
  */
 final class RedisTarget {
-    private static final String FORMAT = "redis://[user:password@]host[:port][/db] or rediss://...";
+    static final String FORMAT = "redis://[user:password@]host[:port][/db] or rediss://...";
 
     private final URI uri;
     private final String host;

@@ -109,22 +109,76 @@ class DemoCommandTest {
         assertEquals(Main.EXIT_USAGE, unknown.exitCode(), unknown::toString);
         assertTrue(unknown.err().contains("demo: unknown option --sconds"), unknown::toString);
         assertTrue(unknown.err().contains("--help"), unknown::toString);
+
+        Cli notANumber = Cli.run("--workers", "two");
+        assertEquals(Main.EXIT_USAGE, notANumber.exitCode(), notANumber::toString);
+        assertTrue(notANumber.err().contains("demo: Invalid value for option '--workers': 'two' is not an int"),
+                notANumber::toString);
+
+        Cli noValue = Cli.run("demo", "--url");
+        assertEquals(Main.EXIT_USAGE, noValue.exitCode(), noValue::toString);
+        assertTrue(noValue.err().contains("Missing required parameter for option '--url'"), noValue::toString);
+        assertEquals("", noValue.out(), "a usage error starts nothing");
     }
 
     @Test
-    void help_printsUsageWithExitCodesAndExitsZero() {
-        for (String[] args : List.of(new String[] {"--help"}, new String[] {"-h"}, new String[] {"help"},
-                new String[] {"inspect", "--help"}, new String[] {"demo", "--help"})) {
+    void help_topLevel_namesBothCommandsAndTheExitCodesAndExitsZero() {
+        for (String[] args : List.of(new String[] {"--help"}, new String[] {"-h"}, new String[] {"help"})) {
             Cli run = Cli.run(args);
             assertEquals(Main.EXIT_OK, run.exitCode(), run::toString);
-            assertTrue(run.out().contains("usage: java -jar examples/target/relock-examples.jar [demo] [options]"), run::toString);
-            assertTrue(run.out().contains("exit codes: 0 ok; 1 an invariant failed (demo) or no such lock (inspect);"),
+            assertTrue(run.out().contains("Usage: java -jar examples/target/relock-examples.jar [demo] [OPTIONS]"), run::toString);
+            assertTrue(run.out().contains("java -jar examples/target/relock-examples.jar inspect [OPTIONS] <lockName>"),
                     run::toString);
+            assertTrue(Pattern.compile("^ {2}demo +Run the mixed-fleet demo", Pattern.MULTILINE).matcher(run.out()).find(),
+                    run::toString);
+            assertTrue(Pattern.compile("^ {2}inspect +Print what Redis holds", Pattern.MULTILINE).matcher(run.out()).find(),
+                    run::toString);
+            assertExitCodesListed(run, "2   usage error", "3   Redis unreachable");
             assertEquals("", run.err());
         }
+    }
+
+    @Test
+    void help_demo_listsEveryDemoOptionAndExitsZero() {
+        for (String[] args : List.of(new String[] {"demo", "--help"}, new String[] {"--seconds", "3", "-h"},
+                new String[] {"help", "demo"})) {
+            Cli run = Cli.run(args);
+            assertEquals(Main.EXIT_OK, run.exitCode(), run::toString);
+            for (String option : List.of("--seconds=N", "--workers=N", "--clients=LIST", "--url=URL", "--verbose", "--help")) {
+                assertTrue(run.out().contains(option), option + "\n" + run);
+            }
+            assertTrue(run.out().contains("(default: 10)"), run::toString);
+            assertExitCodesListed(run, "1   a check failed", "3   Redis unreachable");
+            assertEquals("", run.err());
+        }
+    }
+
+    @Test
+    void help_inspect_listsTheLockNameAndItsOptionsAndExitsZero() {
+        for (String[] args : List.of(new String[] {"inspect", "--help"}, new String[] {"help", "inspect"})) {
+            Cli run = Cli.run(args);
+            assertEquals(Main.EXIT_OK, run.exitCode(), run::toString);
+            assertTrue(run.out().contains("inspect [-h] [--json] [--url=URL] <lockName>"), run::toString);
+            assertFalse(run.out().contains("--seconds"), "demo's options are not inspect's\n" + run);
+            assertExitCodesListed(run, "1   no lock of that name", "3   Redis unreachable");
+            assertEquals("", run.err());
+        }
+    }
+
+    @Test
+    void unknownCommand_exitsTwoNamingTheCommands() {
         Cli unknown = Cli.run("frobnicate");
         assertEquals(Main.EXIT_USAGE, unknown.exitCode(), unknown::toString);
         assertNotNull(unknown.err());
         assertTrue(unknown.err().contains("unknown command 'frobnicate' (commands: demo, inspect)"), unknown::toString);
+        assertEquals("", unknown.out());
+    }
+
+    private static void assertExitCodesListed(Cli run, String... lines) {
+        String out = run.out().replace(System.lineSeparator(), "\n");
+        assertTrue(out.contains("Exit codes:\n  0   "), run::toString);
+        for (String line : lines) {
+            assertTrue(out.contains("\n  " + line), line + "\n" + run);
+        }
     }
 }

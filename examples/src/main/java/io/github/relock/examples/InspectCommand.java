@@ -1,0 +1,72 @@
+package io.github.relock.examples;
+
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * {@code inspect <lockName>}: what Redis holds for one lock, as text or one JSON object.
+ *
+ * <p>Thread-safety: one instance per command line run; not shared.
+ */
+@Command(name = "inspect", sortOptions = false, descriptionHeading = "%n", optionListHeading = "%nOptions:%n",
+        header = "Print what Redis holds for a lock, whichever library took it.",
+        description = {
+            "Type (reentrant, fair, read-write), holders (clientId:threadId, hold count, read/write; negative"
+                    + " thread ids are relock leases), TTL, the fair queue in order with each waiter's deadline,"
+                    + " and each read hold's timeout key. A fair lock with no waiters looks exactly like a"
+                    + " reentrant lock in Redis, and is reported as one."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:a lock was found",
+            "1:no lock of that name, an empty name, or a key that is not a lock",
+            "2:usage error: unknown option, no lock name, malformed URL",
+            "3:Redis unreachable or refused the credentials"})
+final class InspectCommand implements Callable<Integer> {
+    /** The usage error when the lock name is missing. */
+    static final String WHICH_LOCK = "which lock? (inspect <lockName>)";
+
+    private final Map<String, String> env;
+    private final PrintStream out;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Parameters(paramLabel = "<lockName>", arity = "1",
+            description = "The name given to getLock(...); put -- before a name that starts with '-'.")
+    String name;
+
+    @Option(names = "--json", description = "Print one JSON object, on one line, instead of text.")
+    boolean json;
+
+    @Option(names = "--url", paramLabel = "URL",
+            description = "The Redis to read, " + RedisTarget.FORMAT + " (default: $REDIS_URL, else redis://localhost:6379).")
+    String url;
+
+    InspectCommand(Map<String, String> env, PrintStream out) {
+        this.env = env;
+        this.out = out;
+    }
+
+    @Override
+    public Integer call() {
+        String given = Main.url(url, env);
+        RedisTarget target = RedisTarget.parse(given == null ? "redis://localhost:6379" : given);
+        long now = System.currentTimeMillis();
+        LockState state;
+        if (name.isEmpty()) {
+            state = Inspector.emptyName(); // answered without asking Redis
+        } else {
+            try (RedisClient redis = target.jedis()) {
+                target.requireReachable(redis);
+                state = new Inspector(redis).inspect(name);
+            }
+        }
+        out.println(json ? LockReport.json(state, now, target.redacted()) : LockReport.text(state, now));
+        return state.found() ? Main.EXIT_OK : Main.EXIT_FAILED;
+    }
+}
