@@ -223,9 +223,25 @@ public final class LockOptions {
             Objects.requireNonNull(value, () -> what + " must not be null");
             if (value.compareTo(min) < 0) {
                 throw new IllegalArgumentException(
-                        what + " must be at least " + min.toMillis() + " ms, was " + value.toMillis() + " ms");
+                        what + " must be at least " + min.toMillis() + " ms, was " + describe(value));
             }
             return value;
+        }
+
+        /**
+         * Whole milliseconds as {@code "10 ms"}; anything else as the Duration itself, so a
+         * sub-millisecond value is not shown as "0 ms" and a huge negative one (whose toMillis()
+         * overflows) still gets this message rather than an ArithmeticException.
+         */
+        private static String describe(Duration value) {
+            if (value.getNano() % 1_000_000 == 0) {
+                try {
+                    return value.toMillis() + " ms";
+                } catch (ArithmeticException tooLarge) {
+                    // fall through
+                }
+            }
+            return value.toString();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.github.relock.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,63 +9,218 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** LockOptions: Redisson's defaults, checked setters with messages that say what was passed and what is allowed. */
 class LockOptionsTest {
 
+    /** One Duration option: its name, its setter, its getter and the smallest value it accepts. */
+    record DurationOption(String name, BiConsumer<LockOptions.Builder, Duration> setter,
+            Function<LockOptions, Duration> getter, Duration min) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<DurationOption> durationOptions() {
+        return Stream.of(
+                new DurationOption("lockWatchdogTimeout", LockOptions.Builder::lockWatchdogTimeout,
+                        LockOptions::lockWatchdogTimeout, Duration.ofMillis(30)),
+                new DurationOption("fairLockWaitTimeout", LockOptions.Builder::fairLockWaitTimeout,
+                        LockOptions::fairLockWaitTimeout, Duration.ofMillis(1)),
+                new DurationOption("commandTimeout", LockOptions.Builder::commandTimeout,
+                        LockOptions::commandTimeout, Duration.ofMillis(1)),
+                new DurationOption("subscriptionTimeout", LockOptions.Builder::subscriptionTimeout,
+                        LockOptions::subscriptionTimeout, Duration.ofMillis(1)));
+    }
+
+    private static void assertMessageHas(Throwable e, String... parts) {
+        for (String part : parts) {
+            assertTrue(e.getMessage() != null && e.getMessage().contains(part),
+                    "message lacks '" + part + "': " + e.getMessage());
+        }
+    }
+
     @Test
-    void defaults_matchRedissonAndTheDocumentedConstants() {
+    void defaults_everyOption_equalsItsDocumentedConstant() {
         LockOptions o = LockOptions.defaults();
-        assertEquals(Duration.ofSeconds(30), o.lockWatchdogTimeout());
+        assertEquals(LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT, o.lockWatchdogTimeout());
         assertEquals(LockOptions.DEFAULT_FAIR_LOCK_WAIT_TIMEOUT, o.fairLockWaitTimeout());
         assertEquals(LockOptions.DEFAULT_COMMAND_TIMEOUT, o.commandTimeout());
         assertEquals(LockOptions.DEFAULT_SUBSCRIPTION_TIMEOUT, o.subscriptionTimeout());
         assertEquals(LockOptions.DEFAULT_RENEWAL_BATCH_SIZE, o.renewalBatchSize());
         assertEquals(Optional.empty(), o.clientId(), "each client picks its own id unless one is set");
-        assertEquals(Optional.empty(), o.lockLostExecutor());
+        assertEquals(Optional.empty(), o.lockLostExecutor(), "callbacks run on the client's timer by default");
+        assertEquals(o.toString(), LockOptions.builder().build().toString());
     }
 
     @Test
-    void durations_belowTheirMinimum_rejectedNamingOptionValueAndMinimum() {
+    void defaultConstants_matchRedissonsCode() {
+        assertEquals(Duration.ofSeconds(30), LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT);
+        assertEquals(Duration.ofSeconds(300), LockOptions.DEFAULT_FAIR_LOCK_WAIT_TIMEOUT);
+        assertEquals(Duration.ofSeconds(3), LockOptions.DEFAULT_COMMAND_TIMEOUT);
+        assertEquals(Duration.ofMillis(7500), LockOptions.DEFAULT_SUBSCRIPTION_TIMEOUT);
+        assertEquals(100, LockOptions.DEFAULT_RENEWAL_BATCH_SIZE);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("durationOptions")
+    void durationSetter_belowMinimum_rejectedNamingOptionValueAndMinimum(DurationOption option) {
+        Duration tooSmall = option.min().minusMillis(1);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(10)));
-        assertTrue(e.getMessage().contains("lockWatchdogTimeout") && e.getMessage().contains("30 ms")
-                && e.getMessage().contains("10 ms"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().commandTimeout(Duration.ZERO));
-        assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().subscriptionTimeout(Duration.ofMillis(-1)));
-        assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().fairLockWaitTimeout(Duration.ZERO));
-        NullPointerException n = assertThrows(NullPointerException.class, () -> LockOptions.builder().commandTimeout(null));
-        assertTrue(n.getMessage().contains("commandTimeout"), n.getMessage());
+                () -> option.setter().accept(LockOptions.builder(), tooSmall));
+        assertMessageHas(e, option.name(), "at least " + option.min().toMillis() + " ms",
+                "was " + tooSmall.toMillis() + " ms");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("durationOptions")
+    void durationSetter_zeroOrNegative_rejectedNamingTheValue(DurationOption option) {
+        assertMessageHas(assertThrows(IllegalArgumentException.class,
+                () -> option.setter().accept(LockOptions.builder(), Duration.ZERO)), option.name(), "was 0 ms");
+        assertMessageHas(assertThrows(IllegalArgumentException.class,
+                () -> option.setter().accept(LockOptions.builder(), Duration.ofSeconds(-5))), option.name(), "was -5000 ms");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("durationOptions")
+    void durationSetter_subMillisecond_messageShowsTheDurationPassed_notZeroMs(DurationOption option) {
+        Duration half = Duration.ofNanos(500_000);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> option.setter().accept(LockOptions.builder(), half));
+        assertMessageHas(e, option.name(), "was " + half);
+        assertFalse(e.getMessage().contains("was 0 ms"), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("durationOptions")
+    void durationSetter_hugeNegative_illegalArgumentNotArithmeticOverflow(DurationOption option) {
+        Duration hugeNegative = Duration.ofSeconds(Long.MIN_VALUE);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> option.setter().accept(LockOptions.builder(), hugeNegative));
+        assertMessageHas(e, option.name(), "was " + hugeNegative);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("durationOptions")
+    void durationSetter_null_nullPointerNamingTheOption(DurationOption option) {
+        NullPointerException e = assertThrows(NullPointerException.class,
+                () -> option.setter().accept(LockOptions.builder(), null));
+        assertMessageHas(e, option.name(), "null");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("durationOptions")
+    void durationSetter_atMinimum_acceptedAndBuilt(DurationOption option) {
+        LockOptions.Builder b = LockOptions.builder();
+        option.setter().accept(b, option.min());
+        assertEquals(option.min(), option.getter().apply(b.build()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("durationOptions")
+    void durationSetter_rejectedValue_leavesTheBuilderUnchanged(DurationOption option) {
+        LockOptions.Builder b = LockOptions.builder();
+        Duration kept = option.min().plusSeconds(7);
+        option.setter().accept(b, kept);
+        assertThrows(IllegalArgumentException.class, () -> option.setter().accept(b, Duration.ZERO));
+        assertEquals(kept, option.getter().apply(b.build()));
     }
 
     @Test
-    void renewalBatchSize_outsideOneToThousand_rejected() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().renewalBatchSize(0));
-        assertTrue(e.getMessage().contains("1..1000") && e.getMessage().contains("0"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().renewalBatchSize(1001));
+    void renewalBatchSize_outsideOneToThousand_rejectedNamingOptionValueAndRange() {
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().renewalBatchSize(0)),
+                "renewalBatchSize", "1..1000", "was 0");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().renewalBatchSize(1001)),
+                "renewalBatchSize", "1..1000", "was 1001");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().renewalBatchSize(-1)),
+                "renewalBatchSize", "was -1");
+    }
+
+    @Test
+    void renewalBatchSize_boundsOneAndThousand_accepted() {
+        assertEquals(1, LockOptions.builder().renewalBatchSize(1).build().renewalBatchSize());
         assertEquals(1000, LockOptions.builder().renewalBatchSize(1000).build().renewalBatchSize());
     }
 
     @Test
-    void clientId_blankOrWithColon_rejected_validOneKept() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().clientId("a:b"));
-        assertTrue(e.getMessage().contains("a:b") && e.getMessage().contains("':'"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().clientId(" "));
-        assertThrows(NullPointerException.class, () -> LockOptions.builder().clientId(null));
-        assertEquals(Optional.of("node-1"), LockOptions.builder().clientId("node-1").build().clientId());
+    void clientId_withColon_rejectedNamingOptionValueAndRule() {
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().clientId("a:b")),
+                "clientId", "'a:b'", "':'");
     }
 
     @Test
-    void toBuilder_roundTripsEveryOption() {
+    void clientId_emptyOrBlank_rejectedNamingOptionValueAndRule() {
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().clientId("")),
+                "clientId", "non-blank", "was ''");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().clientId(" \t")),
+                "clientId", "non-blank", "was ' \t'");
+    }
+
+    @Test
+    void clientId_null_nullPointerNamingTheOption() {
+        assertMessageHas(assertThrows(NullPointerException.class, () -> LockOptions.builder().clientId(null)),
+                "clientId", "null");
+    }
+
+    @Test
+    void clientId_unset_isEmpty_setIsPresent() {
+        assertEquals(Optional.empty(), LockOptions.builder().build().clientId());
+        assertEquals(Optional.of("node-1"), LockOptions.builder().clientId("node-1").build().clientId());
+        assertTrue(LockOptions.defaults().toString().contains("clientId=(random per client)"),
+                LockOptions.defaults().toString());
+    }
+
+    @Test
+    void lockLostExecutor_setIsPresentAsTheSameInstance() {
+        Executor direct = Runnable::run;
+        assertSame(direct, LockOptions.builder().lockLostExecutor(direct).build().lockLostExecutor().orElseThrow());
+    }
+
+    @Test
+    void lockLostExecutor_null_nullPointerNamingTheOption() {
+        assertMessageHas(assertThrows(NullPointerException.class, () -> LockOptions.builder().lockLostExecutor(null)),
+                "lockLostExecutor", "null");
+    }
+
+    @Test
+    void toBuilder_everyOptionSet_roundTripsEveryOption() {
         Executor direct = Runnable::run;
         LockOptions o = LockOptions.builder().lockWatchdogTimeout(Duration.ofSeconds(9))
                 .fairLockWaitTimeout(Duration.ofSeconds(8)).commandTimeout(Duration.ofSeconds(7))
                 .subscriptionTimeout(Duration.ofSeconds(6)).renewalBatchSize(5).clientId("c")
                 .lockLostExecutor(direct).build();
         LockOptions copy = o.toBuilder().build();
-        assertEquals(o.toString(), copy.toString());
+        assertEquals(Duration.ofSeconds(9), copy.lockWatchdogTimeout());
+        assertEquals(Duration.ofSeconds(8), copy.fairLockWaitTimeout());
+        assertEquals(Duration.ofSeconds(7), copy.commandTimeout());
+        assertEquals(Duration.ofSeconds(6), copy.subscriptionTimeout());
+        assertEquals(5, copy.renewalBatchSize());
+        assertEquals(Optional.of("c"), copy.clientId());
         assertSame(direct, copy.lockLostExecutor().orElseThrow());
-        assertThrows(NullPointerException.class, () -> LockOptions.builder().lockLostExecutor(null));
+        assertEquals(o.toString(), copy.toString());
+    }
+
+    @Test
+    void toBuilder_defaults_keepsClientIdAndExecutorUnset() {
+        LockOptions copy = LockOptions.defaults().toBuilder().build();
+        assertEquals(Optional.empty(), copy.clientId());
+        assertEquals(Optional.empty(), copy.lockLostExecutor());
+    }
+
+    @Test
+    void toBuilder_changedCopy_leavesTheOriginalUnchanged() {
+        LockOptions original = LockOptions.builder().clientId("a").commandTimeout(Duration.ofSeconds(1)).build();
+        LockOptions changed = original.toBuilder().clientId("b").commandTimeout(Duration.ofSeconds(2)).build();
+        assertEquals(Optional.of("a"), original.clientId());
+        assertEquals(Duration.ofSeconds(1), original.commandTimeout());
+        assertEquals(Optional.of("b"), changed.clientId());
+        assertEquals(Duration.ofSeconds(2), changed.commandTimeout());
     }
 }
