@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
+import java.io.IOException;
 import java.lang.reflect.Method;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,6 +120,33 @@ public abstract class VirtualThreadsKit extends DriverKit {
         lock.tryLockAsync(0, -1, TimeUnit.MILLISECONDS, 7).thenCompose(ok -> lock.unlockAsync(7)).get(30, TimeUnit.SECONDS);
         lock.isLocked();
         lock.remainTimeToLive();
+        parkOnSocketOnce(virtual);
+    }
+
+    /**
+     * Parks one virtual thread on a socket read, so the JDK initialises its I/O poller now. That
+     * one-time class initialisation pins any other virtual thread that reads a socket meanwhile
+     * ("Waited for initialization of sun.nio.ch.Poller by another thread"): a JDK event, not a
+     * lock's, which the warm-up's reads do not always trigger because their replies are ready.
+     */
+    private static void parkOnSocketOnce(ThreadFactory virtual) throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread reader = virtual.newThread(() -> {
+                try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
+                    s.setSoTimeout(30_000);
+                    s.getInputStream().read();
+                } catch (IOException ignored) {
+                    // the peer closes: the read returns or fails, either way the poller ran
+                }
+            });
+            reader.start();
+            try (Socket peer = server.accept()) {
+                Await.until(Duration.ofSeconds(30), () -> reader.getState() == Thread.State.WAITING
+                        || reader.getState() == Thread.State.TIMED_WAITING, () -> "warm-up reader never parked");
+                peer.getOutputStream().write(1);
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(30));
+        }
     }
 
     private static ThreadFactory virtualThreadFactory() throws ReflectiveOperationException {
