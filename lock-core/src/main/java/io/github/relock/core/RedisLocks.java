@@ -11,7 +11,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -30,6 +29,13 @@ import java.util.stream.Collectors;
  * <p>Drivers are found with {@link ServiceLoader} ({@code driver-jedis}, {@code driver-lettuce},
  * or any other implementation of {@link RedisDriverProvider}). When several could serve, the
  * system property {@value #DRIVER_PROPERTY} names the one to use.
+ *
+ * <p>Errors, the same for {@code create} and {@code connect}: {@link IllegalStateException} when
+ * the class or module path holds no driver this lock-core can use (the message names every driver
+ * discovery dropped, with the SPI version it was built for, and the artifacts to add), or when
+ * {@code connect} finds no driver that opens connections from a URI;
+ * {@link IllegalArgumentException} when the argument is at fault: a malformed URI, a client type no
+ * driver supports, or several drivers that could serve it with no {@value #DRIVER_PROPERTY} to pick one.
  *
  * <p>Thread-safety: stateless; safe for use by several threads.
  */
@@ -51,9 +57,10 @@ public final class RedisLocks {
      * @param nativeClient e.g. a Jedis {@code UnifiedJedis} ({@code RedisClient}, {@code RedisClusterClient}) or a Lettuce {@code RedisClient}
      * @return a lock client; close it when done
      * @throws NullPointerException if {@code nativeClient} is null
-     * @throws IllegalArgumentException if no driver supports the client's type
      * @throws IllegalStateException if no usable driver is on the class or module path (the message
      *     names drivers dropped for an SPI version mismatch or a load failure, and the artifacts to add)
+     * @throws IllegalArgumentException if no driver supports the client's type, or several do and
+     *     {@value #DRIVER_PROPERTY} does not pick one
      */
     public static LockClient create(Object nativeClient) {
         return create(nativeClient, LockOptions.defaults());
@@ -90,7 +97,7 @@ public final class RedisLocks {
                     + nativeClient.getClass().getName() + " (drivers found: " + names(all) + found.droppedNote()
                     + "); pass one of the client types the drivers document");
         }
-        RedisDriverProvider chosen = choose(fit, "client type " + nativeClient.getClass().getName());
+        RedisDriverProvider chosen = choose(fit, found, "client type " + nativeClient.getClass().getName());
         CommandExecutor executor = chosen.create(nativeClient, driverOptions(options));
         LOG.log(System.Logger.Level.INFO, "relock client {0} on driver ''{1}'' for {2}",
                 options.clientId().orElseThrow(), chosen.name(), nativeClient.getClass().getName());
@@ -123,7 +130,8 @@ public final class RedisLocks {
      *
      * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
      * @return a lock client that closes its connection on {@link LockClient#close()}
-     * @throws IllegalArgumentException if the URI is malformed, or several drivers could open it and
+     * @throws IllegalArgumentException if the URI is malformed or not of that form (see
+     *     {@link RedisUri#parse}), or several drivers could open it and
      *     {@value #DRIVER_PROPERTY} does not pick one
      * @throws IllegalStateException if no usable driver is present, or none opens connections from a
      *     URI ({@link RedisDriverProvider#supportsUri})
@@ -138,7 +146,8 @@ public final class RedisLocks {
      * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
      * @param options lock options ({@link LockOptions#commandTimeout()} becomes the client's timeout)
      * @return a lock client that closes its connection on {@link LockClient#close()}
-     * @throws IllegalArgumentException if the URI is malformed, or several drivers could open it and
+     * @throws IllegalArgumentException if the URI is malformed or not of that form (see
+     *     {@link RedisUri#parse}), or several drivers could open it and
      *     {@value #DRIVER_PROPERTY} does not pick one
      * @throws IllegalStateException if no usable driver is present, or none opens connections from a
      *     URI ({@link RedisDriverProvider#supportsUri})
@@ -158,7 +167,8 @@ public final class RedisLocks {
      * @param uri {@code redis://[user:password@]host[:port][/db]} or {@code rediss://...}
      * @param options lock options
      * @return a lock client that closes its connection on {@link LockClient#close()}
-     * @throws IllegalArgumentException if the URI is malformed, or several drivers could open it and
+     * @throws IllegalArgumentException if the URI is malformed or not of that form (see
+     *     {@link RedisUri#parse}), or several drivers could open it and
      *     {@value #DRIVER_PROPERTY} does not pick one
      * @throws IllegalStateException if no usable driver is present, or none opens connections from a
      *     URI ({@link RedisDriverProvider#supportsUri})
@@ -166,13 +176,7 @@ public final class RedisLocks {
     public static LockClient connect(URI uri, LockOptions options) {
         Objects.requireNonNull(uri, "uri must not be null");
         options = withOwnClientId(Objects.requireNonNull(options, "options must not be null"));
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("redis") && !scheme.equals("rediss")) {
-            throw new IllegalArgumentException("Redis URI must start with redis:// or rediss://, was '" + uri + "'");
-        }
-        if (uri.getHost() == null || uri.getHost().isBlank()) {
-            throw new IllegalArgumentException("Redis URI has no host: '" + uri + "' (expected redis://host[:port])");
-        }
+        String shown = RedisUri.parse(uri).redacted(); // a malformed URI fails here, whatever the drivers
         Discovery found = discover();
         if (found.usable().isEmpty()) {
             throw found.noDriver();
@@ -180,13 +184,13 @@ public final class RedisLocks {
         List<RedisDriverProvider> all = found.usable().stream().filter(p -> p.supportsUri(uri)).toList();
         if (all.isEmpty()) {
             throw new IllegalStateException("no relock driver opens connections from a URI (drivers found: "
-                    + names(found.usable()) + ", none accepts " + redact(uri) + "); wrap a client you create with "
-                    + "RedisLocks.create(client), or " + ARTIFACTS);
+                    + names(found.usable()) + ", none accepts " + shown + found.droppedNote()
+                    + "); wrap a client you create with RedisLocks.create(client), or " + ARTIFACTS);
         }
-        RedisDriverProvider chosen = choose(all, "URI " + redact(uri));
+        RedisDriverProvider chosen = choose(all, found, "URI " + shown);
         CommandExecutor executor = chosen.connect(uri, driverOptions(options));
         LOG.log(System.Logger.Level.INFO, "relock client {0} on driver ''{1}'' connected to {2}",
-                options.clientId().orElseThrow(), chosen.name(), redact(uri));
+                options.clientId().orElseThrow(), chosen.name(), shown);
         return DefaultLockClient.open(executor, options, true);
     }
 
@@ -200,7 +204,7 @@ public final class RedisLocks {
                 : options.toBuilder().clientId(UUID.randomUUID().toString()).build();
     }
 
-    private static RedisDriverProvider choose(List<RedisDriverProvider> candidates, String forWhat) {
+    private static RedisDriverProvider choose(List<RedisDriverProvider> candidates, Discovery found, String forWhat) {
         String wanted = System.getProperty(DRIVER_PROPERTY);
         if (wanted != null && !wanted.isBlank()) {
             for (RedisDriverProvider p : candidates) {
@@ -208,8 +212,10 @@ public final class RedisLocks {
                     return p;
                 }
             }
+            String present = found.usable().stream().anyMatch(p -> p.name().equalsIgnoreCase(wanted.trim()))
+                    ? " (driver '" + wanted.trim() + "' is present but cannot serve it)" : "";
             throw new IllegalArgumentException("-D" + DRIVER_PROPERTY + "=" + wanted + " names no driver that can serve "
-                    + forWhat + "; candidates: " + names(candidates));
+                    + forWhat + present + "; candidates: " + names(candidates) + found.droppedNote());
         }
         if (candidates.size() > 1) {
             throw new IllegalArgumentException("several relock drivers can serve " + forWhat + ": " + names(candidates)
@@ -258,7 +264,7 @@ public final class RedisLocks {
             }
             if (p.spiVersion() != RedisDriverProvider.SPI_VERSION) {
                 dropped.add("driver '" + p.name() + "' (" + p.getClass().getName() + ") built for SPI version "
-                        + p.spiVersion());
+                        + p.spiVersion() + ", this lock-core speaks " + RedisDriverProvider.SPI_VERSION);
                 LOG.log(System.Logger.Level.WARNING, "skipping relock driver ''{0}'' ({1}): built for SPI version {2}, this lock-core has {3}",
                         p.name(), p.getClass().getName(), p.spiVersion(), RedisDriverProvider.SPI_VERSION);
                 continue;
@@ -271,9 +277,5 @@ public final class RedisLocks {
     private static String names(List<RedisDriverProvider> ps) {
         return ps.isEmpty() ? "none"
                 : ps.stream().map(p -> p.name() + " (" + p.getClass().getName() + ")").collect(Collectors.joining(", "));
-    }
-
-    private static String redact(URI uri) {
-        return RedisUri.redact(uri);
     }
 }

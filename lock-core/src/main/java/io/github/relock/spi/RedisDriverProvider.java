@@ -36,8 +36,12 @@ public interface RedisDriverProvider {
     /**
      * Whether this driver opens connections of its own for {@code uri}: only drivers that say yes
      * are candidates for {@code RedisLocks.connect(uri)}. A driver that only wraps clients the
-     * application made returns false, so it never makes {@code connect} ambiguous. The default
-     * accepts {@code redis://} and {@code rediss://} URIs.
+     * application made returns false, so it never makes {@code connect} ambiguous.
+     *
+     * <p>{@code RedisLocks.connect} asks only about URIs {@link RedisUri#parse} accepts (it rejects
+     * the others before discovery). The default answers yes for every {@code redis://} and
+     * {@code rediss://} URI, which is what drivers written before this method existed did: they
+     * stay candidates for {@code connect}, as before.
      *
      * @param uri a Redis URI
      * @return whether {@link #connect} can use it

@@ -24,7 +24,8 @@ class DiscoveryDiagnosticsTest {
         RedisLocks.Discovery d = RedisLocks.discover();
         assertEquals(List.of("wrap-only"), d.usable().stream().map(RedisDriverProvider::name).toList());
         assertEquals(1, d.dropped().size(), "dropped: " + d.dropped());
-        assertTrue(d.dropped().get(0).contains("'old'") && d.dropped().get(0).contains("SPI version 0"), d.dropped().get(0));
+        assertTrue(d.dropped().get(0).contains("'old'") && d.dropped().get(0).contains("SPI version 0")
+                && d.dropped().get(0).contains("speaks " + RedisDriverProvider.SPI_VERSION), d.dropped().get(0));
     }
 
     @Test
@@ -47,7 +48,18 @@ class DiscoveryDiagnosticsTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> RedisLocks.connect("redis://user:secret@localhost:1"));
         assertTrue(e.getMessage().contains("wrap-only") && e.getMessage().contains("RedisLocks.create"), e.getMessage());
+        assertTrue(e.getMessage().contains("'old'") && e.getMessage().contains("SPI version 0"),
+                "the driver dropped for its SPI version is not named: " + e.getMessage());
         assertTrue(!e.getMessage().contains("secret"), "the password leaked into the message: " + e.getMessage());
+    }
+
+    @Test
+    void connect_uriRedisUriRefuses_illegalArgumentBeforeAnyDriverIsAsked() {
+        for (String bad : List.of("redis://localhost/abc", "redis://localhost?timeout=1", "redis-sentinel://localhost")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RedisLocks.connect(bad), bad);
+            assertTrue(e.getMessage().contains("cannot use Redis URI") && e.getMessage().contains("expected redis://"),
+                    e.getMessage());
+        }
     }
 
     /** Built for an SPI version this lock-core does not speak. */
