@@ -157,7 +157,10 @@ public final class RedisLocks {
         try {
             return connect(new URI(uri.trim()), options);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("malformed Redis URI '" + uri + "': " + e.getMessage(), e);
+            // neither the input nor e's message (which repeats it) may carry the password onwards
+            throw new IllegalArgumentException("malformed Redis URI '" + RedisUri.redact(uri) + "': " + e.getReason()
+                    + (e.getIndex() < 0 ? "" : " at index " + e.getIndex())
+                    + "; expected redis://[user:password@]host[:port][/db] or rediss://...");
         }
     }
 

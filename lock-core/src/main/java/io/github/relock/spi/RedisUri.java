@@ -105,6 +105,29 @@ public final class RedisUri {
         return uri.toString().replace(info + "@", shown + "@");
     }
 
+    /**
+     * Masks a URI given as text, which need not parse (for the message that says it does not):
+     * whatever stands between {@code ://} and the last {@code @} is taken as user information.
+     *
+     * @param uri any text
+     * @return it with the password replaced by {@code ***} (the user name kept)
+     */
+    public static String redact(String uri) {
+        Objects.requireNonNull(uri, "uri must not be null");
+        int start = uri.indexOf("://");
+        if (start < 0) {
+            return uri;
+        }
+        start += 3;
+        int at = uri.lastIndexOf('@');
+        if (at < start) {
+            return uri;
+        }
+        String info = uri.substring(start, at);
+        int colon = info.indexOf(':');
+        return uri.substring(0, start) + (colon < 0 ? "***" : info.substring(0, colon) + ":***") + uri.substring(at);
+    }
+
     private static String decode(String s) {
         return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
     }

@@ -54,6 +54,16 @@ class DiscoveryDiagnosticsTest {
     }
 
     @Test
+    void connect_unparseableUriWithPassword_illegalArgumentWithoutThePassword() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RedisLocks.connect("redis://bob:secret@bad host:1"));
+        assertTrue(e.getMessage().contains("redis://bob:***@bad host:1"), e.getMessage());
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            assertTrue(!t.getMessage().contains("secret"), "the password leaked into: " + t);
+        }
+    }
+
+    @Test
     void connect_uriRedisUriRefuses_illegalArgumentBeforeAnyDriverIsAsked() {
         for (String bad : List.of("redis://localhost/abc", "redis://localhost?timeout=1", "redis-sentinel://localhost")) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RedisLocks.connect(bad), bad);

@@ -62,4 +62,12 @@ class RedisUriTest {
         assertEquals("redis://bob:***@h:1", RedisUri.redact(URI.create("redis://bob:pw@h:1")));
         assertEquals("redis://h:1", RedisUri.redact(URI.create("redis://h:1")));
     }
+
+    @Test
+    void redactText_unparseableUri_passwordMaskedUserKept() {
+        assertEquals("redis://bob:***@bad host:1", RedisUri.redact("redis://bob:p@ss word@bad host:1"));
+        assertEquals("redis://***@h", RedisUri.redact("redis://secret@h"));
+        assertEquals("redis://bad host:x", RedisUri.redact("redis://bad host:x"));
+        assertEquals("not a uri @ all", RedisUri.redact("not a uri @ all"));
+    }
 }
