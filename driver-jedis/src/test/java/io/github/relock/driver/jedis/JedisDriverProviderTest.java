@@ -61,6 +61,14 @@ class JedisDriverProviderTest {
     }
 
     @Test
+    void supportsUri_redisAndRediss_yes_otherSchemes_no() {
+        assertTrue(provider.supportsUri(URI.create("redis://localhost:6379/1")));
+        assertTrue(provider.supportsUri(URI.create("REDISS://user:pw@cache.example")));
+        assertFalse(provider.supportsUri(URI.create("http://localhost:6379")));
+        assertFalse(provider.supportsUri(URI.create("localhost:6379")));
+    }
+
+    @Test
     void serviceLoader_findsTheProvider() {
         List<String> found = ServiceLoader.load(RedisDriverProvider.class).stream()
                 .map(p -> p.type().getName()).collect(Collectors.toList());

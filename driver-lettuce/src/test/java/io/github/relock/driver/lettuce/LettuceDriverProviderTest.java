@@ -46,6 +46,14 @@ class LettuceDriverProviderTest {
     }
 
     @Test
+    void supportsUri_redisAndRediss_yes_otherSchemes_no() {
+        assertTrue(provider.supportsUri(URI.create("redis://localhost:6379/1")));
+        assertTrue(provider.supportsUri(URI.create("REDISS://user:pw@cache.example")));
+        assertFalse(provider.supportsUri(URI.create("redis-sentinel://localhost")));
+        assertFalse(provider.supportsUri(URI.create("localhost:6379")));
+    }
+
+    @Test
     void supports_redisClientAndClusterClient_only() {
         RedisClient client = RedisClient.create();
         RedisClusterClient cluster = RedisClusterClient.create(TestRedis.server().uri().toString());
