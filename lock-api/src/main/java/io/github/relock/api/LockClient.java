@@ -37,6 +37,54 @@ public interface LockClient extends AutoCloseable {
     DistributedLock getFairLock(String name);
 
     /**
+     * Returns the fenced lock with this name (Redisson {@code getFencedLock}): a reentrant lock
+     * whose every grant, re-entries included, also returns a strictly increasing fencing token.
+     *
+     * @param name the Redis key of the lock hash; not blank
+     * @throws IllegalArgumentException if {@code name} is blank
+     * @throws NullPointerException if {@code name} is null
+     */
+    FencedLock getFencedLock(String name);
+
+    /**
+     * Returns the spin lock with this name (Redisson {@code getSpinLock}): Redisson's reentrant
+     * hash and fields, so it excludes and is excluded by {@link #getLock(String)}'s lock of the same
+     * name, but it uses no pub/sub at all: waiters poll with exponential back-off
+     * ({@link LockOptions#spinBackOffInitial()} doubling up to {@link LockOptions#spinBackOffMax()})
+     * and releases publish nothing. For many short-lived waiters on a Redis whose pub/sub is
+     * unavailable or overloaded; pub/sub waiters of the same name are then woken only by their
+     * TTL-bounded poll.
+     *
+     * @param name the Redis key of the lock hash; not blank
+     * @throws IllegalArgumentException if {@code name} is blank
+     * @throws NullPointerException if {@code name} is null
+     */
+    DistributedLock getSpinLock(String name);
+
+    /**
+     * Returns the non-reentrant lock with this name (Redisson 4.4+ {@code getNonReentrantLock}):
+     * the reentrant lock's keys, channel and release, but an owner that already holds it cannot
+     * take it again: that attempt throws {@link IllegalMonitorStateException} at once instead of
+     * blocking forever on itself. {@code getHoldCount()} is therefore 0 or 1.
+     *
+     * @param name the Redis key of the lock hash; not blank
+     * @throws IllegalArgumentException if {@code name} is blank
+     * @throws NullPointerException if {@code name} is null
+     */
+    DistributedLock getNonReentrantLock(String name);
+
+    /**
+     * Returns the non-reentrant fair lock with this name (Redisson 4.4+
+     * {@code getNonReentrantFairLock}): {@link #getFairLock(String)}'s queue and wake-ups, and the
+     * re-acquire rule of {@link #getNonReentrantLock(String)}.
+     *
+     * @param name the Redis key of the lock hash; not blank
+     * @throws IllegalArgumentException if {@code name} is blank
+     * @throws NullPointerException if {@code name} is null
+     */
+    DistributedLock getNonReentrantFairLock(String name);
+
+    /**
      * Groups locks, possibly from several clients (several Redis servers), into one lock that is
      * held only when all of them are (Redisson {@code RedissonMultiLock}): each is waited for in
      * turn, a failure releases what was taken, the lease is applied to every lock at the end.

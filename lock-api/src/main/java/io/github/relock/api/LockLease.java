@@ -1,5 +1,6 @@
 package io.github.relock.api;
 
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -30,6 +31,15 @@ public interface LockLease extends AutoCloseable {
      *     Redis call.
      */
     boolean isValid();
+
+    /**
+     * @return the fencing token this acquisition was granted, when it was taken on a
+     *     {@link FencedLock}: strictly greater than every token granted before on that lock name,
+     *     by relock or Redisson. Empty for every other lock type.
+     */
+    default OptionalLong fencingToken() {
+        return OptionalLong.empty();
+    }
 
     /**
      * Registers a callback run once when renewal finds the lock gone or cannot renew it for a

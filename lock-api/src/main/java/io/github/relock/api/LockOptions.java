@@ -25,6 +25,10 @@ public final class LockOptions {
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(3);
     /** How long a waiter waits for its SUBSCRIBE to be confirmed (Redisson: 7.5 s). */
     public static final Duration DEFAULT_SUBSCRIPTION_TIMEOUT = Duration.ofMillis(7500);
+    /** A spin-lock waiter's first pause between attempts (Redisson's exponential back-off: 1 ms). */
+    public static final Duration DEFAULT_SPIN_BACK_OFF_INITIAL = Duration.ofMillis(1);
+    /** A spin-lock waiter's longest pause between attempts (Redisson's: 128 ms). */
+    public static final Duration DEFAULT_SPIN_BACK_OFF_MAX = Duration.ofMillis(128);
     /** Held locks renewed by one script (Redisson {@code lockWatchdogBatchSize}). */
     public static final int DEFAULT_RENEWAL_BATCH_SIZE = 100;
 
@@ -35,6 +39,8 @@ public final class LockOptions {
     private final int renewalBatchSize;
     private final String clientId;
     private final Executor lockLostExecutor;
+    private final Duration spinBackOffInitial;
+    private final Duration spinBackOffMax;
 
     private LockOptions(Builder b) {
         this.lockWatchdogTimeout = b.lockWatchdogTimeout;
@@ -44,6 +50,8 @@ public final class LockOptions {
         this.renewalBatchSize = b.renewalBatchSize;
         this.clientId = b.clientId;
         this.lockLostExecutor = b.lockLostExecutor;
+        this.spinBackOffInitial = b.spinBackOffInitial;
+        this.spinBackOffMax = b.spinBackOffMax;
     }
 
     /** @return options with every default (each client made from them picks its own random id) */
@@ -66,6 +74,8 @@ public final class LockOptions {
         b.renewalBatchSize = renewalBatchSize;
         b.clientId = clientId;
         b.lockLostExecutor = lockLostExecutor;
+        b.spinBackOffInitial = spinBackOffInitial;
+        b.spinBackOffMax = spinBackOffMax;
         return b;
     }
 
@@ -111,6 +121,19 @@ public final class LockOptions {
         return Optional.ofNullable(lockLostExecutor);
     }
 
+    /**
+     * @return a spin-lock waiter's first pause between attempts; each next pause doubles, up to
+     *     {@link #spinBackOffMax()}, plus a random term of up to a tenth of it
+     */
+    public Duration spinBackOffInitial() {
+        return spinBackOffInitial;
+    }
+
+    /** @return a spin-lock waiter's longest pause between attempts (before the random term) */
+    public Duration spinBackOffMax() {
+        return spinBackOffMax;
+    }
+
     @Override
     public String toString() {
         return "LockOptions{lockWatchdogTimeout=" + lockWatchdogTimeout
@@ -119,6 +142,7 @@ public final class LockOptions {
                 + ", subscriptionTimeout=" + subscriptionTimeout
                 + ", renewalBatchSize=" + renewalBatchSize
                 + ", clientId=" + (clientId == null ? "(random per client)" : clientId)
+                + ", spinBackOff=" + spinBackOffInitial + ".." + spinBackOffMax
                 + (lockLostExecutor == null ? "" : ", lockLostExecutor=" + lockLostExecutor) + '}';
     }
 
@@ -135,6 +159,8 @@ public final class LockOptions {
         private int renewalBatchSize = DEFAULT_RENEWAL_BATCH_SIZE;
         private String clientId;
         private Executor lockLostExecutor;
+        private Duration spinBackOffInitial = DEFAULT_SPIN_BACK_OFF_INITIAL;
+        private Duration spinBackOffMax = DEFAULT_SPIN_BACK_OFF_MAX;
 
         private Builder() {
         }
@@ -211,6 +237,30 @@ public final class LockOptions {
          */
         public Builder lockLostExecutor(Executor executor) {
             this.lockLostExecutor = Objects.requireNonNull(executor, "lockLostExecutor must not be null");
+            return this;
+        }
+
+        /**
+         * The spin lock's exponential back-off (it uses no pub/sub, so waiters poll): the first
+         * pause is {@code initial}, each next one doubles up to {@code max}, and each gets a random
+         * term of up to a tenth of it so that waiters do not poll in step.
+         *
+         * @param initial at least 1 ms, at most {@code max}
+         * @param max at least 1 ms, at most 1 minute
+         * @return this builder
+         */
+        public Builder spinBackOff(Duration initial, Duration max) {
+            Duration i = atLeast("spinBackOff initial", initial, Duration.ofMillis(1));
+            Duration m = atLeast("spinBackOff max", max, Duration.ofMillis(1));
+            if (m.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new IllegalArgumentException("spinBackOff max must be at most 60000 ms, was " + describe(m));
+            }
+            if (i.compareTo(m) > 0) {
+                throw new IllegalArgumentException("spinBackOff initial must not exceed max, was "
+                        + describe(i) + " > " + describe(m));
+            }
+            this.spinBackOffInitial = i;
+            this.spinBackOffMax = m;
             return this;
         }
 

@@ -94,4 +94,12 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 13: {@link LockFamilyChapter}, run against this driver. */
+    @Nested
+    class LockFamily extends LockFamilyChapter {
+        LockFamily() {
+            super(RelockTck.this);
+        }
+    }
 }

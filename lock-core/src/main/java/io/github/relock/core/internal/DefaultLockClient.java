@@ -1,6 +1,7 @@
 package io.github.relock.core.internal;
 
 import io.github.relock.api.DistributedLock;
+import io.github.relock.api.FencedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
@@ -34,8 +35,9 @@ import java.util.function.Consumer;
  * {@code io.github.relock.core.RedisLocks} only (the package is not exported).
  *
  * <p>Map of the engine: {@link AbstractLock} (every public overload, once) is extended by
- * {@link RedisLock} (one name, run through a {@link LockProtocol}: {@link ReentrantProtocol} or
- * {@link FairProtocol}) and {@link MultiRedisLock} (multi and red locks over several); waiting is
+ * {@link RedisLock} (one name, run through a {@link LockProtocol}: {@link ReentrantProtocol}, also
+ * non-reentrant, {@link FairProtocol}, also non-reentrant, {@link SpinProtocol} or
+ * {@link FencedProtocol}, the last with {@link FencedRedisLock}'s token methods) and {@link MultiRedisLock} (multi and red locks over several); waiting is
  * {@link LockWait}'s; {@link LeaseHandle} is the lease; {@link Args}, {@link Keys},
  * {@link Scripts} and {@link Slots} are the small helpers.
  *
@@ -104,14 +106,41 @@ public final class DefaultLockClient implements LockClient {
     public DistributedLock getLock(String name) {
         ensureOpen();
         String n = Args.name(name);
-        return new RedisLock(this, n, new ReentrantProtocol(this, n));
+        return new RedisLock(this, n, new ReentrantProtocol(this, n, true));
     }
 
     @Override
     public DistributedLock getFairLock(String name) {
         ensureOpen();
         String n = Args.name(name);
-        return new RedisLock(this, n, new FairProtocol(this, n));
+        return new RedisLock(this, n, new FairProtocol(this, n, true));
+    }
+
+    @Override
+    public FencedLock getFencedLock(String name) {
+        ensureOpen();
+        return new FencedRedisLock(this, Args.name(name));
+    }
+
+    @Override
+    public DistributedLock getSpinLock(String name) {
+        ensureOpen();
+        String n = Args.name(name);
+        return new RedisLock(this, n, new SpinProtocol(this, n));
+    }
+
+    @Override
+    public DistributedLock getNonReentrantLock(String name) {
+        ensureOpen();
+        String n = Args.name(name);
+        return new RedisLock(this, n, new ReentrantProtocol(this, n, false));
+    }
+
+    @Override
+    public DistributedLock getNonReentrantFairLock(String name) {
+        ensureOpen();
+        String n = Args.name(name);
+        return new RedisLock(this, n, new FairProtocol(this, n, false));
     }
 
     @Override

@@ -36,8 +36,11 @@ final class FairProtocol implements LockProtocol {
     private final List<String> releaseKeys;
     private final List<String> queueKeys;
     private final long waitMs;
+    private final boolean reentrant;
 
-    FairProtocol(DefaultLockClient client, String name) {
+    /** @param reentrant false for the non-reentrant fair lock: a holder's second attempt is refused */
+    FairProtocol(DefaultLockClient client, String name, boolean reentrant) {
+        this.reentrant = reentrant;
         this.client = client;
         this.channel = Keys.lockChannel(name);
         String queue = Keys.prefixName("redisson_lock_queue", name);
@@ -50,7 +53,7 @@ final class FairProtocol implements LockProtocol {
 
     @Override
     public String kind() {
-        return "FairRedisLock";
+        return reentrant ? "FairRedisLock" : "NonReentrantFairRedisLock";
     }
 
     @Override
@@ -71,7 +74,7 @@ final class FairProtocol implements LockProtocol {
     @Override
     public List<String> acquireArgs(long ttlMs, String field, boolean queue) {
         return List.of(Long.toString(ttlMs), field, Long.toString(waitMs), Long.toString(System.currentTimeMillis()),
-                queue ? "queue" : "try");
+                queue ? "queue" : "try", reentrant ? "reentrant" : "nonreentrant");
     }
 
     @Override

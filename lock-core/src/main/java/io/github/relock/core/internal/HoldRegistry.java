@@ -54,6 +54,7 @@ final class HoldRegistry {
         private volatile long lastConfirmedNanos; // send time of the acquisition or last successful renewal
         private volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
         private volatile LockLostEvent.Reason lostReason; // non-null once lost
+        private volatile long token = NO_TOKEN; // the fenced lock's token of the last acquisition
         private final List<Consumer<LockLostEvent>> lostCallbacks = new CopyOnWriteArrayList<>();
 
         private Hold(String key, String field, long ownerId, String lockName) {
@@ -84,6 +85,11 @@ final class HoldRegistry {
             return ttlMs == Args.TTL_WATCHDOG;
         }
 
+        /** @return the fencing token of this owner's last acquisition, or {@link #NO_TOKEN} */
+        long token() {
+            return token;
+        }
+
         boolean lost() {
             return lostReason != null;
         }
@@ -112,6 +118,9 @@ final class HoldRegistry {
         }
     }
 
+    /** The token of a hold taken on a lock that grants none (every lock type but the fenced lock). */
+    static final long NO_TOKEN = Long.MIN_VALUE;
+
     private final Map<String, Hold> holds = new ConcurrentHashMap<>();
     private final long watchdogMs;
     private final Consumer<LockLostEvent> lostSink;
@@ -138,9 +147,10 @@ final class HoldRegistry {
      *
      * @param ttlMs the TTL it was taken with, or {@link Args#TTL_WATCHDOG}
      * @param sentAtNanos when the acquire script was sent: the TTL runs from then
+     * @param token the fencing token this acquisition was granted, or {@link #NO_TOKEN}
      * @return the hold, or null if the client is closed (nothing is registered; the caller gives the lock back)
      */
-    Hold register(String key, String field, long ownerId, String lockName, long ttlMs, long sentAtNanos) {
+    Hold register(String key, String field, long ownerId, String lockName, long ttlMs, long sentAtNanos, long token) {
         if (closed) {
             return null;
         }
@@ -154,6 +164,7 @@ final class HoldRegistry {
                     : sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
             h.lastConfirmedNanos = sentAtNanos;
             h.releasing = false;
+            h.token = token;
             return h;
         });
         if (closed) { // close() ran meanwhile: whether or not it saw this hold, it must not stay registered

@@ -5,6 +5,7 @@ import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.internal.HoldRegistry.Hold;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -20,6 +21,7 @@ final class LeaseHandle implements LockLease {
     private final Hold hold; // null when the lease was lost before it was handed out
     private final LockLostEvent lostAtStart;
     private final long ownerId;
+    private final long token;
     private final AtomicBoolean released = new AtomicBoolean();
     private volatile boolean releaseFailed; // a close() failed: not valid, not renewed, close() may be retried
 
@@ -32,6 +34,7 @@ final class LeaseHandle implements LockLease {
         this.hold = hold;
         this.lostAtStart = lostAtStart;
         this.ownerId = ownerId;
+        this.token = hold == null ? HoldRegistry.NO_TOKEN : hold.token();
     }
 
     /** A lease whose hold was lost between its acquisition and now (client closed, key deleted). */
@@ -47,6 +50,11 @@ final class LeaseHandle implements LockLease {
     @Override
     public long ownerId() {
         return ownerId;
+    }
+
+    @Override
+    public OptionalLong fencingToken() {
+        return token == HoldRegistry.NO_TOKEN ? OptionalLong.empty() : OptionalLong.of(token);
     }
 
     @Override

@@ -40,8 +40,21 @@ interface LockProtocol {
 
     List<String> forceReleaseArgs();
 
-    /** @return the channel the owner {@code field} waits on */
+    /**
+     * @return the channel the owner {@code field} waits on, or null if waiters of this lock type
+     *     poll without pub/sub (spin lock): they then pause {@link #backOffMs(int)} between attempts
+     */
     String waitChannel(String field);
+
+    /**
+     * Asked only when {@link #waitChannel} is null.
+     *
+     * @param polls how many attempts of this wait have failed so far (1 after the first)
+     * @return the pause before the next attempt, in ms
+     */
+    default long backOffMs(int polls) {
+        throw new UnsupportedOperationException(kind() + " waits through pub/sub");
+    }
 
     /** A waiter gave up (timed out, cancelled, failed): undo what waiting left on the server. */
     CompletableFuture<Void> giveUp(String field);

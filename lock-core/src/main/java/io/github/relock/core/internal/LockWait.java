@@ -87,9 +87,13 @@ final class LockWait {
         }
         boolean forever = waitMs == Args.WAIT_FOREVER;
         long deadline = forever ? 0 : start + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        String channel = lock.waitChannel(ownerId);
+        if (channel == null) {
+            return spin(deadline, forever, ttlMs, ownerId, interruptible);
+        }
         boolean interrupted = false;
         boolean acquired = false;
-        Waiters.Entry entry = client.waiters().join(lock.waitChannel(ownerId));
+        Waiters.Entry entry = client.waiters().join(channel);
         try {
             long subscribeBudget = client.options().subscriptionTimeout().toNanos();
             if (!forever) {
@@ -145,6 +149,43 @@ final class LockWait {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * The sync wait of a lock type without pub/sub (spin lock, spec 5.5): attempt, pause
+     * {@link LockProtocol#backOffMs}, repeat. Nothing is left on the server, so giving up undoes nothing.
+     */
+    private boolean spin(long deadline, boolean forever, long ttlMs, long ownerId, boolean interruptible)
+            throws InterruptedException {
+        boolean interrupted = false;
+        try {
+            for (int polls = 1; ; polls++) {
+                long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.sleep(spinNanos(polls, remaining));
+                } catch (InterruptedException e) {
+                    if (interruptible) {
+                        throw e;
+                    }
+                    interrupted = true;
+                }
+                client.ensureOpen();
+                if (lock.tryAcquireOnce(ttlMs, ownerId, true) == null) {
+                    return true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private long spinNanos(int polls, long remaining) {
+        return Math.min(TimeUnit.MILLISECONDS.toNanos(lock.protocol.backOffMs(polls)), remaining);
     }
 
     /** Leaves the wait queue (fair lock) before returning, so a next attempt by the same owner cannot race it. */
@@ -224,6 +265,7 @@ final class LockWait {
         private volatile Waiters.Entry entry;
         private volatile Runnable listener;
         private volatile ScheduledFuture<?> timer;
+        private final String channel; // null: no pub/sub, poll with back-off (spin lock)
         private int idlePolls; // touched by one continuation at a time
 
         AsyncWait(CompletableFuture<T> caller, Function<Boolean, T> outcome, long waitMs, long ttlMs, long ownerId) {
@@ -234,6 +276,7 @@ final class LockWait {
             this.deadline = forever || !queue ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
             this.ttlMs = ttlMs;
             this.ownerId = ownerId;
+            this.channel = lock.waitChannel(ownerId);
         }
 
         void start() {
@@ -278,6 +321,8 @@ final class LockWait {
                 acquired();
             } else if (!queue) {
                 finish(false, null);
+            } else if (channel == null) {
+                spinOrGiveUp();
             } else if (entry == null) {
                 subscribe(ttl);
             } else {
@@ -286,7 +331,7 @@ final class LockWait {
         }
 
         private void subscribe(long firstTtl) {
-            Waiters.Entry e = client.waiters().join(lock.waitChannel(ownerId));
+            Waiters.Entry e = client.waiters().join(channel);
             entry = e;
             if (finished.get()) { // the caller left while we joined: the cleanup may have missed the entry
                 leave();
@@ -326,6 +371,19 @@ final class LockWait {
                 return;
             }
             waitForWake(waitNanos(ttl, remaining, idlePolls));
+        }
+
+        /** No pub/sub (spin lock): attempt again after the back-off, from the timer. */
+        private void spinOrGiveUp() {
+            long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+            if (remaining <= 0) {
+                finish(false, null);
+                return;
+            }
+            timer = client.schedule(() -> send(true), spinNanos(++idlePolls, remaining), this::closed);
+            if (finished.get()) { // the caller left while we scheduled: cancel the timer
+                stopWaiting();
+            }
         }
 
         private void waitForWake(long waitNanos) {

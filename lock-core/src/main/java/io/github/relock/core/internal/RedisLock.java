@@ -9,14 +9,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * A Redisson-compatible lock of one name: reentrant or fair, as its {@link LockProtocol} says.
+ * A Redisson-compatible lock of one name: reentrant, fair, spin, fenced or non-reentrant, as its
+ * {@link LockProtocol} says ({@link FencedRedisLock} adds the token methods).
  * Owner field {@code <clientId>:<ownerId>}. Waiting is {@link LockWait}'s, holds are the
  * {@link HoldRegistry}'s, renewal is the {@link Watchdog}'s; this class runs single attempts and
  * releases and keeps the registry in step with the scripts' answers.
  *
  * <p>Thread-safety: safe for use by several threads; it holds no per-object state beyond its name.
  */
-final class RedisLock extends AbstractLock {
+class RedisLock extends AbstractLock {
+    /** An acquire script's answer when a non-reentrant lock's holder asks again (a PTTL is never below -2). */
+    private static final long REACQUIRE_REFUSED = -3;
+
     final DefaultLockClient client;
     final String name;
     final LockProtocol protocol;
@@ -130,8 +134,14 @@ final class RedisLock extends AbstractLock {
     }
 
     private Long onAttempt(Object reply, long ttlMs, long ownerId, String field, long sentAt) {
+        long token = HoldRegistry.NO_TOKEN;
+        if (reply instanceof List<?> fenced) { // the fenced acquire: {1, token} or {0, pttl}
+            boolean granted = Long.valueOf(1).equals(fenced.get(0));
+            token = granted ? (Long) fenced.get(1) : token;
+            reply = granted ? null : fenced.get(1);
+        }
         if (reply == null) {
-            if (client.holds().register(name, field, ownerId, name, ttlMs, sentAt) == null) {
+            if (client.holds().register(name, field, ownerId, name, ttlMs, sentAt, token) == null) {
                 // The client closed while the script ran: register nothing, give the lock back if we still can.
                 client.evalAsync(protocol.releaseScript(), protocol.releaseKeys(),
                         protocol.releaseArgs(ttlArg(ttlMs), field)).exceptionally(t -> null);
@@ -139,6 +149,10 @@ final class RedisLock extends AbstractLock {
                         + ") was closed while acquiring lock '" + name + "'");
             }
             return null;
+        }
+        if ((Long) reply == REACQUIRE_REFUSED) {
+            throw new IllegalMonitorStateException(protocol.kind() + " '" + name + "' is already held by this owner ("
+                    + field + ") and is not reentrant: release it before acquiring it again");
         }
         return (Long) reply;
     }

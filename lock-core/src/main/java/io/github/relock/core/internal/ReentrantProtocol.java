@@ -7,26 +7,38 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The reentrant lock's protocol (spec 2.1, 5.1-5.3): hash {@code N}, owner field
  * {@code <clientId>:<threadId>}, every waiter on channel {@code redisson_lock__channel:{N}}.
- * Waiting leaves nothing on the server, so giving up undoes nothing.
+ * Waiting leaves nothing on the server, so giving up undoes nothing. The non-reentrant lock
+ * (spec 2.7) is this protocol with re-entry refused by the acquire script; the spin and fenced
+ * locks ({@link SpinProtocol}, {@link FencedProtocol}) change only their acquire or their waking.
  *
  * <p>Thread-safety: immutable.
  */
-final class ReentrantProtocol implements LockProtocol {
-    private final DefaultLockClient client;
+class ReentrantProtocol implements LockProtocol {
+    final DefaultLockClient client;
+    final String name;
     private final String channel;
     private final List<String> keys;
     private final List<String> releaseKeys;
+    private final boolean reentrant;
 
-    ReentrantProtocol(DefaultLockClient client, String name) {
+    /** @param reentrant false for the non-reentrant lock: a holder's second attempt is refused */
+    ReentrantProtocol(DefaultLockClient client, String name, boolean reentrant) {
         this.client = client;
+        this.name = name;
         this.channel = Keys.lockChannel(name);
         this.keys = List.of(name);
         this.releaseKeys = List.of(name, channel);
+        this.reentrant = reentrant;
     }
 
     @Override
     public String kind() {
-        return "RedisLock";
+        return reentrant ? "RedisLock" : "NonReentrantRedisLock";
+    }
+
+    /** @return how releases publish: PUBLISH, SPUBLISH, BOTH, or NONE */
+    String publishMode() {
+        return client.publishMode();
     }
 
     @Override
@@ -41,7 +53,7 @@ final class ReentrantProtocol implements LockProtocol {
 
     @Override
     public List<String> acquireArgs(long ttlMs, String field, boolean queue) {
-        return List.of(Long.toString(ttlMs), field);
+        return reentrant ? List.of(Long.toString(ttlMs), field) : List.of(Long.toString(ttlMs), field, "nonreentrant");
     }
 
     @Override
@@ -56,7 +68,7 @@ final class ReentrantProtocol implements LockProtocol {
 
     @Override
     public List<String> releaseArgs(long ttlMs, String field) {
-        return List.of(Long.toString(ttlMs), field, client.publishMode());
+        return List.of(Long.toString(ttlMs), field, publishMode());
     }
 
     @Override
@@ -71,7 +83,7 @@ final class ReentrantProtocol implements LockProtocol {
 
     @Override
     public List<String> forceReleaseArgs() {
-        return List.of(client.publishMode());
+        return List.of(publishMode());
     }
 
     @Override

@@ -22,6 +22,8 @@ final class Scripts {
     static final Script FAIR_RELEASE = load("fair-release");
     static final Script FAIR_FORCE_RELEASE = load("fair-force-release");
     static final Script FAIR_ACQUIRE_FAILED = load("fair-acquire-failed");
+    static final Script FENCED_ACQUIRE = load("fenced-acquire");
+    static final Script FENCED_TOKEN = load("fenced-token");
 
     private Scripts() {
     }

@@ -7,7 +7,9 @@
 -- ARGV[3] wait: how long a waiter that stops polling keeps its place (fairLockWaitTimeout), ms
 -- ARGV[4] now: the client's wall clock, epoch ms
 -- ARGV[5] 'queue' to join the queue when the lock is not free, 'try' for a single attempt
--- Returns nil when acquired or re-entered; otherwise how long to wait before polling again (ms).
+-- ARGV[6] optional: 'nonreentrant' refuses a re-entry (Redisson 4.4+ non-reentrant fair lock)
+-- Returns nil when acquired or re-entered; -3 when a non-reentrant lock's holder asks again;
+-- otherwise how long to wait before polling again (ms).
 --
 -- Difference from Redisson, compatible with its waiters in the same queue: a queued waiter that
 -- polls moves its own deadline forward to what a new waiter at its position would get
@@ -44,6 +46,9 @@ if redis.call('exists', KEYS[1]) == 0
 end
 
 if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    if ARGV[6] == 'nonreentrant' then
+        return -3
+    end
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
     return nil

@@ -2,7 +2,12 @@
 -- KEYS[1] lock hash N
 -- ARGV[1] lease in ms (the watchdog timeout when the lock is renewed by the holder's client)
 -- ARGV[2] owner field "<clientId>:<threadId>"
--- Returns nil when acquired or re-entered; otherwise the holder's remaining PTTL in ms.
+-- ARGV[3] optional: 'nonreentrant' refuses a re-entry (Redisson 4.4+ non-reentrant lock, spec 2.7)
+-- Returns nil when acquired or re-entered; -3 when a non-reentrant lock's holder asks again
+-- (a PTTL is never below -2); otherwise the holder's remaining PTTL in ms.
+if ARGV[3] == 'nonreentrant' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    return -3
+end
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])

@@ -1,7 +1,11 @@
 -- notify(channel, message, mode): publish a lock message. mode PUBLISH reaches classic
 -- subscribers, SPUBLISH sharded ones, BOTH reaches both (cluster: Redisson 3.x and 4.x waiters);
--- the sharded half of BOTH is skipped quietly where the server has no SPUBLISH.
+-- the sharded half of BOTH is skipped quietly where the server has no SPUBLISH; NONE publishes
+-- nothing (the spin lock has no waiters to wake).
 local function notify(channel, message, mode)
+    if mode == 'NONE' then
+        return
+    end
     if mode ~= 'SPUBLISH' then
         redis.call('publish', channel, message)
     end

@@ -1,0 +1,72 @@
+package io.github.relock.core.internal;
+
+import io.github.relock.api.FencedLock;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.core.internal.HoldRegistry.Hold;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The fenced lock: a {@link RedisLock} run through a {@link FencedProtocol}, plus the methods that
+ * hand out the token. The acquire script returns the token with the grant and {@link RedisLock}
+ * keeps it in the owner's hold, so reading it back makes no further Redis call.
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+final class FencedRedisLock extends RedisLock implements FencedLock {
+    private final List<String> tokenKeys;
+
+    FencedRedisLock(DefaultLockClient client, String name) {
+        this(client, name, new FencedProtocol(client, name));
+    }
+
+    private FencedRedisLock(DefaultLockClient client, String name, FencedProtocol protocol) {
+        super(client, name, protocol);
+        this.tokenKeys = List.of(protocol.tokenKey());
+    }
+
+    @Override
+    public long lockAndGetToken() {
+        lock();
+        return tokenOf(currentThreadId());
+    }
+
+    @Override
+    public long lockAndGetToken(long leaseTime, TimeUnit unit) {
+        lock(leaseTime, unit);
+        return tokenOf(currentThreadId());
+    }
+
+    @Override
+    public Long tryLockAndGetToken() {
+        return tryLock() ? tokenOf(currentThreadId()) : null;
+    }
+
+    @Override
+    public Long tryLockAndGetToken(long waitTime, TimeUnit unit) throws InterruptedException {
+        return tryLock(waitTime, unit) ? tokenOf(currentThreadId()) : null;
+    }
+
+    @Override
+    public Long tryLockAndGetToken(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        return tryLock(waitTime, leaseTime, unit) ? tokenOf(currentThreadId()) : null;
+    }
+
+    @Override
+    public Long getToken() {
+        client.ensureOpen();
+        Object reply = client.eval(Scripts.FENCED_TOKEN, tokenKeys, List.of());
+        return reply == null ? null : Long.valueOf(reply.toString());
+    }
+
+    /** The token of the acquisition {@code ownerId} just made (its hold keeps the last one granted). */
+    private long tokenOf(long ownerId) {
+        Hold h = holdOf(ownerId);
+        if (h == null || h.token() == HoldRegistry.NO_TOKEN) {
+            throw new IllegalMonitorStateException("fenced lock '" + name + "' was lost right after it was acquired ("
+                    + (client.isClosed() ? LockLostEvent.Reason.CLIENT_CLOSED : LockLostEvent.Reason.NOT_HELD)
+                    + "); its token must not be used");
+        }
+        return h.token();
+    }
+}
