@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.DistributedLock;
+import io.github.relock.api.FencedLock;
 import io.github.relock.api.LockClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import io.github.relock.tck.Await;
@@ -310,6 +312,121 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertFalse(otherThreadReturns(() -> redissonMulti.tryLock(200, -1, TimeUnit.MILLISECONDS)));
         relockMulti.unlock();
         assertEquals(0L, redis("EXISTS", "tck:m1", "tck:m2", "tck:m3"));
+    }
+
+    /**
+     * Rule 10.13: relock's spin lock and Redisson's reentrant lock exclude each other both ways,
+     * and so do Redisson's spin lock and relock's reentrant lock; a spin waiter on either side
+     * acquires by polling once the other side releases.
+     */
+    @Test
+    void rule10_13_spinLock_excludesAndIsExcludedByRedisson() throws Exception {
+        RedissonClient r = redisson(Duration.ofSeconds(30));
+        DistributedLock relockSpin = client().getSpinLock("tck:spin-x");
+        DistributedLock relockPlain = client().getLock("tck:spin-x");
+        RLock redissonPlain = r.getLock("tck:spin-x");
+        RLock redissonSpin = r.getSpinLock("tck:spin-x");
+        redissonPlain.lock();
+        assertFalse(otherThreadReturns(relockSpin::tryLock), "relock's spin lock took a held Redisson lock");
+        Future<Boolean> relockWaiter = background(() -> {
+            boolean ok = relockSpin.tryLock(30, TimeUnit.SECONDS);
+            if (ok) {
+                relockSpin.unlock();
+            }
+            return ok;
+        });
+        redissonPlain.unlock();
+        assertTrue(relockWaiter.get(Await.scaled(Duration.ofSeconds(20)).toSeconds(), TimeUnit.SECONDS));
+        relockPlain.lock();
+        assertFalse(otherThreadReturns(() -> redissonSpin.tryLock(100, -1, TimeUnit.MILLISECONDS)),
+                "Redisson's spin lock took a held relock lock");
+        Future<Boolean> redissonWaiter = background(() -> {
+            boolean ok = redissonSpin.tryLock(30, -1, TimeUnit.SECONDS);
+            if (ok) {
+                redissonSpin.unlock();
+            }
+            return ok;
+        });
+        relockPlain.unlock();
+        assertTrue(redissonWaiter.get(Await.scaled(Duration.ofSeconds(20)).toSeconds(), TimeUnit.SECONDS));
+        assertEquals(0L, redis("EXISTS", "tck:spin-x"));
+    }
+
+    /**
+     * Rule 10.14: fenced-lock tokens strictly increase across libraries: relock and Redisson
+     * (3.19+) taking the same fenced lock in turn each get a token above every earlier one, and
+     * both read the same last token. Skipped, saying why, on a Redisson without a fenced lock.
+     */
+    @Test
+    void rule10_14_fencedTokens_strictlyIncreaseAcrossLibraries() throws Exception {
+        assumeRedissonHas("getFencedLock", "3.19.0");
+        FencedLock relock = client().getFencedLock("tck:fence-x");
+        RedissonClient r = redisson(Duration.ofSeconds(30));
+        try {
+            long last = 0;
+            for (int round = 0; round < 3; round++) {
+                long mine = relock.lockAndGetToken();
+                relock.unlock();
+                assertTrue(mine > last, "relock token " + mine + " after " + last);
+                long theirs = Redisson4.fencedLockAndUnlock(r, "tck:fence-x");
+                assertTrue(theirs > mine, "Redisson token " + theirs + " after relock's " + mine);
+                last = theirs;
+            }
+            assertEquals(last, relock.getToken());
+            assertEquals(last, Redisson4.fencedToken(r, "tck:fence-x"));
+        } finally {
+            redis("DEL", "redisson_lock_token:{tck:fence-x}");
+        }
+    }
+
+    /**
+     * Rule 10.15: relock's and Redisson's (4.4+) non-reentrant locks exclude each other both ways
+     * and write the same hash field. Skipped, saying why, on a Redisson without them.
+     */
+    @Test
+    void rule10_15_nonReentrantLocks_excludeEachOther() throws Exception {
+        assumeRedissonHas("getNonReentrantLock", "4.4.0");
+        DistributedLock relock = client().getNonReentrantLock("tck:once-x");
+        RLock redisson = redisson(Duration.ofSeconds(30)).getNonReentrantLock("tck:once-x");
+        redisson.lock();
+        assertEquals(1L, redis("HLEN", "tck:once-x"));
+        assertFalse(otherThreadReturns(relock::tryLock), "relock took a held Redisson non-reentrant lock");
+        redisson.unlock();
+        relock.lock();
+        assertFalse(otherThreadReturns(() -> redisson.tryLock(100, -1, TimeUnit.MILLISECONDS)),
+                "Redisson took a held relock non-reentrant lock");
+        relock.unlock();
+        assertEquals(0L, redis("EXISTS", "tck:once-x"));
+    }
+
+    /** Runs {@code body} on a fresh daemon thread; the future completes with its result. */
+    private static <T> Future<T> background(Callable<T> body) {
+        java.util.concurrent.FutureTask<T> task = new java.util.concurrent.FutureTask<>(body);
+        Thread t = new Thread(task, "tck-background");
+        t.setDaemon(true);
+        t.start();
+        return task;
+    }
+
+    private static void assumeRedissonHas(String method, String since) {
+        boolean has = java.util.Arrays.stream(RedissonClient.class.getMethods()).anyMatch(m -> m.getName().equals(method));
+        Assumptions.assumeTrue(has, () -> "the Redisson on the class path has no " + method + " (added in " + since + ")");
+    }
+
+    /** Calls to Redisson API that older versions lack; loaded only after {@link #assumeRedissonHas}. */
+    private static final class Redisson4 {
+        static long fencedLockAndUnlock(RedissonClient r, String name) throws Exception {
+            org.redisson.api.RFencedLock lock = r.getFencedLock(name);
+            return onOtherThread(() -> {
+                Long token = lock.lockAndGetToken();
+                lock.unlock();
+                return token;
+            });
+        }
+
+        static long fencedToken(RedissonClient r, String name) {
+            return r.getFencedLock(name).getToken();
+        }
     }
 
     /**
