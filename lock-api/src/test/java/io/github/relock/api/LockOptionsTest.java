@@ -223,4 +223,30 @@ class LockOptionsTest {
         assertEquals(Optional.of("b"), changed.clientId());
         assertEquals(Duration.ofSeconds(2), changed.commandTimeout());
     }
+
+    @Test
+    void spinBackOff_defaultsToRedissons_1msDoublingTo128ms_andSurvivesToBuilder() {
+        LockOptions d = LockOptions.defaults();
+        assertEquals(Duration.ofMillis(1), d.spinBackOffInitial());
+        assertEquals(Duration.ofMillis(128), d.spinBackOffMax());
+        LockOptions set = LockOptions.builder().spinBackOff(Duration.ofMillis(5), Duration.ofMillis(50)).build();
+        LockOptions copy = set.toBuilder().build();
+        assertEquals(Duration.ofMillis(5), copy.spinBackOffInitial());
+        assertEquals(Duration.ofMillis(50), copy.spinBackOffMax());
+    }
+
+    @Test
+    void spinBackOff_outOfRange_refusedNamingTheValue() {
+        LockOptions.Builder b = LockOptions.builder();
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+                () -> b.spinBackOff(Duration.ZERO, Duration.ofMillis(10)));
+        assertTrue(zero.getMessage().contains("spinBackOff initial") && zero.getMessage().contains("0 ms"), zero.getMessage());
+        IllegalArgumentException huge = assertThrows(IllegalArgumentException.class,
+                () -> b.spinBackOff(Duration.ofMillis(1), Duration.ofHours(1)));
+        assertTrue(huge.getMessage().contains("3600000 ms"), huge.getMessage());
+        IllegalArgumentException inverted = assertThrows(IllegalArgumentException.class,
+                () -> b.spinBackOff(Duration.ofMillis(20), Duration.ofMillis(10)));
+        assertTrue(inverted.getMessage().contains("20 ms > 10 ms"), inverted.getMessage());
+        assertThrows(NullPointerException.class, () -> b.spinBackOff(null, Duration.ofMillis(10)));
+    }
 }
