@@ -37,6 +37,17 @@ public interface LockClient extends AutoCloseable {
     DistributedLock getFairLock(String name);
 
     /**
+     * Returns the read-write lock with this name (Redisson {@code getReadWriteLock}): readers share
+     * it, a writer excludes everyone, on Redisson's hash ({@code mode}, reader and writer fields,
+     * readers' timeout keys) and channel {@code redisson_rwlock:{name}}.
+     *
+     * @param name the Redis key of the lock hash; not blank
+     * @throws IllegalArgumentException if {@code name} is blank
+     * @throws NullPointerException if {@code name} is null
+     */
+    ReadWriteDistributedLock getReadWriteLock(String name);
+
+    /**
      * Returns the fenced lock with this name (Redisson {@code getFencedLock}): a reentrant lock
      * whose every grant, re-entries included, also returns a strictly increasing fencing token.
      *

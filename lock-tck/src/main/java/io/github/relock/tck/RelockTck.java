@@ -102,4 +102,12 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 14: {@link ReadWriteLockChapter}, run against this driver. */
+    @Nested
+    class ReadWriteLock extends ReadWriteLockChapter {
+        ReadWriteLock() {
+            super(RelockTck.this);
+        }
+    }
 }

@@ -2,6 +2,7 @@ package io.github.relock.core.internal;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.FencedLock;
+import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
@@ -37,7 +38,8 @@ import java.util.function.Consumer;
  * <p>Map of the engine: {@link AbstractLock} (every public overload, once) is extended by
  * {@link RedisLock} (one name, run through a {@link LockProtocol}: {@link ReentrantProtocol}, also
  * non-reentrant, {@link FairProtocol}, also non-reentrant, {@link SpinProtocol} or
- * {@link FencedProtocol}, the last with {@link FencedRedisLock}'s token methods) and {@link MultiRedisLock} (multi and red locks over several); waiting is
+ * {@link FencedProtocol}, the last with {@link FencedRedisLock}'s token methods; a
+ * {@link RedisReadWriteLock} is two of them over {@link ReadWriteProtocol}'s halves) and {@link MultiRedisLock} (multi and red locks over several); waiting is
  * {@link LockWait}'s; {@link LeaseHandle} is the lease; {@link Args}, {@link Keys},
  * {@link Scripts} and {@link Slots} are the small helpers.
  *
@@ -114,6 +116,12 @@ public final class DefaultLockClient implements LockClient {
         ensureOpen();
         String n = Args.name(name);
         return new RedisLock(this, n, new FairProtocol(this, n, true));
+    }
+
+    @Override
+    public ReadWriteDistributedLock getReadWriteLock(String name) {
+        ensureOpen();
+        return new RedisReadWriteLock(this, Args.name(name));
     }
 
     @Override

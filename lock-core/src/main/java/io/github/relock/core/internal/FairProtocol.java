@@ -67,7 +67,7 @@ final class FairProtocol implements LockProtocol {
     }
 
     @Override
-    public List<String> acquireKeys() {
+    public List<String> acquireKeys(String field) {
         return acquireKeys;
     }
 
@@ -83,7 +83,7 @@ final class FairProtocol implements LockProtocol {
     }
 
     @Override
-    public List<String> releaseKeys() {
+    public List<String> releaseKeys(String field) {
         return releaseKeys;
     }
 

@@ -32,7 +32,7 @@ final class FencedProtocol extends ReentrantProtocol {
     }
 
     @Override
-    public List<String> acquireKeys() {
+    public List<String> acquireKeys(String field) {
         return acquireKeys;
     }
 

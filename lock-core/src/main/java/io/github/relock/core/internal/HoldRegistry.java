@@ -55,6 +55,7 @@ final class HoldRegistry {
         private volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
         private volatile LockLostEvent.Reason lostReason; // non-null once lost
         private volatile long token = NO_TOKEN; // the fenced lock's token of the last acquisition
+        private volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too
         private final List<Consumer<LockLostEvent>> lostCallbacks = new CopyOnWriteArrayList<>();
 
         private Hold(String key, String field, long ownerId, String lockName) {
@@ -83,6 +84,11 @@ final class HoldRegistry {
 
         boolean watchdog() {
             return ttlMs == Args.TTL_WATCHDOG;
+        }
+
+        /** @return the prefix of this hold's per-acquisition timeout keys (read lock), or null */
+        String timeoutKeyPrefix() {
+            return timeoutKeyPrefix;
         }
 
         /** @return the fencing token of this owner's last acquisition, or {@link #NO_TOKEN} */
@@ -148,9 +154,11 @@ final class HoldRegistry {
      * @param ttlMs the TTL it was taken with, or {@link Args#TTL_WATCHDOG}
      * @param sentAtNanos when the acquire script was sent: the TTL runs from then
      * @param token the fencing token this acquisition was granted, or {@link #NO_TOKEN}
+     * @param timeoutKeyPrefix the prefix of the hold's per-acquisition timeout keys (read lock), or null
      * @return the hold, or null if the client is closed (nothing is registered; the caller gives the lock back)
      */
-    Hold register(String key, String field, long ownerId, String lockName, long ttlMs, long sentAtNanos, long token) {
+    Hold register(String key, String field, long ownerId, String lockName, long ttlMs, long sentAtNanos, long token,
+            String timeoutKeyPrefix) {
         if (closed) {
             return null;
         }
@@ -165,6 +173,7 @@ final class HoldRegistry {
             h.lastConfirmedNanos = sentAtNanos;
             h.releasing = false;
             h.token = token;
+            h.timeoutKeyPrefix = timeoutKeyPrefix;
             return h;
         });
         if (closed) { // close() ran meanwhile: whether or not it saw this hold, it must not stay registered

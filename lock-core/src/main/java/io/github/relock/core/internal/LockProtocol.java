@@ -18,7 +18,8 @@ interface LockProtocol {
 
     Script acquireScript();
 
-    List<String> acquireKeys();
+    /** @param field the owner field ({@link #ownerField}) */
+    List<String> acquireKeys(String field);
 
     /**
      * @param ttlMs the TTL to set, in ms (never a sentinel)
@@ -29,7 +30,8 @@ interface LockProtocol {
 
     Script releaseScript();
 
-    List<String> releaseKeys();
+    /** @param field the owner field ({@link #ownerField}) */
+    List<String> releaseKeys(String field);
 
     /** @param ttlMs the TTL the key keeps when holds remain, in ms */
     List<String> releaseArgs(long ttlMs, String field);
@@ -58,6 +60,39 @@ interface LockProtocol {
 
     /** A waiter gave up (timed out, cancelled, failed): undo what waiting left on the server. */
     CompletableFuture<Void> giveUp(String field);
+
+    /** @return the hash field of owner {@code ownerId} of client {@code clientId} */
+    default String ownerField(String clientId, long ownerId) {
+        return Keys.ownerField(clientId, ownerId);
+    }
+
+    /**
+     * @return the prefix of a hold's per-acquisition timeout keys, renewed with the hold (read
+     *     lock: {@code {N}}), or null when the lock type has none
+     */
+    default String timeoutKeyPrefix() {
+        return null;
+    }
+
+    /** @return the script answering {exists/locked 0|1, the field's hold count, PTTL} */
+    default Script stateScript() {
+        return Scripts.LOCK_STATE;
+    }
+
+    /** @return the state script's arguments for owner {@code field} (may be empty: no owner) */
+    default List<String> stateArgs(String field) {
+        return List.of(field);
+    }
+
+    /**
+     * @param name the lock's name
+     * @param field the owner whose attempt the acquire script refused (answered -3)
+     * @return why, for the {@link IllegalMonitorStateException}
+     */
+    default String refusal(String name, String field) {
+        return kind() + " '" + name + "' is already held by this owner (" + field
+                + ") and is not reentrant: release it before acquiring it again";
+    }
 
     /** @return the longest pause between attempts while waiting, in ms ({@code Long.MAX_VALUE}: none) */
     long maxPollIntervalMs();

@@ -64,7 +64,7 @@ class RedisLock extends AbstractLock {
         List<String> args = protocol.releaseArgs(client.holds().beginRelease(name, field), field);
         Object reply;
         try {
-            reply = client.eval(protocol.releaseScript(), protocol.releaseKeys(), args);
+            reply = client.eval(protocol.releaseScript(), protocol.releaseKeys(field), args);
         } catch (RuntimeException e) {
             client.holds().releaseFailed(name, field); // outcome unknown: stop renewing; it expires if it never ran
             throw e;
@@ -81,7 +81,7 @@ class RedisLock extends AbstractLock {
         }
         String field = field(ownerId);
         List<String> args = protocol.releaseArgs(client.holds().beginRelease(name, field), field);
-        return client.evalAsync(protocol.releaseScript(), protocol.releaseKeys(), args)
+        return client.evalAsync(protocol.releaseScript(), protocol.releaseKeys(field), args)
                 .handle((reply, error) -> {
                     if (error != null) {
                         client.holds().releaseFailed(name, field); // outcome unknown: stop renewing
@@ -104,7 +104,7 @@ class RedisLock extends AbstractLock {
     // ---------------------------------------------------------------- attempts, for LockWait
 
     String field(long ownerId) {
-        return Keys.ownerField(client.clientId(), ownerId);
+        return protocol.ownerField(client.clientId(), ownerId);
     }
 
     String waitChannel(long ownerId) {
@@ -119,7 +119,7 @@ class RedisLock extends AbstractLock {
     Long tryAcquireOnce(long ttlMs, long ownerId, boolean queue) {
         String field = field(ownerId);
         long sentAt = System.nanoTime();
-        Object reply = client.eval(protocol.acquireScript(), protocol.acquireKeys(),
+        Object reply = client.eval(protocol.acquireScript(), protocol.acquireKeys(field),
                 protocol.acquireArgs(ttlArg(ttlMs), field, queue));
         return onAttempt(reply, ttlMs, ownerId, field, sentAt);
     }
@@ -128,7 +128,7 @@ class RedisLock extends AbstractLock {
     CompletableFuture<Long> tryAcquireOnceAsync(long ttlMs, long ownerId, boolean queue) {
         String field = field(ownerId);
         long sentAt = System.nanoTime();
-        return client.evalAsync(protocol.acquireScript(), protocol.acquireKeys(),
+        return client.evalAsync(protocol.acquireScript(), protocol.acquireKeys(field),
                         protocol.acquireArgs(ttlArg(ttlMs), field, queue))
                 .thenApply(reply -> onAttempt(reply, ttlMs, ownerId, field, sentAt));
     }
@@ -141,9 +141,9 @@ class RedisLock extends AbstractLock {
             reply = granted ? null : fenced.get(1);
         }
         if (reply == null) {
-            if (client.holds().register(name, field, ownerId, name, ttlMs, sentAt, token) == null) {
+            if (client.holds().register(name, field, ownerId, name, ttlMs, sentAt, token, protocol.timeoutKeyPrefix()) == null) {
                 // The client closed while the script ran: register nothing, give the lock back if we still can.
-                client.evalAsync(protocol.releaseScript(), protocol.releaseKeys(),
+                client.evalAsync(protocol.releaseScript(), protocol.releaseKeys(field),
                         protocol.releaseArgs(ttlArg(ttlMs), field)).exceptionally(t -> null);
                 throw new IllegalStateException("this LockClient (" + client.clientId()
                         + ") was closed while acquiring lock '" + name + "'");
@@ -151,8 +151,7 @@ class RedisLock extends AbstractLock {
             return null;
         }
         if ((Long) reply == REACQUIRE_REFUSED) {
-            throw new IllegalMonitorStateException(protocol.kind() + " '" + name + "' is already held by this owner ("
-                    + field + ") and is not reentrant: release it before acquiring it again");
+            throw new IllegalMonitorStateException(protocol.refusal(name, field));
         }
         return (Long) reply;
     }
@@ -200,8 +199,11 @@ class RedisLock extends AbstractLock {
     public boolean forceUnlock() {
         client.ensureOpen();
         Object r = client.eval(protocol.forceReleaseScript(), protocol.forceReleaseKeys(), protocol.forceReleaseArgs());
-        client.holds().forceReleased(name);
-        return Long.valueOf(1).equals(r);
+        boolean deleted = Long.valueOf(1).equals(r);
+        if (deleted) { // a read-write lock's half deletes only in its own mode: the other half's holds stay
+            client.holds().forceReleased(name);
+        }
+        return deleted;
     }
 
     @Override
@@ -209,8 +211,11 @@ class RedisLock extends AbstractLock {
         client.ensureOpen();
         return client.evalAsync(protocol.forceReleaseScript(), protocol.forceReleaseKeys(), protocol.forceReleaseArgs())
                 .thenApply(r -> {
-                    client.holds().forceReleased(name);
-                    return Long.valueOf(1).equals(r);
+                    boolean deleted = Long.valueOf(1).equals(r);
+                    if (deleted) {
+                        client.holds().forceReleased(name);
+                    }
+                    return deleted;
                 });
     }
 
@@ -259,11 +264,11 @@ class RedisLock extends AbstractLock {
 
     private State state(String field) {
         client.ensureOpen();
-        return toState(client.eval(Scripts.LOCK_STATE, stateKeys, List.of(field)));
+        return toState(client.eval(protocol.stateScript(), stateKeys, protocol.stateArgs(field)));
     }
 
     private CompletableFuture<State> stateAsync(String field) {
-        return client.evalAsync(Scripts.LOCK_STATE, stateKeys, List.of(field)).thenApply(RedisLock::toState);
+        return client.evalAsync(protocol.stateScript(), stateKeys, protocol.stateArgs(field)).thenApply(RedisLock::toState);
     }
 
     private static State toState(Object reply) {

@@ -47,7 +47,7 @@ class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public List<String> acquireKeys() {
+    public List<String> acquireKeys(String field) {
         return keys;
     }
 
@@ -62,7 +62,7 @@ class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public List<String> releaseKeys() {
+    public List<String> releaseKeys(String field) {
         return releaseKeys;
     }
 

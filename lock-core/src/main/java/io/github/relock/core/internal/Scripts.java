@@ -24,6 +24,12 @@ final class Scripts {
     static final Script FAIR_ACQUIRE_FAILED = load("fair-acquire-failed");
     static final Script FENCED_ACQUIRE = load("fenced-acquire");
     static final Script FENCED_TOKEN = load("fenced-token");
+    static final Script READ_ACQUIRE = load("read-acquire");
+    static final Script READ_RELEASE = load("read-release");
+    static final Script WRITE_ACQUIRE = load("write-acquire");
+    static final Script WRITE_RELEASE = load("write-release");
+    static final Script RW_FORCE_RELEASE = load("rw-force-release");
+    static final Script RW_STATE = load("rw-state");
 
     private Scripts() {
     }

@@ -101,11 +101,13 @@ final class Watchdog {
         }
         long sentAt = System.nanoTime();
         List<String> keys = new ArrayList<>(batch.size());
-        List<String> args = new ArrayList<>(batch.size() + 1);
+        List<String> args = new ArrayList<>(2 * batch.size() + 1);
         args.add(Long.toString(watchdogMs));
         for (Hold h : batch) {
             keys.add(h.key());
             args.add(h.field());
+            String prefix = h.timeoutKeyPrefix();
+            args.add(prefix == null ? "" : prefix);
         }
         CompletableFuture<Object> call;
         try {
