@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.FencedLock;
+import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.api.LockClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import io.github.relock.tck.TckChapter;
 import io.github.relock.tck.RespClient;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
+import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
@@ -397,6 +399,106 @@ public abstract class RedissonInteropChapter extends TckChapter {
                 "Redisson took a held relock non-reentrant lock");
         relock.unlock();
         assertEquals(0L, redis("EXISTS", "tck:once-x"));
+    }
+
+    /**
+     * Rule 10.16: relock and Redisson readers share one read-write lock; a writer of either
+     * library excludes the other's readers and writers; a relock write release ("1") wakes a
+     * waiting Redisson reader, and a Redisson write release wakes a relock reader.
+     */
+    @Test
+    void rule10_16_readWrite_readersShareWritersExcludeAcrossLibraries() throws Exception {
+        ReadWriteDistributedLock relock = client().getReadWriteLock("tck:rw-x");
+        RReadWriteLock redisson = redisson(Duration.ofSeconds(30)).getReadWriteLock("tck:rw-x");
+        relock.readLock().lock();
+        assertTrue(otherThreadReturns(() -> {
+            boolean ok = redisson.readLock().tryLock(1, -1, TimeUnit.SECONDS);
+            redisson.readLock().unlock();
+            return ok;
+        }), "a Redisson reader was refused beside a relock reader");
+        assertFalse(otherThreadReturns(() -> redisson.writeLock().tryLock(100, -1, TimeUnit.MILLISECONDS)),
+                "a Redisson writer took a relock-read lock");
+        relock.readLock().unlock();
+        relock.writeLock().lock();
+        Future<Boolean> redissonReader = background(() -> {
+            boolean ok = redisson.readLock().tryLock(30, -1, TimeUnit.SECONDS);
+            if (ok) {
+                redisson.readLock().unlock();
+            }
+            return ok;
+        });
+        Await.until(Duration.ofSeconds(20), () -> channels().contains("redisson_rwlock:{tck:rw-x}"),
+                () -> "the Redisson reader never subscribed");
+        relock.writeLock().unlock();
+        assertTrue(redissonReader.get(Await.scaled(Duration.ofSeconds(10)).toSeconds(), TimeUnit.SECONDS));
+        redisson.writeLock().lock();
+        assertFalse(otherThreadReturns(() -> relock.readLock().tryLock()), "a relock reader took a Redisson-written lock");
+        Future<Boolean> relockReader = background(() -> {
+            boolean ok = relock.readLock().tryLock(30, TimeUnit.SECONDS);
+            if (ok) {
+                relock.readLock().unlock();
+            }
+            return ok;
+        });
+        Await.until(Duration.ofSeconds(20), () -> channels().contains("redisson_rwlock:{tck:rw-x}"),
+                () -> "the relock reader never subscribed");
+        redisson.writeLock().unlock();
+        assertTrue(relockReader.get(Await.scaled(Duration.ofSeconds(10)).toSeconds(), TimeUnit.SECONDS));
+        assertEquals(0L, redis("EXISTS", "tck:rw-x"));
+    }
+
+    /**
+     * Rule 10.17: readers' timeout keys are kept intact across libraries: after several watchdog
+     * periods, a Redisson reader's release leaves a relock reader holding, and a relock reader's
+     * release leaves a Redisson reader holding (either release deletes the whole hash if it finds
+     * the other's timeout keys gone).
+     */
+    @Test
+    void rule10_17_readWrite_readerTimeoutKeysKeptAcrossLibraries() throws Exception {
+        LockClient c = kit.newLockClient(io.github.relock.api.LockOptions.builder()
+                .lockWatchdogTimeout(Duration.ofMillis(1500)).build());
+        ReadWriteDistributedLock relock = c.getReadWriteLock("tck:rw-keys");
+        RReadWriteLock redisson = redisson(Duration.ofMillis(1500)).getReadWriteLock("tck:rw-keys");
+        long relockOwner = 4242;
+        relock.readLock().lockAsync(relockOwner).get(10, TimeUnit.SECONDS);
+        String relockField = c.clientId() + ":" + relockOwner;
+        Await.holdsFor(Duration.ofMillis(3500), () -> (Long) redis("EXISTS", "tck:rw-keys") == 1,
+                () -> "the relock reader's lock lapsed");
+        onOtherThread(() -> {
+            redisson.readLock().lock();
+            redisson.readLock().unlock();
+            return null;
+        });
+        assertEquals("1", redis("HGET", "tck:rw-keys", relockField), "Redisson's read release evicted a live relock reader");
+        redisson.readLock().lock(); // this thread, watchdog-renewed by Redisson
+        Await.holdsFor(Duration.ofMillis(3500), () -> (Long) redis("EXISTS", "tck:rw-keys") == 1,
+                () -> "the lock lapsed with two readers");
+        relock.readLock().unlockAsync(relockOwner).get(10, TimeUnit.SECONDS);
+        assertTrue(redisson.readLock().isHeldByCurrentThread(), "relock's read release evicted a live Redisson reader");
+        Await.holdsFor(Duration.ofMillis(2000), () -> (Long) redis("EXISTS", "tck:rw-keys") == 1,
+                () -> "the Redisson reader's lock lapsed after relock's release");
+        redisson.readLock().unlock();
+        assertEquals(0L, redis("EXISTS", "tck:rw-keys"));
+    }
+
+    /** Rule 10.18: a Redisson writer that downgrades keeps relock writers out until its read goes; relock's downgrade keeps Redisson writers out. */
+    @Test
+    void rule10_18_readWrite_downgradeHonouredAcrossLibraries() throws Exception {
+        ReadWriteDistributedLock relock = client().getReadWriteLock("tck:rw-dg");
+        RReadWriteLock redisson = redisson(Duration.ofSeconds(30)).getReadWriteLock("tck:rw-dg");
+        redisson.writeLock().lock();
+        redisson.readLock().lock();
+        redisson.writeLock().unlock();
+        assertEquals("read", redis("HGET", "tck:rw-dg", "mode"));
+        assertFalse(otherThreadReturns(() -> relock.writeLock().tryLock()), "a relock writer passed a downgraded Redisson reader");
+        redisson.readLock().unlock();
+        relock.writeLock().lock();
+        relock.readLock().lock();
+        relock.writeLock().unlock();
+        assertFalse(otherThreadReturns(() -> redisson.writeLock().tryLock(100, -1, TimeUnit.MILLISECONDS)),
+                "a Redisson writer passed a downgraded relock reader");
+        relock.readLock().unlock();
+        assertEquals(0L, redis("EXISTS", "tck:rw-dg"));
     }
 
     /** Runs {@code body} on a fresh daemon thread; the future completes with its result. */
