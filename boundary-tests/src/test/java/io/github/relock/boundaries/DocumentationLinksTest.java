@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * backticked paths that name this repository: a token whose first segment is a top-level entry of
  * the repository or is shaped like a module name ({@code lock-*}, {@code driver-*},
  * {@code interop-*}), resolved against the root, or a bare {@code *.md} name, resolved against the
- * file's folder. A {@code ...} segment elides folders: {@code driver-jedis/src/test/.../BrokenDriverKitTest}
+ * file's folder. A {@code ...} segment elides folders: {@code lock-tck-selftest/src/test/.../BrokenDriverKitTest}
  * needs a file of that name somewhere under {@code driver-jedis/src/test}. Not checked: http(s) and
  * mailto links, anchors within a file, fenced code blocks, and paths in other projects (for example
  * the spec's {@code redisson/src/test/...}).

@@ -21,11 +21,11 @@ final class Inspector {
     static final int MAX_READ_HOLDS = 1000;
 
     /*
-     * KEYS[1] lock hash N, KEYS[2] fair queue, KEYS[3] fair deadlines (zset)
+     * KEYS[1] lock hash N, KEYS[2] fair queue, KEYS[3] fair deadlines (zset), KEYS[4] fenced-lock token
      * ARGV[1] prefix of read-hold timeout keys: suffixName(N, "") = "{N}:" (or "N:" when N has '{')
      * ARGV[2] MAX_READ_HOLDS
      * Returns {type of N, HGETALL N, LRANGE queue, ZRANGE deadlines WITHSCORES, PTTL N,
-     *          {field, k, PTTL timeout key, ...} for each read hold}.
+     *          {field, k, PTTL timeout key, ...} for each read hold, the token counter or false}.
      * The timeout keys share N's hash tag (so its cluster slot) but cannot be listed in KEYS:
      * which exist depends on the hash, as in Redisson's own read-unlock script.
      */
@@ -50,7 +50,9 @@ final class Inspector {
                 end
               end
             end
-            return {t, fields, q, z, redis.call('pttl', KEYS[1]), rt}
+            local token = false
+            if redis.call('type', KEYS[4]).ok == 'string' then token = redis.call('get', KEYS[4]) end
+            return {t, fields, q, z, redis.call('pttl', KEYS[1]), rt, token}
             """;
 
     private final UnifiedJedis redis;
@@ -70,7 +72,7 @@ final class Inspector {
         }
         String queueKey = LockKeys.fairQueue(name);
         String timeoutKey = LockKeys.fairTimeouts(name);
-        List<?> snap = (List<?>) redis.eval(SNAPSHOT, List.of(name, queueKey, timeoutKey),
+        List<?> snap = (List<?>) redis.eval(SNAPSHOT, List.of(name, queueKey, timeoutKey, LockKeys.fencedToken(name)),
                 List.of(LockKeys.suffixName(name, ""), Integer.toString(MAX_READ_HOLDS)));
         String type = (String) snap.get(0);
         Map<String, String> fields = pairs((List<?>) snap.get(1));
@@ -78,13 +80,14 @@ final class Inspector {
         Map<String, String> deadlines = pairs((List<?>) snap.get(3));
         long ttl = (Long) snap.get(4);
         List<?> timeouts = (List<?>) snap.get(5);
+        Long token = snap.size() > 6 && snap.get(6) != null ? parseLong(String.valueOf(snap.get(6))) : null;
 
         if (!type.equals("hash") && !type.equals("none")) {
             return LockState.notALock(name, "'" + name + "' is a " + type
                     + " key, not a lock: relock and Redisson keep a lock in a hash");
         }
         boolean fair = !queue.isEmpty() || !deadlines.isEmpty();
-        if (fields.isEmpty() && !fair) {
+        if (fields.isEmpty() && !fair && token == null) {
             return LockState.absent(name, "no lock named '" + name + "': nobody holds it or waits for it (no key '"
                     + name + "', no fair queue '" + queueKey + "')");
         }
@@ -112,7 +115,8 @@ final class Inspector {
                 reads.add(new LockState.ReadTimeout(LockKeys.readTimeout(name, holder, k), holder, k,
                         (Long) timeouts.get(i + 2)));
             }
-            return new LockState(name, LockState.Kind.READ_WRITE, null, mode, ttl, holders, List.of(), List.of(), reads);
+            return new LockState(name, LockState.Kind.READ_WRITE, null, mode, ttl, holders, List.of(), List.of(), reads,
+                    null);
         }
         List<LockState.Waiter> waiters = new ArrayList<>();
         int position = 1;
@@ -122,8 +126,8 @@ final class Inspector {
         }
         List<LockState.Waiter> stray = new ArrayList<>();
         deadlines.forEach((w, score) -> stray.add(new LockState.Waiter(0, w, clientIdOf(w), threadIdOf(w), deadline(score))));
-        return new LockState(name, fair ? LockState.Kind.FAIR : LockState.Kind.REENTRANT, null, null, ttl, holders,
-                waiters, stray, List.of());
+        LockState.Kind kind = fair ? LockState.Kind.FAIR : token != null ? LockState.Kind.FENCED : LockState.Kind.REENTRANT;
+        return new LockState(name, kind, null, null, ttl, holders, waiters, stray, List.of(), token);
     }
 
     /** @return the answer for an empty lock name, which needs no Redis */

@@ -12,6 +12,10 @@ final class LockKeys {
     }
 
     /** @return the fair lock's wait queue: a list of {@code clientId:threadId}, head first */
+    static String fencedToken(String name) {
+        return prefixName("redisson_lock_token", name);
+    }
+
     static String fairQueue(String name) {
         return prefixName("redisson_lock_queue", name);
     }

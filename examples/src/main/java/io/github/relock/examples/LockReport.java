@@ -33,12 +33,16 @@ final class LockReport {
         }
         sb.append(", ").append(s.holders().isEmpty() ? "free" : "held").append(", ").append(ttl(s.ttlMs()));
         if (s.kind() == LockState.Kind.REENTRANT) {
-            sb.append("  (a fair lock with no waiters looks the same)");
+            sb.append("  (a fair lock with no waiters, a spin lock or a non-reentrant lock looks the same)");
         }
         if (s.kind() == LockState.Kind.FAIR && s.holders().isEmpty()) {
             sb.append("  (the head waiter has not taken it yet)");
         }
         sb.append('\n');
+        if (s.fencingToken() != null) {
+            sb.append("  fencing token: ").append(s.fencingToken()).append(" (the last granted; the next grant takes ")
+                    .append(s.fencingToken() + 1).append(")\n");
+        }
         if (!s.holders().isEmpty()) {
             sb.append("  holders (").append(s.holders().size()).append(")\n");
             int w = s.holders().stream().mapToInt(h -> h.field().length()).max().orElse(0);
@@ -104,6 +108,9 @@ final class LockReport {
         if (s.kind() == LockState.Kind.FAIR) {
             m.put("queue", waiters(s.queue(), nowMs));
             m.put("unqueuedDeadlines", waiters(s.unqueuedDeadlines(), nowMs));
+        }
+        if (s.kind() == LockState.Kind.FENCED) {
+            m.put("fencingToken", s.fencingToken());
         }
         if (s.kind() == LockState.Kind.READ_WRITE) {
             List<Object> keys = new ArrayList<>();

@@ -16,9 +16,10 @@ import java.util.List;
  * @param unqueuedDeadlines fair-lock deadline entries whose owner is not in the queue (a sign of a
  *     half-applied script; normally empty)
  * @param readTimeouts each reader hold's own timeout key (read/write locks only)
+ * @param fencingToken for {@link Kind#FENCED}: the last token granted ({@code redisson_lock_token:{N}}); else null
  */
 record LockState(String name, Kind kind, String reason, String mode, long ttlMs, List<Holder> holders,
-        List<Waiter> queue, List<Waiter> unqueuedDeadlines, List<ReadTimeout> readTimeouts) {
+        List<Waiter> queue, List<Waiter> unqueuedDeadlines, List<ReadTimeout> readTimeouts, Long fencingToken) {
 
     /** The lock types the inspector recognises. */
     enum Kind {
@@ -26,8 +27,13 @@ record LockState(String name, Kind kind, String reason, String mode, long ttlMs,
         ABSENT("none"),
         /** A key of that name exists but is not a lock hash. */
         NOT_A_LOCK("not-a-lock"),
-        /** Hash of {@code clientId:threadId → count}; a fair lock with an empty queue looks the same. */
+        /**
+         * Hash of {@code clientId:threadId → count}; a fair lock with an empty queue, a spin lock
+         * and a non-reentrant lock look the same.
+         */
         REENTRANT("reentrant"),
+        /** A reentrant lock's hash (or none) beside a token counter {@code redisson_lock_token:{N}}. */
+        FENCED("fenced"),
         /** A lock hash with a queue {@code redisson_lock_queue:{N}} and deadlines {@code redisson_lock_timeout:{N}}. */
         FAIR("fair"),
         /** A lock hash with a {@code mode} field (read or write). */
@@ -85,10 +91,10 @@ record LockState(String name, Kind kind, String reason, String mode, long ttlMs,
     }
 
     static LockState absent(String name, String reason) {
-        return new LockState(name, Kind.ABSENT, reason, null, -2, List.of(), List.of(), List.of(), List.of());
+        return new LockState(name, Kind.ABSENT, reason, null, -2, List.of(), List.of(), List.of(), List.of(), null);
     }
 
     static LockState notALock(String name, String reason) {
-        return new LockState(name, Kind.NOT_A_LOCK, reason, null, -2, List.of(), List.of(), List.of(), List.of());
+        return new LockState(name, Kind.NOT_A_LOCK, reason, null, -2, List.of(), List.of(), List.of(), List.of(), null);
     }
 }

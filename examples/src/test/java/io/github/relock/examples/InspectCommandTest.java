@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
+import io.github.relock.api.FencedLock;
+import io.github.relock.api.ReadWriteDistributedLock;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -236,6 +238,51 @@ class InspectCommandTest {
             a.run(rw.readLock()::unlock);
             a.run(rw.readLock()::unlock);
             b.run(rw.readLock()::unlock);
+        }
+    }
+
+    @Test
+    void inspect_fencedLockHeldByRelock_showsLastTokenInTextAndJson() {
+        String name = "inspect-test:fenced";
+        FencedLock lock = relock.getFencedLock(name);
+        try (OwnerThread owner = new OwnerThread()) {
+            long[] token = new long[1];
+            owner.run(() -> token[0] = lock.lockAndGetToken());
+
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().startsWith(name + "  fenced lock, held, TTL "), text::toString);
+            assertTrue(text.out().contains("  fencing token: " + token[0] + " (the last granted"), text::toString);
+
+            JsonNode report = json(inspect(name, "--json"));
+            assertEquals("fenced", report.get("type").asText());
+            assertEquals(token[0], report.get("fencingToken").asLong());
+            owner.run(lock::unlock);
+
+            Cli free = inspect(name);
+            assertEquals(Main.EXIT_OK, free.exitCode(), "a fenced lock's token outlives its holds: " + free);
+            assertTrue(free.out().startsWith(name + "  fenced lock, free"), free::toString);
+        } finally {
+            relock.getLock(name).forceUnlock();
+            try (var admin = redis.admin()) {
+                admin.call("DEL", "redisson_lock_token:{" + name + "}");
+            }
+        }
+    }
+
+    @Test
+    void inspect_relockReadLock_showsItsTimeoutKeyAsRedissonsWouldBe() {
+        String name = "inspect-test:relock-rw";
+        ReadWriteDistributedLock rw = relock.getReadWriteLock(name);
+        try (OwnerThread owner = new OwnerThread()) {
+            owner.run(rw.readLock()::lock);
+            String field = relock.clientId() + ":" + owner.id();
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().startsWith(name + "  read-write lock, mode read, held, TTL "), text::toString);
+            assertTrue(Pattern.compile(Pattern.quote("{" + name + "}:" + field + ":rwlock_timeout:1") + " +TTL \\d+\\.\\d s")
+                    .matcher(text.out()).find(), text::toString);
+            owner.run(rw.readLock()::unlock);
         }
     }
 
