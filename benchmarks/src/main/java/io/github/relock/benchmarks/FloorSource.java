@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -74,6 +75,12 @@ final class FloorSource implements LockSource {
 
     @Override
     public Optional<Lock> fairLock(String name) {
+        return Optional.empty();
+    }
+
+    /** The floor runs only the plain lock's scripts. */
+    @Override
+    public Optional<ReadWriteLock> readWriteLock(String name) {
         return Optional.empty();
     }
 

@@ -2,6 +2,7 @@ package io.github.relock.benchmarks;
 
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 
 /**
  * One contender's live client: hands out its locks by name. Opened once per benchmark trial,
@@ -16,6 +17,13 @@ interface LockSource extends AutoCloseable {
 
     /** @param name the lock's Redis key @return its fair lock, or empty when the contender has none */
     Optional<Lock> fairLock(String name);
+
+    /**
+     * @param name the lock's Redis key
+     * @return its read-write lock (Redisson's {@code RReadWriteLock} wire format; both halves
+     *     reentrant and thread-bound), or empty when the contender has none
+     */
+    Optional<ReadWriteLock> readWriteLock(String name);
 
     /**
      * @param name the lock's Redis key

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -37,6 +38,12 @@ final class RedissonSource implements LockSource {
     @Override
     public Optional<Lock> fairLock(String name) {
         return Optional.of(redisson.getFairLock(name));
+    }
+
+    /** {@code getReadWriteLock}: {@code RReadWriteLock} is itself a {@link ReadWriteLock}. */
+    @Override
+    public Optional<ReadWriteLock> readWriteLock(String name) {
+        return Optional.of(redisson.getReadWriteLock(name));
     }
 
     @Override

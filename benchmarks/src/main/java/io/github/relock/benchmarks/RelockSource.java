@@ -3,6 +3,7 @@ package io.github.relock.benchmarks;
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
+import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.core.RedisLocks;
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
@@ -10,6 +11,7 @@ import io.lettuce.core.RedisURI;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.RedisClient;
 
@@ -65,6 +67,23 @@ final class RelockSource implements LockSource {
     @Override
     public Optional<Lock> fairLock(String name) {
         return Optional.of(locks.getFairLock(name));
+    }
+
+    /** {@code getReadWriteLock}: its two halves are {@link DistributedLock}s, hence {@link Lock}s. */
+    @Override
+    public Optional<ReadWriteLock> readWriteLock(String name) {
+        ReadWriteDistributedLock rw = locks.getReadWriteLock(name);
+        return Optional.of(new ReadWriteLock() {
+            @Override
+            public Lock readLock() {
+                return rw.readLock();
+            }
+
+            @Override
+            public Lock writeLock() {
+                return rw.writeLock();
+            }
+        });
     }
 
     @Override

@@ -2,19 +2,23 @@ package io.github.relock.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RespClient;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The harness works against a real Redis: every contender takes and releases a lock, fails a
- * tryLock on a lock held by someone else, and (where it has one) runs an async pair. No timings.
+ * tryLock on a lock held by someone else, and (where it has them) runs an async pair and a read and a
+ * write cycle on its read-write lock. No timings.
  */
 class ContendersSmokeTest {
     private static RedisServer redis;
@@ -86,6 +90,33 @@ class ContendersSmokeTest {
                 fair.get().unlock();
                 assertEquals(0L, admin.call("EXISTS", name));
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Contender.class, names = {"RELOCK_JEDIS", "RELOCK_LETTUCE", "REDISSON"})
+    void readWriteLock_whenTheContenderHasOne_readsThenWrites(Contender contender) {
+        String name = "smoke:rw:" + contender.id();
+        try (LockSource source = contender.open(redis.host(), redis.port());
+             RespClient admin = new RespClient(redis.host(), redis.port(), 5000)) {
+            var rw = source.readWriteLock(name);
+            assertTrue(rw.isPresent(), contender + " has a read-write lock");
+            ReadWriteLock lock = rw.get();
+            lock.readLock().lock();
+            assertEquals("read", admin.call("HGET", name, "mode"), "read held: Redisson's mode field");
+            lock.readLock().unlock();
+            assertEquals(0L, admin.call("EXISTS", name), "read released: the lock hash is gone");
+            lock.writeLock().lock();
+            assertEquals("write", admin.call("HGET", name, "mode"), "write held: Redisson's mode field");
+            lock.writeLock().unlock();
+            assertEquals(0L, admin.call("EXISTS", name), "write released: the lock hash is gone");
+        }
+    }
+
+    @Test
+    void readWriteLock_floor_hasNone() {
+        try (LockSource source = Contender.FLOOR.open(redis.host(), redis.port())) {
+            assertFalse(source.readWriteLock("smoke:rw:floor").isPresent());
         }
     }
 }
