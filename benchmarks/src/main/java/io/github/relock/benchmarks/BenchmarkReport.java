@@ -27,7 +27,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
 import java.util.stream.Stream;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -69,11 +71,26 @@ public final class BenchmarkReport {
     private static final List<Contender> ASYNC = List.of(Contender.RELOCK_LETTUCE, Contender.REDISSON,
             Contender.RELOCK_JEDIS);
 
-    /** One line of the table: a scenario measured by one JMH benchmark (or by the probe, for f). */
+    /**
+     * One line of the table: a scenario measured by one JMH benchmark (or by the probe, for f).
+     *
+     * @param method the benchmark method, or the {@code @Group} name of a group benchmark
+     * @param handOff whether the forks leave a latency histogram ({@link HandOffRecorder}) to report
+     * @param parts the methods of a group benchmark reported each on its own row (their JMH
+     *     secondary results) instead of the group's total; empty for a plain benchmark
+     * @param latency what the histogram holds, as the row names it
+     */
     record Scenario(String key, String label, Class<?> benchmark, String method, int threads, List<Contender> contenders,
-                    String unit, boolean handOff) {
+                    String unit, boolean handOff, List<String> parts, String latency) {
+        /** A plain benchmark: one figure; its latency histogram, if any, holds hand-offs. */
+        Scenario(String key, String label, Class<?> benchmark, String method, int threads, List<Contender> contenders,
+                 String unit, boolean handOff) {
+            this(key, label, benchmark, method, threads, contenders, unit, handOff, List.of(), "hand-off");
+        }
+
+        /** @return what {@code --scenarios} selects it by: its key without the thread count (c4, c16: c; rw: rw) */
         String group() {
-            return key.substring(0, 1);
+            return key.replaceFirst("[0-9]+$", "");
         }
     }
 
@@ -93,7 +110,12 @@ public final class BenchmarkReport {
             new Scenario("e", "(e) tryLock() on a held lock, 1 thread", UncontendedBenchmark.class, "tryLockHeld", 1,
                     ALL, "attempts/s", false),
             new Scenario("g", "(g) async, " + AsyncBenchmark.IN_FLIGHT + " lock/unlock pairs in flight",
-                    AsyncBenchmark.class, "lockUnlockPair", 1, ASYNC, "pairs/s", false));
+                    AsyncBenchmark.class, "lockUnlockPair", 1, ASYNC, "pairs/s", false),
+            // (h) and (i) are reserved for scenarios still to come.
+            new Scenario("rw", "(rw) read-write lock, " + ReadWriteBenchmark.READERS + " readers + "
+                    + ReadWriteBenchmark.WRITERS + " writer, one lock", ReadWriteBenchmark.class, ReadWriteBenchmark.GROUP,
+                    ReadWriteBenchmark.READERS + ReadWriteBenchmark.WRITERS, WAITING, "acquisitions/s", true,
+                    List.of("reader", "writer"), "writer wait"));
 
     /** A measured figure; {@code value} is NaN when there is none, and {@code text} says why. */
     record Cell(double value, String text) {
@@ -131,7 +153,7 @@ public final class BenchmarkReport {
     }
 
     /**
-     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g] [--rounds=N] [--pin]}; also
+     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g,rw] [--rounds=N] [--pin]}; also
      *     {@code -Dprofile=long}, {@code -Dscenarios=a,c}, {@code -Drounds=3}, {@code -Dpin=true},
      *     {@code -Dresults.update=false}
      * @throws Exception when Redis cannot start or the report cannot be written
@@ -228,9 +250,10 @@ public final class BenchmarkReport {
      * One round of one (scenario, contender) pair.
      *
      * @param iterations the score of every measured iteration (all forks)
+     * @param parts for a group benchmark, each reported method's score in every measured iteration
      * @param handOff hand-off latencies over all measured iterations (the forks' histograms merged), or null
      */
-    record Round(double[] iterations, HandOffRecorder.Summary handOff) {
+    record Round(double[] iterations, Map<String, double[]> parts, HandOffRecorder.Summary handOff) {
     }
 
     private void measure(Scenario s, Contender c, int round) {
@@ -258,12 +281,29 @@ public final class BenchmarkReport {
                     .flatMap(b -> b.getIterationResults().stream())
                     .mapToDouble(i -> i.getPrimaryResult().getScore())
                     .toArray();
+            Map<String, double[]> parts = new LinkedHashMap<>();
+            for (String part : s.parts()) {
+                parts.put(part, result.getBenchmarkResults().stream()
+                        .flatMap(b -> b.getIterationResults().stream())
+                        .mapToDouble(i -> {
+                            Result<?> r = i.getSecondaryResults().get(part);
+                            if (r == null) {
+                                throw new IllegalStateException("JMH reported no '" + part + "' result, only "
+                                        + i.getSecondaryResults().keySet());
+                            }
+                            return r.getScore();
+                        })
+                        .toArray());
+            }
             HandOffRecorder.Summary h = s.handOff() ? handOffs(s, c, round) : null;
             rounds.computeIfAbsent(s.key(), k -> new EnumMap<>(Contender.class))
-                    .computeIfAbsent(c, k -> new ArrayList<>()).add(new Round(iterations, h));
-            System.out.println("  " + label + ": median " + perSecond(median(iterations)) + " " + s.unit()
-                    + (h == null || h.handOffs() == 0 ? "" : ", hand-off p50 / p99 " + millis(h.p50Micros()) + " / "
-                            + millis(h.p99Micros())));
+                    .computeIfAbsent(c, k -> new ArrayList<>()).add(new Round(iterations, parts, h));
+            String figure = parts.isEmpty() ? "median " + perSecond(median(iterations)) + " " + s.unit()
+                    : parts.entrySet().stream().map(e -> e.getKey() + " median " + perSecond(median(e.getValue())))
+                            .collect(Collectors.joining(", ")) + " " + s.unit();
+            System.out.println("  " + label + ": " + figure
+                    + (h == null || h.handOffs() == 0 ? "" : ", " + s.latency() + " p50 / p99 " + millis(h.p50Micros())
+                            + " / " + millis(h.p99Micros())));
         } catch (RunnerException | IOException | RuntimeException e) {
             failures.computeIfAbsent(s.key(), k -> new EnumMap<>(Contender.class)).put(c, log.getFileName().toString());
             System.out.println("  " + label + ": FAILED, see " + log + ": " + e);
@@ -275,13 +315,37 @@ public final class BenchmarkReport {
         List<Round> rs = rounds.getOrDefault(s.key(), Map.of()).getOrDefault(c, List.of());
         String failed = failures.getOrDefault(s.key(), Map.of()).get(c);
         if (rs.isEmpty()) {
-            put(s.key(), c, Cell.na("failed (see target/jmh-logs/" + failed + ")"));
+            for (String key : figureKeys(s)) {
+                put(key, c, Cell.na("failed (see target/jmh-logs/" + failed + ")"));
+            }
             if (s.handOff()) {
                 put(s.key() + "-handoff", c, Cell.na("failed"));
             }
             return;
         }
-        double[] all = rs.stream().flatMapToDouble(r -> Arrays.stream(r.iterations())).sorted().toArray();
+        if (s.parts().isEmpty()) {
+            put(s.key(), c, throughputCell(s, rs.stream().flatMapToDouble(r -> Arrays.stream(r.iterations())), failed));
+        } else {
+            for (String part : s.parts()) {
+                put(s.key() + "-" + part, c, throughputCell(s,
+                        rs.stream().flatMapToDouble(r -> Arrays.stream(r.parts().get(part))), failed));
+            }
+        }
+        if (s.handOff()) {
+            List<HandOffRecorder.Summary> parts = rs.stream().map(Round::handOff).filter(Objects::nonNull).toList();
+            HandOffRecorder.Summary h = HandOffRecorder.Summary.merge(parts);
+            put(s.key() + "-handoff", c, s.latency().equals("hand-off") ? handOffCell(h) : waitCell(h, s.latency()));
+        }
+    }
+
+    /** @return the keys of a scenario's throughput cells: its own, or one per reported group method */
+    private static List<String> figureKeys(Scenario s) {
+        return s.parts().isEmpty() ? List.of(s.key()) : s.parts().stream().map(p -> s.key() + "-" + p).toList();
+    }
+
+    /** A throughput figure: the median iteration, and the slowest and fastest in brackets. */
+    private static Cell throughputCell(Scenario s, DoubleStream iterations, String failed) {
+        double[] all = iterations.sorted().toArray();
         double median = median(all);
         StringBuilder text = new StringBuilder(perSecond(median) + " " + s.unit());
         if (s.key().equals("a")) {
@@ -291,12 +355,7 @@ public final class BenchmarkReport {
         if (failed != null) {
             text.append(" (a round failed: ").append(failed).append(')');
         }
-        put(s.key(), c, new Cell(median, text.toString()));
-        if (s.handOff()) {
-            List<HandOffRecorder.Summary> parts = rs.stream().map(Round::handOff).filter(Objects::nonNull).toList();
-            HandOffRecorder.Summary h = HandOffRecorder.Summary.merge(parts);
-            put(s.key() + "-handoff", c, handOffCell(h));
-        }
+        return new Cell(median, text.toString());
     }
 
     private static double median(double[] values) {
@@ -315,6 +374,21 @@ public final class BenchmarkReport {
                 + " (p99.9 " + millis(h.p999Micros()) + ", max " + millis(h.maxMicros())
                 + String.format(Locale.ROOT, "; %,d hand-offs, %.0f%% of acquisitions)", h.handOffs(),
                 100.0 * h.handOffs() / Math.max(1, h.acquisitions())));
+    }
+
+    /**
+     * A latency row that is not a hand-off (the writer's wait in (rw)): every acquisition is a sample.
+     *
+     * @param h the merged histogram
+     * @param what the latency's name, e.g. {@code writer wait}
+     */
+    static Cell waitCell(HandOffRecorder.Summary h, String what) {
+        if (h.handOffs() == 0) {
+            return Cell.na("no " + what + " recorded");
+        }
+        return new Cell(h.p99Micros(), millis(h.p50Micros()) + " / " + millis(h.p99Micros())
+                + " (p99.9 " + millis(h.p999Micros()) + ", max " + millis(h.maxMicros())
+                + String.format(Locale.ROOT, "; %,d samples)", h.handOffs()));
     }
 
     /**
@@ -427,9 +501,17 @@ public final class BenchmarkReport {
             if (!selected(s.group())) {
                 continue;
             }
-            rows(md, s.label() + ", " + s.unit(), s.key(), s.contenders(), s.contenders().contains(Contender.FLOOR));
+            if (s.parts().isEmpty()) {
+                rows(md, s.label() + ", " + s.unit(), s.key(), s.contenders(), s.contenders().contains(Contender.FLOOR));
+            } else {
+                for (String part : s.parts()) {
+                    rows(md, s.label() + ", " + part + " " + s.unit(), s.key() + "-" + part, s.contenders(),
+                            s.contenders().contains(Contender.FLOOR));
+                }
+            }
             if (s.handOff()) {
-                rows(md, s.label() + ", hand-off p50 / p99 (lower is better)", s.key() + "-handoff", s.contenders(), false);
+                rows(md, s.label() + ", " + s.latency() + " p50 / p99 (lower is better)", s.key() + "-handoff",
+                        s.contenders(), false);
             }
         }
         if (selected("f")) {
@@ -446,6 +528,13 @@ public final class BenchmarkReport {
                 + "percentiles cover all measured iterations: every fork records an HdrHistogram (3 significant "
                 + "digits), and the percentiles are read from the histograms of all forks and rounds merged "
                 + "(logs in target/bench-out/).\n");
+        if (selected("rw")) {
+            md.append("\n(rw) reader and writer acquisitions/s are JMH's per-method throughput of the one group "
+                    + "(all four readers together; the writer). Writer wait is not a hand-off: it is the time from just "
+                    + "before the writer calls writeLock().lock() to its return, for every write acquisition in the "
+                    + "measured iterations, so it includes the writer's own round trip(s) as well as any wait for "
+                    + "the readers to drain.\n");
+        }
         if (!probeDetails.isEmpty()) {
             md.append("\n(f) details — commands clients sent (MONITOR, top level, whole renewal rounds) and the "
                     + "INFO commandstats delta (every command Redis ran, scripts' inner calls included):\n\n");
