@@ -1,5 +1,6 @@
 package io.github.relock.api;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -64,4 +65,33 @@ public interface FencedLock extends DistributedLock {
      *     a Redis read, not this thread's token
      */
     Long getToken();
+
+    /**
+     * Acquires like {@link #lockAsync()}, for the calling thread's id, parking no thread.
+     *
+     * @return the token of this acquisition; cancelling the future ends the wait, as for {@code lockAsync}
+     */
+    CompletableFuture<Long> lockAndGetTokenAsync();
+
+    /**
+     * Acquires like {@link #lockAsync(long)}, for an explicit owner id.
+     *
+     * @param threadId the owner id (the thread id that will unlock)
+     * @return the token of this acquisition
+     */
+    CompletableFuture<Long> lockAndGetTokenAsync(long threadId);
+
+    /**
+     * Acquires like {@link #tryLockAsync(long, long, TimeUnit, long)}.
+     *
+     * @param waitTime how long to wait; -1 makes one attempt
+     * @param leaseTime positive, or -1 for the watchdog
+     * @param unit the unit of both
+     * @param threadId the owner id (the thread id that will unlock)
+     * @return the token if acquired within {@code waitTime}, else {@code null}
+     */
+    CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId);
+
+    /** @return as {@link #getToken()}, without blocking */
+    CompletableFuture<Long> getTokenAsync();
 }

@@ -338,6 +338,29 @@ public abstract class LockFamilyChapter extends TckChapter {
         }
     }
 
+    /**
+     * Rule 13.3.6: the async token methods grant the same strictly increasing tokens: a waiting
+     * {@code lockAndGetTokenAsync} gets the next token once the holder releases, a timed-out
+     * {@code tryLockAndGetTokenAsync} answers null and takes none, and {@code getTokenAsync} reads the last.
+     */
+    @Test
+    void rule13_3_6_fenced_asyncTokens_increaseAndTimeoutTakesNone() throws Exception {
+        FencedLock fenced = client().getFencedLock("tck:fence-async");
+        try {
+            long first = fenced.lockAndGetTokenAsync(601).get(10, TimeUnit.SECONDS);
+            assertNull(fenced.tryLockAndGetTokenAsync(100, -1, TimeUnit.MILLISECONDS, 602).get(10, TimeUnit.SECONDS),
+                    "a timed-out attempt answered a token");
+            CompletableFuture<Long> waiting = fenced.lockAndGetTokenAsync(603);
+            fenced.unlockAsync(601).get(10, TimeUnit.SECONDS);
+            long next = waiting.get(Await.scaled(Duration.ofSeconds(10)).toSeconds(), TimeUnit.SECONDS);
+            assertEquals(first + 1, next, "a failed attempt took a token, or the waiter's grant took none");
+            assertEquals(next, fenced.getTokenAsync().get(10, TimeUnit.SECONDS));
+            fenced.unlockAsync(603).get(10, TimeUnit.SECONDS);
+        } finally {
+            redis("DEL", "redisson_lock_token:{tck:fence-async}");
+        }
+    }
+
     private Object guardedWrite(long token, String value) {
         return redis("EVAL", "local last = tonumber(redis.call('hget', KEYS[1], 'token') or '-1') "
                 + "if tonumber(ARGV[1]) < last then return 0 end "

@@ -4,6 +4,7 @@ import io.github.relock.api.FencedLock;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.core.internal.HoldRegistry.Hold;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -57,6 +58,33 @@ final class FencedRedisLock extends RedisLock implements FencedLock {
         client.ensureOpen();
         Object reply = client.eval(Scripts.FENCED_TOKEN, tokenKeys, List.of());
         return reply == null ? null : Long.valueOf(reply.toString());
+    }
+
+    @Override
+    public CompletableFuture<Long> lockAndGetTokenAsync() {
+        return lockAndGetTokenAsync(currentThreadId());
+    }
+
+    @Override
+    public CompletableFuture<Long> lockAndGetTokenAsync(long threadId) {
+        return acquireAsync(Args.WAIT_FOREVER, Args.TTL_WATCHDOG, threadId, acquired -> tokenOf(threadId));
+    }
+
+    @Override
+    public CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId) {
+        long ttl = Args.leaseMs(leaseTime, unit);
+        return acquireAsync(Args.waitMs(waitTime, unit), ttl, threadId, acquired -> acquired ? tokenOf(threadId) : null);
+    }
+
+    @Override
+    public CompletableFuture<Long> getTokenAsync() {
+        try {
+            client.ensureOpen();
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return client.evalAsync(Scripts.FENCED_TOKEN, tokenKeys, List.of())
+                .thenApply(reply -> reply == null ? null : Long.valueOf(reply.toString()));
     }
 
     /** The token of the acquisition {@code ownerId} just made (its hold keeps the last one granted). */
