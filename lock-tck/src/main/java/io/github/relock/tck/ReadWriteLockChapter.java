@@ -218,6 +218,27 @@ public abstract class ReadWriteLockChapter extends TckChapter {
                 () -> "timeout keys left by the forced read never expired");
     }
 
+    /**
+     * Rule 14.10: a name that contains '{' keeps its own hash tag (spec 1.3): timeout key
+     * {@code <N>:<field>:rwlock_timeout:1} and channel {@code redisson_rwlock:<N>}, no braces added.
+     */
+    @Test
+    void rule14_10_braceName_timeoutKeyAndChannelKeepTheNamesTag() throws Exception {
+        LockClient c = client();
+        ReadWriteDistributedLock rw = c.getReadWriteLock("{tck}:rw-tag");
+        ReadWriteDistributedLock other = client().getReadWriteLock("{tck}:rw-tag");
+        rw.readLock().lock();
+        String key = "{tck}:rw-tag:" + field(c) + ":rwlock_timeout:1";
+        assertEquals(1L, redis("EXISTS", key), "no timeout key " + key + " in " + redis("KEYS", "*"));
+        CompletableFuture<Void> writer = other.writeLock().lockAsync(77);
+        Await.until(Duration.ofSeconds(10), () -> channels().contains("redisson_rwlock:{tck}:rw-tag"),
+                () -> "the writer did not wait on redisson_rwlock:{tck}:rw-tag but on " + channels());
+        rw.readLock().unlock();
+        writer.get(Await.scaled(Duration.ofSeconds(10)).toSeconds(), TimeUnit.SECONDS);
+        other.writeLock().unlockAsync(77).get(10, TimeUnit.SECONDS);
+        assertEquals(0L, redis("EXISTS", "{tck}:rw-tag", key));
+    }
+
     private Map<String, String> hash(String key) {
         List<?> all = (List<?>) redis("HGETALL", key);
         Map<String, String> m = new java.util.HashMap<>();
