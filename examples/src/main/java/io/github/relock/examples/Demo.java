@@ -7,13 +7,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Function;
 import redis.clients.jedis.RedisClient;
 
 /**
  * The mixed-fleet demo: relock over Jedis, relock over Lettuce and Redisson, each with
- * {@code workers} threads, contend for one reentrant lock and then one fair lock, doing a
- * non-atomic read-modify-write of a shared counter inside it. A line per second shows progress;
+ * {@code workers} threads, contend for one reentrant lock, then one fair lock, then one read-write
+ * lock, doing a non-atomic read-modify-write of a shared counter inside it (on the read-write
+ * lock, even-numbered workers only read, under the read lock). A line per second shows progress;
  * a summary per lock checks the invariants.
  *
  * <p>Thread-safety: one run per instance, on the caller's thread.
@@ -21,10 +23,11 @@ import redis.clients.jedis.RedisClient;
 final class Demo {
     static final String REENTRANT_LOCK = "relock-demo:reentrant";
     static final String FAIR_LOCK = "relock-demo:fair";
+    static final String READ_WRITE_LOCK = "relock-demo:read-write";
     static final List<String> ALL_CLIENTS = List.of("jedis", "lettuce", "redisson");
 
     /**
-     * @param seconds the whole run, split evenly between the reentrant and the fair lock
+     * @param seconds the whole run, split evenly between the reentrant, the fair and the read-write lock
      * @param workers threads per client
      * @param clients which clients take part, from {@link #ALL_CLIENTS}
      */
@@ -69,11 +72,12 @@ final class Demo {
             out.println("watch a lock while it runs: java -jar examples/target/relock-examples.jar inspect "
                     + REENTRANT_LOCK + " --url " + target.redacted());
 
-            long phaseMs = options.seconds() * 1000L / 2;
+            long phaseMs = options.seconds() * 1000L / 3;
             List<String> names = fleet.stream().map(DemoClient::displayName).toList();
             boolean ok = runPhase(new Phase("reentrant", REENTRANT_LOCK, false, names, admin), fleet, phaseMs,
                     DemoClient::reentrantLock);
             ok &= runPhase(new Phase("fair", FAIR_LOCK, true, names, admin), fleet, phaseMs, DemoClient::fairLock);
+            ok &= runPhase(Phase.readWrite("read-write", READ_WRITE_LOCK, names, admin), fleet, phaseMs, null);
             out.println();
             out.println(ok ? "RESULT: ok, every invariant held" : "RESULT: FAILED, see the checks marked FAIL above");
             return ok ? Main.EXIT_OK : Main.EXIT_FAILED;
@@ -101,6 +105,17 @@ final class Demo {
         Lock get(DemoClient client, String name);
     }
 
+    /** The phase's worker {@code i} (from 1) of client {@code c}: on a read-write lock, even ones read. */
+    private Worker worker(DemoClient c, int i, Phase phase, LockOf lockOf) {
+        if (!phase.readWrite) {
+            return new Worker(c.id() + "-" + i, c, lockOf.get(c, phase.lockName), phase);
+        }
+        boolean reader = i % 2 == 0;
+        ReadWriteLock rw = c.readWriteLock(phase.lockName);
+        return new Worker(c.id() + "-" + i + (reader ? "r" : "w"), c, reader ? rw.readLock() : rw.writeLock(), phase,
+                reader);
+    }
+
     private boolean runPhase(Phase phase, List<DemoClient> fleet, long durationMs, LockOf lockOf)
             throws InterruptedException {
         out.println();
@@ -110,7 +125,7 @@ final class Demo {
         List<Worker> workers = new ArrayList<>();
         for (DemoClient c : fleet) {
             for (int i = 1; i <= options.workers(); i++) {
-                workers.add(new Worker(c.id() + "-" + i, c, lockOf.get(c, phase.lockName), phase));
+                workers.add(worker(c, i, phase, lockOf));
             }
         }
         List<Thread> threads = new ArrayList<>();
@@ -155,7 +170,9 @@ final class Demo {
         sb.append("  | holder: ");
         try {
             var holders = admin.hkeys(phase.lockName);
-            sb.append(holders.isEmpty() ? "none" : String.join(",", holders.stream().map(phase::label).toList()));
+            List<String> held = holders.stream().filter(f -> !f.equals("mode"))
+                    .map(f -> f.endsWith(":write") ? phase.label(f.substring(0, f.length() - 6)) : phase.label(f)).toList();
+            sb.append(held.isEmpty() ? "none" : String.join(",", held));
             if (phase.fair) {
                 sb.append(", queue: ").append(admin.llen(LockKeys.fairQueue(phase.lockName)));
             }
@@ -167,11 +184,17 @@ final class Demo {
 
     private boolean summary(Phase phase, double seconds) {
         out.println(String.format(Locale.ROOT, "-- %s lock summary (%.1f s)", phase.title, seconds));
-        out.println(String.format(Locale.ROOT, "  %-16s %10s %10s %10s", "client", "acquired", "wait p50", "wait p99"));
+        out.println(String.format(Locale.ROOT, "  %-16s %10s %10s %10s", "client",
+                phase.readWrite ? "writes" : "acquired", "wait p50", "wait p99")
+                + (phase.readWrite ? String.format(Locale.ROOT, " %10s %10s %10s", "reads", "read p50", "read p99") : ""));
         Map<String, Long> acq = phase.acquisitions();
+        Map<String, Long> reads = phase.reads();
         acq.forEach((c, n) -> {
             WaitTimes w = phase.waits(c);
-            out.println(String.format(Locale.ROOT, "  %-16s %10d %10s %10s", c, n, ms(w.percentileMs(50)), ms(w.percentileMs(99))));
+            WaitTimes r = phase.readWaits(c);
+            out.println(String.format(Locale.ROOT, "  %-16s %10d %10s %10s", c, n, ms(w.percentileMs(50)), ms(w.percentileMs(99)))
+                    + (phase.readWrite ? String.format(Locale.ROOT, " %10d %10s %10s", reads.get(c),
+                            ms(r.percentileMs(50)), ms(r.percentileMs(99))) : ""));
         });
         long total = phase.total();
         out.println(String.format(Locale.ROOT, "  %-16s %10d", "all", total));
@@ -179,7 +202,9 @@ final class Demo {
         long counter = counterText == null ? -1 : Long.parseLong(counterText);
         boolean ok = check(counter == total, "counter = " + counterText + ", acquisitions = " + total
                 + (counter == total ? " (no lost update)" : " (" + (total - counter) + " lost updates)"));
-        ok &= check(phase.overlaps.sum() == 0, phase.overlaps.sum() + " overlaps (two workers inside the lock at once)");
+        ok &= check(phase.overlaps.sum() == 0, phase.overlaps.sum() + (phase.readWrite
+                ? " overlaps (a reader beside a writer, or two writers, inside at once)"
+                : " overlaps (two workers inside the lock at once)"));
         ok &= check(phase.reentryFailures.sum() == 0, phase.reentryFailures.sum()
                 + " failed re-entries (every holder took the lock a second time, hold count 2)");
         if (phase.fair) {
@@ -193,20 +218,29 @@ final class Demo {
                         + ": does this fair lock use the fair queue?");
             }
         }
+        if (phase.readWrite && options.workers() >= 2) {
+            List<String> noReads = reads.entrySet().stream().filter(e -> e.getValue() == 0).map(Map.Entry::getKey).toList();
+            ok &= check(noReads.isEmpty(), noReads.isEmpty() ? "every client read" : "never read: " + String.join(", ", noReads));
+            out.println("  note  at most " + phase.maxReaders() + " readers inside at once"
+                    + (phase.maxReaders() > 1 ? " (reads are shared)" : ""));
+        }
         List<String> idle = acq.entrySet().stream().filter(e -> e.getValue() == 0).map(Map.Entry::getKey).toList();
         if (phase.fair || idle.isEmpty()) {
             ok &= check(idle.isEmpty(), idle.isEmpty() ? "every client acquired the lock"
                     : "never acquired the fair lock: " + String.join(", ", idle));
         } else {
-            // a reentrant lock promises no turns: a starved client is allowed, though rare
-            out.println("  note  never acquired the lock in this run: " + String.join(", ", idle));
+            // a reentrant lock promises no turns, and readers may keep a writer out: a starved client is allowed
+            out.println("  note  never acquired the " + (phase.readWrite ? "write " : "") + "lock in this run: "
+                    + String.join(", ", idle));
         }
         ok &= check(phase.timeouts.sum() == 0 && phase.errors.sum() == 0, phase.timeouts.sum() + " timeouts, "
                 + phase.errors.sum() + " errors");
         for (String p : phase.problems()) {
             out.println("        " + p);
         }
-        if (!phase.fair) {
+        if (phase.readWrite) {
+            out.println("  (readers may join while a writer waits, as in Redisson, so writers get fewer turns)");
+        } else if (!phase.fair) {
             out.println("  (not fair by design: whoever asks right after a release wins, so the counts differ; the fair lock takes turns)");
         }
         return ok;

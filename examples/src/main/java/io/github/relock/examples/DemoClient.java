@@ -1,6 +1,7 @@
 package io.github.relock.examples;
 
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 
 /**
  * One client of the demo's fleet: a library on its own Redis connections, with the locks it offers
@@ -22,6 +23,9 @@ interface DemoClient extends AutoCloseable {
 
     /** @return the library's fair lock ({@code getFairLock}) */
     Lock fairLock(String name);
+
+    /** @return the library's read-write lock ({@code getReadWriteLock}) */
+    ReadWriteLock readWriteLock(String name);
 
     /**
      * @param threadId a worker thread's id

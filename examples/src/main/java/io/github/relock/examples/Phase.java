@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import redis.clients.jedis.UnifiedJedis;
@@ -21,6 +22,9 @@ import redis.clients.jedis.UnifiedJedis;
  *       ({@code LINDEX redisson_lock_queue:{N} 0}); the next worker to enter must be that head. While
  *       the lock is held only the tail of the queue can grow, so the head read then is the waiter
  *       the release must hand over to.</li>
+ *   <li>Read-write locks: no reader inside while a writer is, no two writers at once (the same
+ *       witness, plus a count of readers inside); the counter counts the writers' updates. The
+ *       most readers seen inside at once shows that reads are shared.</li>
  * </ul>
  *
  * <p>Thread-safety: safe for use by all workers and the progress monitor.
@@ -32,6 +36,7 @@ final class Phase {
     final String lockName;
     final String counterKey;
     final boolean fair;
+    final boolean readWrite;
     private final UnifiedJedis admin;
     private volatile boolean stopped;
 
@@ -40,6 +45,10 @@ final class Phase {
     private final Map<String, String> labels = new ConcurrentHashMap<>();
     private final AtomicReference<String> inside = new AtomicReference<>();
     private final AtomicReference<String> expectedNext = new AtomicReference<>();
+    private final Map<String, LongAdder> reads = new LinkedHashMap<>();
+    private final Map<String, WaitTimes> readWaits = new LinkedHashMap<>();
+    private final AtomicInteger readersInside = new AtomicInteger();
+    private final AtomicInteger maxReaders = new AtomicInteger();
     final LongAdder overlaps = new LongAdder();
     final LongAdder orderChecks = new LongAdder();
     final LongAdder orderViolations = new LongAdder();
@@ -49,15 +58,28 @@ final class Phase {
     private final ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
 
     Phase(String title, String lockName, boolean fair, List<String> clients, UnifiedJedis admin) {
+        this(title, lockName, fair, false, clients, admin);
+    }
+
+    private Phase(String title, String lockName, boolean fair, boolean readWrite, List<String> clients,
+            UnifiedJedis admin) {
         this.title = title;
         this.lockName = lockName;
         this.counterKey = "relock-demo:counter:" + title;
         this.fair = fair;
+        this.readWrite = readWrite;
         this.admin = admin;
         for (String c : clients) {
             acquisitions.put(c, new LongAdder());
             waits.put(c, new WaitTimes());
+            reads.put(c, new LongAdder());
+            readWaits.put(c, new WaitTimes());
         }
+    }
+
+    /** A read-write lock's contest: writers update the counter, readers only read it. */
+    static Phase readWrite(String title, String lockName, List<String> clients, UnifiedJedis admin) {
+        return new Phase(title, lockName, false, true, clients, admin);
     }
 
     /** Removes what an earlier run left and sets the counter to 0. */
@@ -96,6 +118,11 @@ final class Phase {
             overlaps.increment();
             problem(label(me) + " entered while " + label(other) + " was inside");
         }
+        int readers = readersInside.get();
+        if (readers > 0) {
+            overlaps.increment();
+            problem(label(me) + " took the write lock while " + readers + " reader(s) were inside");
+        }
         String expected = expectedNext.getAndSet(null);
         if (fair && expected != null) {
             orderChecks.increment();
@@ -104,6 +131,43 @@ final class Phase {
                 problem(label(me) + " took the lock, but " + label(expected) + " was at the head of the queue");
             }
         }
+    }
+
+    /** A reader holds the read lock: no writer may be inside. */
+    void readEntered(String client, String me, long waitedNanos) {
+        readWaits.get(client).add(waitedNanos);
+        maxReaders.accumulateAndGet(readersInside.incrementAndGet(), Math::max);
+        String writer = inside.get();
+        if (writer != null) {
+            overlaps.increment();
+            problem(label(me) + " took the read lock while " + label(writer) + " was writing");
+        }
+    }
+
+    /** A reader finished reading. */
+    void readCompleted(String client) {
+        reads.get(client).increment();
+    }
+
+    /** A reader is about to release the read lock. */
+    void readLeaving() {
+        readersInside.decrementAndGet();
+    }
+
+    /** @return completed reads per client, in fleet order */
+    Map<String, Long> reads() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        reads.forEach((c, n) -> out.put(c, n.sum()));
+        return out;
+    }
+
+    WaitTimes readWaits(String client) {
+        return readWaits.get(client);
+    }
+
+    /** @return the most readers seen inside the read lock at once */
+    int maxReaders() {
+        return maxReaders.get();
     }
 
     /** A worker finished its read-modify-write. */

@@ -1,6 +1,7 @@
 package io.github.relock.examples;
 
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
@@ -34,6 +35,11 @@ final class RedissonDemoClient implements DemoClient {
     @Override
     public Lock fairLock(String name) {
         return redisson.getFairLock(name);
+    }
+
+    @Override
+    public ReadWriteLock readWriteLock(String name) {
+        return redisson.getReadWriteLock(name);
     }
 
     @Override

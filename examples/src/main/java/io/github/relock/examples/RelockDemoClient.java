@@ -1,10 +1,12 @@
 package io.github.relock.examples;
 
 import io.github.relock.api.LockClient;
+import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.core.RedisLocks;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
 import redis.clients.jedis.RedisClient;
@@ -78,6 +80,22 @@ final class RelockDemoClient implements DemoClient {
     @Override
     public Lock fairLock(String name) {
         return locks.getFairLock(name);
+    }
+
+    @Override
+    public ReadWriteLock readWriteLock(String name) {
+        ReadWriteDistributedLock rw = locks.getReadWriteLock(name);
+        return new ReadWriteLock() {
+            @Override
+            public Lock readLock() {
+                return rw.readLock();
+            }
+
+            @Override
+            public Lock writeLock() {
+                return rw.writeLock();
+            }
+        };
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.LockSupport;
  * One thread of the fleet. Until the phase stops: take the lock, GET the counter, re-enter the
  * lock (hold count 2), think, SET the counter to the value read plus one, release twice, then work
  * a little outside the lock. Without a lock that excludes the other clients, the think time loses
- * updates at once.
+ * updates at once. A reader (read-write phase) does the same under the read lock but only reads.
  *
  * <p>Thread-safety: each instance runs on one thread.
  */
@@ -23,12 +23,19 @@ final class Worker implements Runnable {
     private final DemoClient client;
     private final Lock lock;
     private final Phase phase;
+    private final boolean reader;
 
     Worker(String label, DemoClient client, Lock lock, Phase phase) {
+        this(label, client, lock, phase, false);
+    }
+
+    /** @param reader whether this worker only reads (under a read lock) and never writes the counter */
+    Worker(String label, DemoClient client, Lock lock, Phase phase, boolean reader) {
         this.label = label;
         this.client = client;
         this.lock = lock;
         this.phase = phase;
+        this.reader = reader;
     }
 
     String label() {
@@ -49,7 +56,11 @@ final class Worker implements Runnable {
                     continue;
                 }
                 try {
-                    phase.entered(name, me, System.nanoTime() - start);
+                    if (reader) {
+                        phase.readEntered(name, me, System.nanoTime() - start);
+                    } else {
+                        phase.entered(name, me, System.nanoTime() - start);
+                    }
                     long before = Long.parseLong(client.get(phase.counterKey));
                     boolean reentered = lock.tryLock();
                     if (!reentered) {
@@ -57,8 +68,12 @@ final class Worker implements Runnable {
                     }
                     try {
                         LockSupport.parkNanos(THINK_NANOS);
-                        client.set(phase.counterKey, Long.toString(before + 1));
-                        phase.completed(name);
+                        if (reader) {
+                            phase.readCompleted(name);
+                        } else {
+                            client.set(phase.counterKey, Long.toString(before + 1));
+                            phase.completed(name);
+                        }
                     } finally {
                         if (reentered) {
                             lock.unlock();
@@ -66,7 +81,11 @@ final class Worker implements Runnable {
                     }
                 } finally {
                     try {
-                        phase.leaving(me);
+                        if (reader) {
+                            phase.readLeaving();
+                        } else {
+                            phase.leaving(me);
+                        }
                     } finally {
                         lock.unlock();
                     }

@@ -31,13 +31,14 @@ class DemoCommandTest {
         String out = run.out();
         assertTrue(out.contains("== reentrant lock 'relock-demo:reentrant'"), run::toString);
         assertTrue(out.contains("== fair lock 'relock-demo:fair'"), run::toString);
+        assertTrue(out.contains("== read-write lock 'relock-demo:read-write'"), run::toString);
         assertTrue(Pattern.compile("^\\[ *\\d+\\.\\ds\\] reentrant  relock/jedis +\\d+  relock/lettuce +\\d+  redisson +\\d+  \\| holder: ",
                 Pattern.MULTILINE).matcher(out).find(), "a progress line per second\n" + run);
         assertFalse(out.contains("FAIL"), run::toString);
         assertTrue(out.contains("RESULT: ok, every invariant held"), run::toString);
 
         Matcher counters = COUNTER.matcher(out);
-        for (String phase : List.of("reentrant", "fair")) {
+        for (String phase : List.of("reentrant", "fair", "read-write")) {
             assertTrue(counters.find(), "the " + phase + " summary compares the counter with the acquisitions\n" + run);
             assertEquals(counters.group(2), counters.group(1), run::toString);
             assertTrue(Long.parseLong(counters.group(1)) > 0, run::toString);
@@ -46,15 +47,21 @@ class DemoCommandTest {
         assertTrue(out.contains("ok    0 failed re-entries"), run::toString);
         assertTrue(Pattern.compile("ok {4}0 fair-lock order violations \\([1-9]\\d* hand-overs checked").matcher(out).find(),
                 run::toString);
-        Matcher rows = ROW.matcher(out.substring(out.indexOf("-- fair lock summary")));
+        Matcher rows = ROW.matcher(out.substring(out.indexOf("-- fair lock summary"), out.indexOf("== read-write lock")));
         int clientRows = 0;
         while (rows.find()) {
             clientRows++;
             assertTrue(Long.parseLong(rows.group(2)) > 0, rows.group(1) + " acquired the fair lock\n" + run);
         }
         assertEquals(3, clientRows, "three clients in the fair lock's summary\n" + run);
+        String readWrite = out.substring(out.indexOf("-- read-write lock summary"));
+        assertTrue(readWrite.contains("ok    0 overlaps (a reader beside a writer, or two writers, inside at once)"), run::toString);
+        assertTrue(readWrite.contains("ok    every client read"), run::toString);
+        assertTrue(Pattern.compile("note {2}at most [1-9]\\d* readers inside at once").matcher(readWrite).find(), run::toString);
         assertEquals(0L, redis.call("EXISTS", "relock-demo:counter:reentrant", "relock-demo:counter:fair",
-                "relock-demo:reentrant", "relock-demo:fair"), "the demo leaves no keys behind");
+                "relock-demo:counter:read-write", "relock-demo:reentrant", "relock-demo:fair", "relock-demo:read-write"),
+                "the demo leaves no keys behind");
+        assertEquals(List.of(), redis.call("KEYS", "*rwlock_timeout*"), "no reader's timeout key is left behind");
     }
 
     @Test

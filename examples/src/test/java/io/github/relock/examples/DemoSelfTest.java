@@ -10,7 +10,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +29,7 @@ class DemoSelfTest {
     private static final class LocalOnlyLocks implements DemoClient {
         private final DemoClient real;
         private final Lock local = new ReentrantLock();
+        private final ReadWriteLock localReadWrite = new ReentrantReadWriteLock();
 
         LocalOnlyLocks(DemoClient real) {
             this.real = real;
@@ -50,6 +53,11 @@ class DemoSelfTest {
         @Override
         public Lock fairLock(String name) {
             return local;
+        }
+
+        @Override
+        public ReadWriteLock readWriteLock(String name) {
+            return localReadWrite;
         }
 
         @Override
@@ -89,6 +97,9 @@ class DemoSelfTest {
         assertTrue(Pattern.compile("FAIL {2}counter = \\d+, acquisitions = \\d+ \\(\\d+ lost updates\\)").matcher(text).find(), text);
         assertTrue(Pattern.compile("FAIL {2}[1-9]\\d* overlaps").matcher(text).find(), text);
         assertTrue(text.contains("FAIL  no release found a waiter in redisson_lock_queue:{relock-demo:fair}"), text);
+        String readWrite = text.substring(text.indexOf("-- read-write lock summary"));
+        assertTrue(Pattern.compile("FAIL {2}[1-9]\\d* overlaps \\(a reader beside a writer, or two writers").matcher(readWrite).find(),
+                "the read-write phase must catch writers of two clients inside at once\n" + text);
         assertTrue(text.contains("RESULT: FAILED"), text);
     }
 
