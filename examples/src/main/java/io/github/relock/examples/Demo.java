@@ -15,7 +15,8 @@ import redis.clients.jedis.RedisClient;
  * The mixed-fleet demo: relock over Jedis, relock over Lettuce and Redisson, each with
  * {@code workers} threads, contend for one reentrant lock, then one fair lock, then one read-write
  * lock, doing a non-atomic read-modify-write of a shared counter inside it (on the read-write
- * lock, even-numbered workers only read, under the read lock). A line per second shows progress;
+ * lock, about a third of each client's workers write so, the others only read, under the read
+ * lock). A line per second shows progress;
  * a summary per lock checks the invariants.
  *
  * <p>Thread-safety: one run per instance, on the caller's thread.
@@ -105,12 +106,21 @@ final class Demo {
         Lock get(DemoClient client, String name);
     }
 
-    /** The phase's worker {@code i} (from 1) of client {@code c}: on a read-write lock, even ones read. */
+    /**
+     * @param workers threads per client
+     * @return how many of them write on the read-write lock: about a third, at least one (1 of 2,
+     *     1 of 3, 2 of 6); the others read
+     */
+    static int writersOf(int workers) {
+        return (int) Math.max(1, Math.round(workers / 3.0));
+    }
+
+    /** The phase's worker {@code i} (from 1) of client {@code c}: on a read-write lock, the first writers write. */
     private Worker worker(DemoClient c, int i, Phase phase, LockOf lockOf) {
         if (!phase.readWrite) {
             return new Worker(c.id() + "-" + i, c, lockOf.get(c, phase.lockName), phase);
         }
-        boolean reader = i % 2 == 0;
+        boolean reader = i > writersOf(options.workers());
         ReadWriteLock rw = c.readWriteLock(phase.lockName);
         return new Worker(c.id() + "-" + i + (reader ? "r" : "w"), c, reader ? rw.readLock() : rw.writeLock(), phase,
                 reader);

@@ -65,6 +65,12 @@ class DemoCommandTest {
     }
 
     @Test
+    void readWritePhase_writersAreAboutAThirdOfEachClientsWorkers_atLeastOne() {
+        assertEquals(List.of(1, 1, 1, 1, 2, 2, 3, 4), java.util.stream.IntStream.of(1, 2, 3, 4, 5, 6, 9, 12)
+                .map(Demo::writersOf).boxed().toList());
+    }
+
+    @Test
     void demo_withoutRedisUrl_startsEmbeddedServerAndStopsItAtTheEnd() {
         assumeTrue(RedisFixture.canControlServers(),
                 "REDIS_URL is set: this machine may have no embedded redis-server binary to start");
