@@ -50,6 +50,8 @@ final class Phase {
     private final AtomicInteger readersInside = new AtomicInteger();
     private final AtomicInteger maxReaders = new AtomicInteger();
     final LongAdder overlaps = new LongAdder();
+    /** Read-write lock: times a reader and a writer were seen inside at once (by whichever entered second). */
+    final LongAdder readerWriterOverlaps = new LongAdder();
     final LongAdder orderChecks = new LongAdder();
     final LongAdder orderViolations = new LongAdder();
     final LongAdder reentryFailures = new LongAdder();
@@ -120,7 +122,7 @@ final class Phase {
         }
         int readers = readersInside.get();
         if (readers > 0) {
-            overlaps.increment();
+            readerWriterOverlaps.increment();
             problem(label(me) + " took the write lock while " + readers + " reader(s) were inside");
         }
         String expected = expectedNext.getAndSet(null);
@@ -139,7 +141,7 @@ final class Phase {
         maxReaders.accumulateAndGet(readersInside.incrementAndGet(), Math::max);
         String writer = inside.get();
         if (writer != null) {
-            overlaps.increment();
+            readerWriterOverlaps.increment();
             problem(label(me) + " took the read lock while " + label(writer) + " was writing");
         }
     }

@@ -87,7 +87,7 @@ class DemoSelfTest {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int code;
         try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            Demo demo = new Demo(new Demo.Options(2, 2, List.of("jedis", "redisson")), target, out,
+            Demo demo = new Demo(new Demo.Options(3, 2, List.of("jedis", "redisson")), target, out,
                     id -> new LocalOnlyLocks(id.equals("jedis") ? RelockDemoClient.overJedis(target) : new RedissonDemoClient(target)));
             code = demo.run();
         }
@@ -98,9 +98,41 @@ class DemoSelfTest {
         assertTrue(Pattern.compile("FAIL {2}[1-9]\\d* overlaps").matcher(text).find(), text);
         assertTrue(text.contains("FAIL  no release found a waiter in redisson_lock_queue:{relock-demo:fair}"), text);
         String readWrite = text.substring(text.indexOf("-- read-write lock summary"));
-        assertTrue(Pattern.compile("FAIL {2}[1-9]\\d* overlaps \\(a reader beside a writer, or two writers").matcher(readWrite).find(),
+        assertTrue(Pattern.compile("FAIL {2}counter = \\d+, write acquisitions = \\d+ \\(\\d+ lost updates\\)").matcher(readWrite).find(),
+                "the read-write phase must catch writers of two clients losing updates\n" + text);
+        assertTrue(Pattern.compile("FAIL {2}[1-9]\\d* reader-writer overlaps").matcher(readWrite).find(),
+                "the read-write phase must catch one client's reader inside beside another's writer\n" + text);
+        assertTrue(Pattern.compile("FAIL {2}[1-9]\\d* writer overlaps").matcher(readWrite).find(),
                 "the read-write phase must catch writers of two clients inside at once\n" + text);
         assertTrue(text.contains("RESULT: FAILED"), text);
+    }
+
+    @Test
+    void readWriteChecks_readerBesideWriterAndTwoWriters_areCountedApart(RedisServer redis) {
+        RedisTarget target = RedisTarget.parse(redis.uri().toString());
+        try (RedisClient admin = target.jedis()) {
+            Phase phase = Phase.readWrite("self-test", "self-test:read-write", List.of("x"), admin);
+            phase.reset();
+            phase.register("w:1", "writer-1");
+            phase.register("w:2", "writer-2");
+
+            phase.readEntered("x", "r:1", 0);
+            phase.readEntered("x", "r:2", 0); // two readers share the lock: fine
+            assertEquals(2, phase.maxReaders());
+            phase.entered("x", "w:1", 0);     // a writer beside them
+            assertEquals(1, phase.readerWriterOverlaps.sum());
+            phase.readLeaving();
+            phase.readLeaving();
+            phase.readEntered("x", "r:3", 0); // a reader beside the writer
+            assertEquals(2, phase.readerWriterOverlaps.sum());
+            phase.readLeaving();
+            assertEquals(0, phase.overlaps.sum());
+            phase.entered("x", "w:2", 0);     // a second writer
+            assertEquals(1, phase.overlaps.sum());
+            assertEquals(2, phase.readerWriterOverlaps.sum());
+            phase.leaving("w:2");
+            phase.cleanUp();
+        }
     }
 
     @Test
