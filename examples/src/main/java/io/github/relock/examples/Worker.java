@@ -15,6 +15,13 @@ import java.util.concurrent.locks.LockSupport;
 final class Worker implements Runnable {
     /** How long one acquisition may wait before it counts as a failure. */
     static final long MAX_WAIT_MS = 30_000;
+    /**
+     * On the read-write lock, one wait is at most this long, then the worker asks again (until
+     * {@link #MAX_WAIT_MS} in all). Redisson's waiters can miss a write release's "1" message (it
+     * wakes only the threads already parked) and then sleep until the holder's TTL, up to 30 s; as
+     * the phase ends no later release comes to wake them.
+     */
+    static final long READ_WRITE_WAIT_SLICE_MS = 1_000;
     private static final long THINK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Work between acquisitions, as real callers have; it also gives waiters a chance to win. */
     private static final long OUTSIDE_NANOS = TimeUnit.MILLISECONDS.toNanos(3);
@@ -42,6 +49,25 @@ final class Worker implements Runnable {
         return label;
     }
 
+    /** @return whether the lock was taken within {@link #MAX_WAIT_MS} (read-write lock: or the phase stopped first) */
+    private boolean acquire(long start) throws InterruptedException {
+        if (!phase.readWrite) {
+            // milliseconds on purpose: Redisson's fair lock reads a watchdog-mode wait as ms
+            return lock.tryLock(MAX_WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        long left = MAX_WAIT_MS;
+        while (left > 0) {
+            if (lock.tryLock(Math.min(left, READ_WRITE_WAIT_SLICE_MS), TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+            if (phase.stopped()) {
+                return false;
+            }
+            left = MAX_WAIT_MS - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        }
+        return false;
+    }
+
     @Override
     public void run() {
         String me = client.holderField(Thread.currentThread().getId());
@@ -50,8 +76,10 @@ final class Worker implements Runnable {
         try {
             while (!phase.stopped()) {
                 long start = System.nanoTime();
-                // milliseconds on purpose: Redisson's fair lock reads a watchdog-mode wait as ms
-                if (!lock.tryLock(MAX_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                if (!acquire(start)) {
+                    if (phase.readWrite && phase.stopped()) {
+                        break;
+                    }
                     phase.timedOut(label, MAX_WAIT_MS);
                     continue;
                 }
