@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -89,13 +90,54 @@ public final class RedisProcess implements AutoCloseable {
      *     is not on the class path
      */
     public static RedisProcess start(int port) throws IOException {
+        return start(port, List.of());
+    }
+
+    /**
+     * Starts a server on the given loopback port with extra configuration and waits until it
+     * answers PING; as {@link #start(int)} otherwise. The topology fixtures use it for cluster
+     * nodes ({@code --cluster-enabled yes ...}) and replicas ({@code --replicaof ...}).
+     *
+     * @param port the port, 1 to 65535
+     * @param extraArgs further {@code --name value} arguments, appended after the defaults (so they
+     *     win); not null
+     * @return the running server
+     * @throws IOException as {@link #start(int)}
+     */
+    public static RedisProcess start(int port, List<String> extraArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of("--port", Integer.toString(port), "--bind", HOST,
+                "--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no",
+                "--loglevel", "warning", "--logfile", ""));
+        command.addAll(extraArgs);
+        return launch(port, null, command);
+    }
+
+    /**
+     * Starts a Sentinel ({@code redis-server <config> --sentinel}) on the given loopback port and
+     * waits until it answers PING. Sentinel rewrites its configuration file, so it must be a
+     * writable file of the caller's.
+     *
+     * @param port the port, 1 to 65535
+     * @param config the sentinel configuration file (its {@code sentinel monitor} lines)
+     * @return the running sentinel
+     * @throws IOException as {@link #start(int)}
+     */
+    public static RedisProcess startSentinel(int port, Path config) throws IOException {
+        return launch(port, config, List.of("--sentinel", "--port", Integer.toString(port), "--bind", HOST,
+                "--protected-mode", "no", "--daemonize", "no", "--loglevel", "warning", "--logfile", ""));
+    }
+
+    private static RedisProcess launch(int port, Path config, List<String> args) throws IOException {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be 1 to 65535, was " + port);
         }
-        Path bin = binary();
-        Process p = new ProcessBuilder(bin.toString(), "--port", Integer.toString(port), "--bind", HOST,
-                "--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no",
-                "--loglevel", "warning", "--logfile", "")
+        List<String> command = new ArrayList<>();
+        command.add(binary().toString());
+        if (config != null) {
+            command.add(config.toString()); // a configuration file must come first
+        }
+        command.addAll(args);
+        Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         RedisProcess server = new RedisProcess(port, p);
         try {
@@ -128,6 +170,21 @@ public final class RedisProcess implements AutoCloseable {
     /** @return the port the server listens on */
     public int port() {
         return port;
+    }
+
+    /** @return the operating-system process id (for fault injection: {@code kill -STOP}) */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Kills the process at once ({@code SIGKILL} on Unix), as a crash would, and waits until it is gone. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** @return whether the process is still running */

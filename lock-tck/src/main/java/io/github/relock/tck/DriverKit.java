@@ -48,16 +48,44 @@ public abstract class DriverKit {
     /** @param nativeClient a client from {@link #newNativeClient}, to close */
     protected abstract void closeNativeClient(Object nativeClient);
 
-    /** @return the server the kit runs on */
+    /**
+     * @return the single server of {@link RedisFixture}: the kit's own server when
+     *     {@link #topology()} is the default, and the pattern for private servers a rule starts
+     */
     public RedisServer server() {
         return RedisFixture.shared();
     }
 
     /**
-     * @return a native client closed after the test
+     * Where the chapters run. The default is {@link #server()}; a kit for a cluster or a Sentinel
+     * deployment returns {@link RedisCluster#shared()} or {@link RedisSentinelGroup#shared()} and
+     * overrides {@link #newNativeClient(RedisTopology)}. Rules that only make sense on one server
+     * (stopping it, pausing it) are skipped elsewhere, each with its reason.
+     *
+     * @return the deployment the chapters run on
+     */
+    public RedisTopology topology() {
+        return server();
+    }
+
+    /**
+     * @param topology where to connect: {@link #topology()}
+     * @return a new native client for it; the default handles a {@link RedisServer} with
+     *     {@link #newNativeClient(RedisServer)}, and a cluster or Sentinel kit overrides it
+     */
+    protected Object newNativeClient(RedisTopology topology) {
+        if (topology instanceof RedisServer s) {
+            return newNativeClient(s);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " runs on a " + topology.kind()
+                + " deployment: override newNativeClient(RedisTopology) to make a client for it");
+    }
+
+    /**
+     * @return a native client of {@link #topology()}, closed after the test
      */
     public Object nativeClient() {
-        Object c = newNativeClient(server());
+        Object c = newNativeClient(topology());
         resources.add(() -> closeNativeClient(c));
         return c;
     }
@@ -77,7 +105,11 @@ public abstract class DriverKit {
      * @return a lock client over a fresh native client; both closed after the test
      */
     public LockClient newLockClient(LockOptions options) {
-        return newLockClient(server(), options);
+        Object c = newNativeClient(topology());
+        resources.add(() -> closeNativeClient(c));
+        LockClient client = RedisLocks.create(provider(), c, options);
+        resources.add(client);
+        return client;
     }
 
     /**
@@ -100,7 +132,7 @@ public abstract class DriverKit {
      *     closed after the test
      */
     public LockClient newFaultyLockClient(LockOptions options, Faults faults) {
-        Object c = newNativeClient(server());
+        Object c = newNativeClient(topology());
         resources.add(() -> closeNativeClient(c));
         LockClient client = RedisLocks.create(new FaultInjectingDriver(provider(), faults), c, options);
         resources.add(client);

@@ -6,6 +6,7 @@ import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,20 +18,36 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safety: {@link #stop()}/{@link #restart()} must not race each other; the accessors are
  * safe from any thread.
  */
-public final class RedisServer implements AutoCloseable {
+public final class RedisServer implements RedisTopology, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RedisServer.class.getName());
 
     private final String host;
     private final int port;
     private final String password;
     private final boolean external;
+    private final List<String> extraArgs;
     private volatile RedisProcess process;
 
-    private RedisServer(String host, int port, String password, boolean external) {
+    private RedisServer(String host, int port, String password, boolean external, List<String> extraArgs) {
         this.host = host;
         this.port = port;
         this.password = password;
         this.external = external;
+        this.extraArgs = List.copyOf(extraArgs);
+    }
+
+    /** A node of a topology fixture: started with {@code extraArgs}, restarted with them too. */
+    static RedisServer startNode(int port, List<String> extraArgs) throws IOException {
+        RedisServer server = new RedisServer(RedisProcess.HOST, port, null, false, extraArgs);
+        server.launch();
+        return server;
+    }
+
+    /** A Sentinel process of a topology fixture. */
+    static RedisServer sentinel(RedisProcess process) {
+        RedisServer server = new RedisServer(process.host(), process.port(), null, false, List.of());
+        server.process = process;
+        return server;
     }
 
     /**
@@ -47,7 +64,7 @@ public final class RedisServer implements AutoCloseable {
         } catch (IllegalStateException e) { // no binary for this platform
             throw new IllegalStateException(e.getMessage() + "; set REDIS_URL to a running server instead", e);
         }
-        RedisServer server = new RedisServer(started.host(), started.port(), null, false);
+        RedisServer server = new RedisServer(started.host(), started.port(), null, false, List.of());
         server.process = started;
         LOG.log(System.Logger.Level.DEBUG, "redis-server " + RedisProcess.VERSION + " up on port " + started.port());
         return server;
@@ -66,7 +83,7 @@ public final class RedisServer implements AutoCloseable {
             int colon = userInfo.indexOf(':');
             pw = colon >= 0 ? userInfo.substring(colon + 1) : userInfo;
         }
-        return new RedisServer(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort(), pw, true);
+        return new RedisServer(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort(), pw, true, List.of());
     }
 
     /** @return the host to connect to */
@@ -98,12 +115,31 @@ public final class RedisServer implements AutoCloseable {
         return c;
     }
 
+    /** @return {@link RedisTopology.Kind#SINGLE} */
+    @Override
+    public Kind kind() {
+        return Kind.SINGLE;
+    }
+
+    /** @return a new admin connection to this server, whatever the key */
+    @Override
+    public RespClient adminFor(String key) {
+        return admin();
+    }
+
+    /** @return this server */
+    @Override
+    public List<RedisServer> dataNodes() {
+        return List.of(this);
+    }
+
     /**
      * Runs one command on a fresh admin connection.
      *
      * @param args the command
      * @return its reply
      */
+    @Override
     public Object call(String... args) {
         try (RespClient c = admin()) {
             return c.call(args);
@@ -148,6 +184,29 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Kills the process at once ({@code SIGKILL}), as a crash would (embedded servers only);
+     * {@link #start()} brings it back on the same port, with its configuration.
+     */
+    public void kill() {
+        requireEmbedded("kill");
+        RedisProcess p = process;
+        if (p != null) {
+            process = null;
+            p.kill();
+        }
+    }
+
+    /** @return the process id (embedded servers only), e.g. for {@code kill -STOP} */
+    public long pid() {
+        requireEmbedded("signal");
+        RedisProcess p = process;
+        if (p == null) {
+            throw new IllegalStateException("redis-server on port " + port + " is not running");
+        }
+        return p.pid();
+    }
+
     /** @return whether the process is running (always true for an external server) */
     public boolean isRunning() {
         return external || (process != null && process.isAlive());
@@ -170,7 +229,7 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private void launch() throws IOException {
-        process = RedisProcess.start(port);
+        process = RedisProcess.start(port, extraArgs);
         LOG.log(System.Logger.Level.DEBUG, "redis-server " + RedisProcess.VERSION + " up on port " + port);
     }
 

@@ -308,7 +308,7 @@ public abstract class ReentrantLockChapter extends TckChapter {
     @Test
     void rule2_1_17_unlock_publishesZeroOnLockChannel() throws Exception {
         DistributedLock lock = client().getLock("tck:chan");
-        try (RespClient sub = kit.server().admin()) {
+        try (RespClient sub = kit.topology().adminFor("redisson_lock__channel:{tck:chan}")) {
             sub.call("SUBSCRIBE", "redisson_lock__channel:{tck:chan}");
             lock.lock();
             lock.lock();

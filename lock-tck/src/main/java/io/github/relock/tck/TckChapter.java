@@ -85,16 +85,32 @@ public abstract class TckChapter {
 
     /**
      * @param args a command
-     * @return its reply, from the kit's server
+     * @return its reply, from the kit's deployment (routed as {@link RedisTopology#call} says)
      */
     protected Object redis(String... args) {
-        return kit.server().call(args);
+        return kit.topology().call(args);
     }
 
-    /** @return the channels subscribed on the server right now */
+    /** @return the channels subscribed on the deployment right now, classic and sharded */
     protected Set<String> channels() {
-        List<?> list = (List<?>) redis("PUBSUB", "CHANNELS");
-        return list.stream().map(String::valueOf).collect(Collectors.toSet());
+        Set<String> all = ((List<?>) redis("PUBSUB", "CHANNELS")).stream().map(String::valueOf)
+                .collect(Collectors.toSet());
+        try {
+            ((List<?>) redis("PUBSUB", "SHARDCHANNELS")).forEach(c -> all.add("sharded " + c));
+        } catch (RespClient.RespError beforeRedis7) {
+            // a server without sharded pub/sub has no sharded channel to leave behind
+        }
+        return all;
+    }
+
+    /**
+     * Skips the rule unless the kit runs on one server.
+     *
+     * @param why what the rule needs that only one server gives
+     */
+    protected void assumeSingleServer(String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(kit.topology().kind() == RedisTopology.Kind.SINGLE,
+                () -> "runs on one server only: " + why);
     }
 
     /**
@@ -115,7 +131,7 @@ public abstract class TckChapter {
             List<Future<?>> done = new ArrayList<>();
             for (Lock lock : workers) {
                 done.add(pool.submit(() -> {
-                    try (RespClient redis = kit.server().admin()) {
+                    try (RespClient redis = kit.topology().adminFor(counterKey)) {
                         for (int i = 0; i < rounds; i++) {
                             lock.lock();
                             try {
