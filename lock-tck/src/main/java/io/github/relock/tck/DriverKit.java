@@ -126,6 +126,20 @@ public abstract class DriverKit {
     }
 
     /**
+     * @param topology a deployment of the test's own (e.g. one the failover chapter breaks)
+     * @param options lock options
+     * @return a lock client over a fresh native client for it ({@link #newNativeClient(RedisTopology)});
+     *     both closed after the test
+     */
+    public LockClient newLockClient(RedisTopology topology, LockOptions options) {
+        Object c = newNativeClient(topology);
+        resources.add(() -> closeNativeClient(c));
+        LockClient client = RedisLocks.create(provider(), c, options);
+        resources.add(client);
+        return client;
+    }
+
+    /**
      * @param options lock options
      * @param faults what the wrapped driver injects ({@link FaultInjectingDriver})
      * @return a lock client over the driver under test wrapped in a {@link FaultInjectingDriver};

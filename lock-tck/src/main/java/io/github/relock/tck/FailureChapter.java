@@ -32,6 +32,7 @@ public abstract class FailureChapter extends TckChapter {
 
     private RedisServer privateServer() {
         assumeTrue(RedisFixture.canControlServers(), "REDIS_URL is set: the kit may not stop servers");
+        assumeSingleServer("it stops and restarts a private single server (the failover chapter covers clusters and Sentinel)");
         return kit.closeAfterTest(RedisServer.startEmbedded());
     }
 

@@ -331,10 +331,10 @@ public abstract class LockFamilyChapter extends TckChapter {
                 assertTrue(current > old, current + " after " + old);
                 assertEquals(1L, guardedWrite(current, "new"), "the current holder's write was refused");
                 assertEquals(0L, guardedWrite(old, "stale"), "a stale token's write was accepted");
-                assertEquals("new", redis("HGET", "tck:fence-register", "value"));
+                assertEquals("new", redis("HGET", "{tck:fence-res}:register", "value"));
             }
         } finally {
-            redis("DEL", "redisson_lock_token:{tck:fence-res}", "tck:fence-register");
+            redis("DEL", "redisson_lock_token:{tck:fence-res}", "{tck:fence-res}:register");
         }
     }
 
@@ -365,6 +365,6 @@ public abstract class LockFamilyChapter extends TckChapter {
         return redis("EVAL", "local last = tonumber(redis.call('hget', KEYS[1], 'token') or '-1') "
                 + "if tonumber(ARGV[1]) < last then return 0 end "
                 + "redis.call('hset', KEYS[1], 'token', ARGV[1], 'value', ARGV[2]) return 1",
-                "1", "tck:fence-register", Long.toString(token), value);
+                "1", "{tck:fence-res}:register", Long.toString(token), value);
     }
 }

@@ -340,8 +340,18 @@ public final class RedisCluster implements RedisTopology, AutoCloseable {
         return masterFor(key).admin();
     }
 
+    /**
+     * {@inheritDoc} A classic {@code PUBLISH} reaches subscribers on every node of a cluster, but
+     * Redis counts only the receiving node's: here it answers the count over the whole cluster
+     * (taken just before publishing on one master), as it would on one server.
+     */
     @Override
     public Object call(String... args) {
+        if (args[0].equalsIgnoreCase("PUBLISH")) {
+            List<?> numsub = (List<?>) call("PUBSUB", "NUMSUB", args[1]);
+            masters().get(0).call(args);
+            return numsub.get(1);
+        }
         return switch (Routing.scope(args)) {
             case MASTERS -> Routing.fanOut(masters(), n -> n.call(args), args);
             case ALL -> Routing.fanOut(running(), n -> n.call(args), args);

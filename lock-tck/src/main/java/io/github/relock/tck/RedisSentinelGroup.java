@@ -22,8 +22,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safety: safe for use by several threads; the fault methods must not race each other.
  */
 public final class RedisSentinelGroup implements RedisTopology, AutoCloseable {
-    /** The name the Sentinels know the primary by. */
-    public static final String MASTER_NAME = "relock";
+    /**
+     * The name the Sentinels know the primary by. (Not {@code relock...}: Jedis names its Sentinel
+     * listener threads after it, and the kit counts threads named {@code relock-} as leaks.)
+     */
+    public static final String MASTER_NAME = "tck-primary";
+    private static final String SENTINEL_HELLO = "__sentinel__:hello";
     private static final ReentrantLock SHARED_LOCK = new ReentrantLock();
     private static volatile RedisSentinelGroup shared;
 
@@ -195,6 +199,11 @@ public final class RedisSentinelGroup implements RedisTopology, AutoCloseable {
         return runningSentinels();
     }
 
+    /** @return every data node started (running or not), the first primary first */
+    public List<RedisServer> nodes() {
+        return List.copyOf(dataNodes);
+    }
+
     @Override
     public List<RedisServer> dataNodes() {
         return dataNodes.stream().filter(RedisServer::isRunning).toList();
@@ -205,10 +214,20 @@ public final class RedisSentinelGroup implements RedisTopology, AutoCloseable {
         return primary().admin();
     }
 
+    /**
+     * {@inheritDoc} {@code PUBSUB CHANNELS} leaves out {@code __sentinel__:hello}, the channel the
+     * Sentinels themselves talk on through every server they watch.
+     */
     @Override
     public Object call(String... args) {
         return switch (Routing.scope(args)) {
-            case ALL -> Routing.fanOut(dataNodes(), n -> n.call(args), args);
+            case ALL -> {
+                Object merged = Routing.fanOut(dataNodes(), n -> n.call(args), args);
+                if (args.length > 1 && args[1].equalsIgnoreCase("CHANNELS") && merged instanceof List<?> l) {
+                    yield l.stream().filter(c -> !SENTINEL_HELLO.equals(c)).toList();
+                }
+                yield merged;
+            }
             case MASTERS, KEY -> primary().call(args);
         };
     }

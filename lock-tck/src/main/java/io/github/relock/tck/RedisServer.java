@@ -207,6 +207,31 @@ public final class RedisServer implements RedisTopology, AutoCloseable {
         return p.pid();
     }
 
+    /** Freezes the process ({@code kill -STOP}): it keeps its sockets but answers nothing. */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** Thaws a process frozen by {@link #pause()} ({@code kill -CONT}). */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        long pid = pid();
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill -" + name + " " + pid, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + pid, e);
+        }
+    }
+
     /** @return whether the process is running (always true for an external server) */
     public boolean isRunning() {
         return external || (process != null && process.isAlive());

@@ -104,6 +104,16 @@ public abstract class TckChapter {
     }
 
     /**
+     * Skips the rule when the kit runs on a cluster.
+     *
+     * @param why what the rule needs that a cluster does not give
+     */
+    protected void assumeNotCluster(String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(kit.topology().kind() != RedisTopology.Kind.CLUSTER,
+                () -> "not on a cluster: " + why);
+    }
+
+    /**
      * Skips the rule unless the kit runs on one server.
      *
      * @param why what the rule needs that only one server gives

@@ -84,7 +84,7 @@ public final class DefaultLockClient implements LockClient {
         });
         this.timer.setRemoveOnCancelPolicy(true);
         this.lostExecutor = options.lockLostExecutor().orElse(timer);
-        this.waiters = new Waiters(executor, false);
+        this.waiters = new Waiters(executor, cluster && executor.capabilities().contains(Capability.SHARDED_PUBSUB));
         executor.setConnectionListener(waiters);
         long watchdogMs = options.lockWatchdogTimeout().toMillis();
         this.holds = new HoldRegistry(watchdogMs, this::fireLost, this::runLostCallback);

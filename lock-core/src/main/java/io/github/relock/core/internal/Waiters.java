@@ -30,6 +30,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * An async waiter adds its listener and then checks for a banked permit, closing the window in
  * which a message arrived after its failed attempt but before its listener was queued.
  *
+ * Cluster: Redisson 3.x publishes with PUBLISH, 4.x with SPUBLISH, and relock's scripts with both;
+ * when the driver declares SHARDED_PUBSUB on a cluster each channel is subscribed both ways (one
+ * entry, two subscriptions), so any of them wakes relock's waiters. A relock unlock then arrives
+ * twice; the second "0" costs at most one extra attempt.
+ *
  * Ordering: subscribe and unsubscribe of one channel are serialised by a striped ReentrantLock
  * (no synchronized: virtual threads must not pin), and a subscribe that follows an unsubscribe
  * still in flight is chained after it, so the driver always sees them in order.
@@ -74,14 +79,15 @@ final class Waiters implements MessageListener, ConnectionListener {
     }
 
     private final CommandExecutor executor;
-    private final boolean sharded;
+    /** Cluster with sharded pub/sub: listen on both kinds (Redisson 3.x publishes classic, 4.x sharded). */
+    private final boolean alsoSharded;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
-    Waiters(CommandExecutor executor, boolean sharded) {
+    Waiters(CommandExecutor executor, boolean alsoSharded) {
         this.executor = executor;
-        this.sharded = sharded;
+        this.alsoSharded = alsoSharded;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new ReentrantLock();
         }
@@ -96,8 +102,8 @@ final class Waiters implements MessageListener, ConnectionListener {
             if (e == null) {
                 CompletableFuture<Void> pending = unsubscribing.get(channel);
                 CompletableFuture<Subscription> sub = pending == null
-                        ? executor.subscribe(channel, sharded, this)
-                        : pending.handle((v, t) -> null).thenCompose(x -> executor.subscribe(channel, sharded, this));
+                        ? subscribe(channel)
+                        : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel));
                 e = new Entry(channel, sub);
                 entries.put(channel, e);
             }
@@ -105,6 +111,45 @@ final class Waiters implements MessageListener, ConnectionListener {
             return e;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Subscribes the channel classic, and on a cluster with sharded pub/sub also sharded; the
+     * result unsubscribes both. If either fails, the other is undone and the result fails.
+     */
+    private CompletableFuture<Subscription> subscribe(String channel) {
+        CompletableFuture<Subscription> classic = executor.subscribe(channel, false, this);
+        if (!alsoSharded) {
+            return classic;
+        }
+        CompletableFuture<Subscription> sharded = executor.subscribe(channel, true, this);
+        return classic.handle((c, ct) -> sharded.handle((s, st) -> {
+            Throwable failure = ct != null ? ct : st;
+            if (failure == null) {
+                return (Subscription) new Both(c, s);
+            }
+            if (c != null) {
+                c.unsubscribe();
+            }
+            if (s != null) {
+                s.unsubscribe();
+            }
+            throw failure instanceof java.util.concurrent.CompletionException ce ? ce
+                    : new java.util.concurrent.CompletionException(failure);
+        })).thenCompose(f -> f);
+    }
+
+    /** A channel subscribed both ways. */
+    private record Both(Subscription classic, Subscription sharded) implements Subscription {
+        @Override
+        public String channel() {
+            return classic.channel();
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe() {
+            return CompletableFuture.allOf(classic.unsubscribe(), sharded.unsubscribe());
         }
     }
 

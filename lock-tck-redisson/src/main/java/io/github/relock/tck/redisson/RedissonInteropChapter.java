@@ -24,17 +24,12 @@ import org.junit.jupiter.api.Test;
 import io.github.relock.tck.Await;
 import io.github.relock.tck.DriverKit;
 import io.github.relock.tck.TckChapter;
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisTopology;
 import io.github.relock.tck.RespClient;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.Config;
-import org.redisson.config.SentinelServersConfig;
 
 /**
  * Chapter 10: Redisson interop. A real {@code RedissonClient} (4.7.0 by default; 3.17.7 with
@@ -60,31 +55,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
     protected RedissonClient redisson(Duration watchdog) {
         Config config = new Config();
         config.setLockWatchdogTimeout(watchdog.toMillis());
-        RedisTopology topology = kit.topology();
-        if (topology instanceof RedisCluster cluster) {
-            ClusterServersConfig cc = config.useClusterServers();
-            cluster.uris().forEach(u -> cc.addNodeAddress(u.toString()));
-            cc.setMasterConnectionMinimumIdleSize(2);
-            cc.setMasterConnectionPoolSize(8);
-            cc.setSlaveConnectionMinimumIdleSize(1);
-            cc.setSlaveConnectionPoolSize(2);
-            cc.setSubscriptionConnectionMinimumIdleSize(1);
-            cc.setSubscriptionConnectionPoolSize(4);
-        } else if (topology instanceof RedisSentinelGroup group) {
-            SentinelServersConfig sc = config.useSentinelServers();
-            sc.setMasterName(RedisSentinelGroup.MASTER_NAME);
-            group.sentinels().forEach(s -> sc.addSentinelAddress("redis://" + s.host() + ":" + s.port()));
-            sc.setMasterConnectionMinimumIdleSize(2);
-            sc.setMasterConnectionPoolSize(8);
-            sc.setSlaveConnectionMinimumIdleSize(1);
-            sc.setSlaveConnectionPoolSize(2);
-            sc.setSubscriptionConnectionMinimumIdleSize(1);
-            sc.setSubscriptionConnectionPoolSize(4);
-        } else {
-            config.useSingleServer().setAddress("redis://" + kit.server().host() + ":" + kit.server().port())
-                    .setConnectionMinimumIdleSize(2).setConnectionPoolSize(8)
-                    .setSubscriptionConnectionMinimumIdleSize(1).setSubscriptionConnectionPoolSize(4);
-        }
+        RedissonConfigs.connect(config, kit.topology());
         RedissonClient client = Redisson.create(config);
         kit.closeAfterTest(() -> client.shutdown(0, 5, TimeUnit.SECONDS));
         return client;

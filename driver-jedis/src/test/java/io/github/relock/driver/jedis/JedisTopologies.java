@@ -1,0 +1,33 @@
+package io.github.relock.driver.jedis;
+
+import io.github.relock.tck.RedisCluster;
+import io.github.relock.tck.RedisSentinelGroup;
+import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RedisTopology;
+import java.util.Set;
+import java.util.stream.Collectors;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.UnifiedJedis;
+
+/** The Jedis client an application would make for each kit topology. */
+final class JedisTopologies {
+    private JedisTopologies() {
+    }
+
+    static UnifiedJedis client(RedisTopology topology) {
+        if (topology instanceof RedisCluster cluster) {
+            Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
+                    .collect(Collectors.toSet());
+            return RedisClusterClient.create(seeds);
+        }
+        if (topology instanceof RedisSentinelGroup group) {
+            Set<HostAndPort> sentinels = group.sentinels().stream().map(s -> new HostAndPort(s.host(), s.port()))
+                    .collect(Collectors.toSet());
+            return RedisSentinelClient.builder().masterName(RedisSentinelGroup.MASTER_NAME).sentinels(sentinels).build();
+        }
+        return RedisClient.create(((RedisServer) topology).uri());
+    }
+}

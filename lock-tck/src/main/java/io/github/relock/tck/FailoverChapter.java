@@ -1,0 +1,306 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 16: failover. The deployment's node serving a lock dies ({@code SIGKILL}) or hands over
+ * ({@code CLUSTER FAILOVER} / {@code SENTINEL FAILOVER}) while the lock is held and waited for.
+ * What relock promises then:
+ * <ul>
+ *   <li>a waiter still acquires after the failover, within the holder's remaining lease plus the
+ *       subscription timeout once a new node serves the lock (16.1);</li>
+ *   <li>a holder keeps its watchdog lock across a coordinated failover: renewal reaches the new
+ *       owner, grouped by the new topology, and an unlock there wakes the waiter (16.2);</li>
+ *   <li>a holder whose lock the promoted node does not have (the write never reached it) is told:
+ *       {@code onLost} with {@link LockLostEvent.Reason#NOT_HELD} at its next renewal (16.3);</li>
+ *   <li>after every rule, no key is left (so none without a TTL) and no channel stays subscribed.</li>
+ * </ul>
+ * Timings (fault to next grant, failover to loss signal) are logged at INFO by
+ * {@code io.github.relock.tck.FailoverChapter} for the report.
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class FailoverChapter {
+    private static final System.Logger LOG = System.getLogger(FailoverChapter.class.getName());
+    private static final Duration WATCHDOG = Duration.ofSeconds(3);
+
+    /** The kit this chapter runs in. */
+    protected final DriverKit kit;
+
+    /** @param kit the enclosing kit */
+    protected FailoverChapter(DriverKit kit) {
+        this.kit = kit;
+    }
+
+    /** @return the deployment this chapter breaks and heals (its own, not the kit's shared one) */
+    protected abstract RedisTopology deployment();
+
+    @BeforeEach
+    void clean() {
+        heal();
+        deployment().call("FLUSHALL");
+        kit.checkThreadsAfterTest();
+    }
+
+    /** Hygiene: nothing left behind once every client unlocked and closed. */
+    @AfterEach
+    void hygiene() {
+        Await.until(Duration.ofSeconds(20), () -> channels().isEmpty(), () -> "channels still subscribed: " + channels());
+        Await.until(Duration.ofSeconds(10), () -> ((List<?>) deployment().call("KEYS", "*")).isEmpty(),
+                () -> "keys left behind: " + deployment().call("KEYS", "*"));
+    }
+
+    private List<String> channels() {
+        List<String> all = new ArrayList<>();
+        ((List<?>) deployment().call("PUBSUB", "CHANNELS")).forEach(c -> all.add(String.valueOf(c)));
+        ((List<?>) deployment().call("PUBSUB", "SHARDCHANNELS")).forEach(c -> all.add("sharded " + c));
+        return all;
+    }
+
+    private LockClient client() {
+        return kit.newLockClient(deployment(), LockOptions.builder().lockWatchdogTimeout(WATCHDOG).build());
+    }
+
+    /**
+     * Rule 16.1: the node serving a lock is killed while a lease holds it and another client
+     * waits; once a replica took over, the waiter acquires within the remaining lease plus the
+     * subscription timeout (its pub/sub connection died with the node: it must poll).
+     */
+    @Test
+    void rule16_1_servingNodeKilled_waiterAcquiresAfterFailover() throws Exception {
+        String name = "tck:fo:kill";
+        DistributedLock held = client().getLock(name);
+        long lease = 4000;
+        assertTrue(held.tryLock(0, lease, TimeUnit.MILLISECONDS));
+        replicate(name);
+        DistributedLock other = client().getLock(name);
+        long[] grantedAt = new long[1];
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+            try {
+                boolean ok = other.tryLock(120, TimeUnit.SECONDS);
+                grantedAt[0] = System.nanoTime();
+                return ok;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        Await.until(Duration.ofSeconds(20), () -> subscribers("redisson_lock__channel:{" + name + "}") > 0,
+                () -> "the waiter never subscribed");
+        long fault = System.nanoTime();
+        RedisServer killed = kill(name);
+        long promoted = System.nanoTime();
+        try {
+            assertTrue(waiter.get(Await.scaled(Duration.ofSeconds(90)).toSeconds(), TimeUnit.SECONDS),
+                    "the waiter never acquired after the failover");
+            long afterPromotion = TimeUnit.NANOSECONDS.toMillis(grantedAt[0] - promoted);
+            long bound = lease + LockOptions.defaults().subscriptionTimeout().toMillis();
+            LOG.log(System.Logger.Level.INFO, "16.1 {0}: fault to grant {1} ms, promotion to grant {2} ms",
+                    deployment().kind(), TimeUnit.NANOSECONDS.toMillis(grantedAt[0] - fault), afterPromotion);
+            assertTrue(afterPromotion <= Await.scaled(Duration.ofMillis(bound)).toMillis(),
+                    "granted " + afterPromotion + " ms after the promotion; the lease plus the subscription timeout is "
+                            + bound + " ms");
+            other.unlock();
+        } finally {
+            restart(killed);
+        }
+    }
+
+    /**
+     * Rule 16.2: a coordinated failover of the node serving one of six held watchdog locks: all
+     * six stay held (renewal follows the new owner, grouped by the new topology; no loss is
+     * reported), and the holder's unlock on the new owner wakes a waiter.
+     */
+    @Test
+    void rule16_2_coordinatedFailover_holderKeepsLocksAndUnlockWakesWaiter() throws Exception {
+        LockClient holder = client();
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        holder.addLockLostListener(lost::add);
+        List<DistributedLock> locks = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            DistributedLock l = holder.getLock("tck:fo:hold:" + i);
+            l.lock();
+            locks.add(l);
+        }
+        String name = "tck:fo:hold:0";
+        replicate(name);
+        DistributedLock other = client().getLock(name);
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+            try {
+                return other.tryLock(120, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        Await.until(Duration.ofSeconds(20), () -> subscribers("redisson_lock__channel:{" + name + "}") > 0,
+                () -> "the waiter never subscribed");
+        failover(name);
+        // Two watchdog periods on the new topology: renewal must have reached every lock's owner.
+        Await.holdsFor(WATCHDOG.multipliedBy(2), () -> lost.isEmpty(), () -> "a lock was reported lost: " + lost);
+        for (int i = 0; i < 6; i++) {
+            String key = "tck:fo:hold:" + i;
+            long pttl = (Long) deployment().call("PTTL", key);
+            assertTrue(pttl > 0, key + " is not held with a TTL after the failover: PTTL " + pttl);
+        }
+        long unlock = System.nanoTime();
+        locks.get(0).unlock();
+        assertTrue(waiter.get(Await.scaled(Duration.ofSeconds(60)).toSeconds(), TimeUnit.SECONDS),
+                "the waiter never acquired after the holder unlocked on the new owner");
+        LOG.log(System.Logger.Level.INFO, "16.2 {0}: unlock to grant after failover {1} ms", deployment().kind(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - unlock));
+        other.unlock();
+        for (int i = 1; i < 6; i++) {
+            locks.get(i).unlock();
+        }
+        assertEquals(List.of(), lost);
+    }
+
+    /**
+     * Rule 16.3: the lock's write never reached the replica that is promoted (its replication was
+     * cut while frozen, then the master was killed): the holder is told at its next renewal —
+     * {@code onLost} with {@code NOT_HELD} — and another client can take the lock.
+     */
+    @Test
+    void rule16_3_promotedReplicaLacksLock_holderToldNotHeld() throws Exception {
+        String name = "tck:fo:lost";
+        LockClient holder = client();
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        holder.addLockLostListener(lost::add);
+        RedisServer master = servingNode(name);
+        List<RedisServer> replicas = replicasOf(master);
+        replicas.forEach(RedisServer::pause);
+        RedisServer killed = null;
+        long promoted;
+        try {
+            master.call("CLIENT", "KILL", "TYPE", "replica"); // the link is cut; the frozen replicas cannot resync
+            DistributedLock lock = holder.getLock(name);
+            lock.lock();
+            killed = master;
+            master.kill();
+            replicas.forEach(RedisServer::resume);
+            awaitPromotion(name, master);
+            promoted = System.nanoTime();
+        } catch (RuntimeException | Error e) {
+            replicas.forEach(r -> {
+                try {
+                    r.resume();
+                } catch (RuntimeException ignored) {
+                    // already running
+                }
+            });
+            throw e;
+        }
+        try {
+            Await.until(WATCHDOG.multipliedBy(3).plusSeconds(20), () -> !lost.isEmpty(),
+                    () -> "the holder was never told that the promoted node lacks its lock");
+            LOG.log(System.Logger.Level.INFO, "16.3 {0}: promotion to onLost {1} ms", deployment().kind(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - promoted));
+            assertEquals(LockLostEvent.Reason.NOT_HELD, lost.get(0).reason());
+            assertEquals(name, lost.get(0).lockName());
+            DistributedLock other = client().getLock(name);
+            assertTrue(other.tryLock(0, 10_000, TimeUnit.MILLISECONDS), "nobody holds the lock on the new node");
+            other.unlock();
+        } finally {
+            restart(killed);
+        }
+    }
+
+    // ---- deployment-specific faults ----
+
+    private void replicate(String key) {
+        try (RespClient c = deployment().adminFor(key)) {
+            c.call("WAIT", Integer.toString(replicasOf(servingNode(key)).size()), "5000");
+        }
+    }
+
+    private long subscribers(String channel) {
+        List<?> numsub = (List<?>) deployment().call("PUBSUB", "NUMSUB", channel);
+        long total = (Long) numsub.get(1);
+        try {
+            List<?> shard = (List<?>) deployment().call("PUBSUB", "SHARDNUMSUB", channel);
+            total += (Long) shard.get(1);
+        } catch (RespClient.RespError beforeRedis7) {
+            // no sharded pub/sub
+        }
+        return total;
+    }
+
+    private RedisServer servingNode(String key) {
+        RedisTopology d = deployment();
+        if (d instanceof RedisCluster c) {
+            return c.masterFor(key);
+        }
+        return ((RedisSentinelGroup) d).primary();
+    }
+
+    private List<RedisServer> replicasOf(RedisServer master) {
+        RedisTopology d = deployment();
+        if (d instanceof RedisCluster c) {
+            return c.replicasOf(master);
+        }
+        return d.dataNodes().stream().filter(n -> n != master).toList();
+    }
+
+    private RedisServer kill(String key) {
+        RedisTopology d = deployment();
+        if (d instanceof RedisCluster c) {
+            return c.killMasterOf(key);
+        }
+        return ((RedisSentinelGroup) d).killPrimary();
+    }
+
+    private void failover(String key) {
+        RedisTopology d = deployment();
+        if (d instanceof RedisCluster c) {
+            c.failover(c.replicasOf(c.masterFor(key)).get(0));
+        } else {
+            ((RedisSentinelGroup) d).failover();
+        }
+    }
+
+    private void awaitPromotion(String key, RedisServer dead) {
+        Await.until(Duration.ofSeconds(90), () -> {
+            try {
+                RedisServer now = servingNode(key);
+                return now != dead && ((String) now.call("INFO", "replication")).contains("role:master");
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        }, () -> "no replica was promoted after " + dead + " died");
+    }
+
+    private void restart(RedisServer killed) {
+        if (killed != null) {
+            killed.start();
+        }
+        heal();
+    }
+
+    private void heal() {
+        RedisTopology d = deployment();
+        if (d instanceof RedisCluster c) {
+            // a node killed by an earlier rule that failed half-way is restarted here
+            c.nodes().stream().filter(n -> !n.isRunning()).forEach(RedisServer::start);
+            c.awaitHealthy(Duration.ofSeconds(90));
+        } else if (d instanceof RedisSentinelGroup g) {
+            g.nodes().stream().filter(n -> !n.isRunning()).forEach(RedisServer::start);
+            g.awaitHealthy(Duration.ofSeconds(90));
+        }
+    }
+}
