@@ -22,7 +22,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.Map;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClusterClient;
@@ -46,7 +53,9 @@ import redis.clients.jedis.UnifiedJedis;
  *   <li>Pub/sub: {@link PubSubMultiplexer} (one connection, one reader thread).</li>
  *   <li>{@link Capability#REPLICA_WAIT}: a client pipeline ({@code EVALSHA} then {@code WAIT}) on
  *       the connection of the first key's node. {@link Capability#CLUSTER} for cluster clients.
- *       Sharded pub/sub is not offered: Jedis needs one connection per shard for it.</li>
+ *       {@link Capability#SHARDED_PUBSUB} for cluster clients on Redis 7+ (probed once with
+ *       {@code PUBSUB SHARDNUMSUB}): {@link ShardedPubSub}, one connection and reader thread per
+ *       master that carries a channel.</li>
  * </ul>
  * A client handed to {@link JedisDriverProvider#create} keeps its own socket timeout; the
  * {@link DriverOptions#commandTimeout()} applies to clients the driver opens itself.
@@ -66,6 +75,8 @@ final class JedisCommandExecutor implements CommandExecutor {
     private final Set<Capability> capabilities;
     private final ThreadPoolExecutor async;
     private final PubSubMultiplexer pubsub;
+    /** Only for a cluster client on Redis 7+; otherwise null. */
+    private final ShardedPubSub sharded;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -80,9 +91,20 @@ final class JedisCommandExecutor implements CommandExecutor {
         this.description = description;
         this.commandTimeout = options.commandTimeout();
         EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
+        ShardedPubSub sharded = null;
         if (client instanceof JedisCluster || client instanceof RedisClusterClient) {
             caps.add(Capability.CLUSTER);
+            if (supportsShardedPubSub(client, description)) {
+                caps.add(Capability.SHARDED_PUBSUB);
+                sharded = client instanceof JedisCluster jc
+                        ? new ShardedPubSub(client, jc::getConnectionFromSlot, node -> borrow(jc.getClusterNodes(), node),
+                                description, commandTimeout.plusSeconds(1))
+                        : new ShardedPubSub(client, ((RedisClusterClient) client)::getConnectionFromSlot,
+                                node -> borrow(((RedisClusterClient) client).getClusterNodes(), node),
+                                description, commandTimeout.plusSeconds(1));
+            }
         }
+        this.sharded = sharded;
         this.capabilities = Set.copyOf(caps);
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.async = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
@@ -155,8 +177,11 @@ final class JedisCommandExecutor implements CommandExecutor {
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
         if (sharded) {
-            throw new UnsupportedOperationException("the jedis driver does not declare " + Capability.SHARDED_PUBSUB
-                    + "; subscribe '" + channel + "' with sharded = false");
+            if (this.sharded == null) {
+                throw new UnsupportedOperationException("the jedis driver declares " + Capability.SHARDED_PUBSUB
+                        + " only for a cluster client on Redis 7 or later; subscribe '" + channel + "' with sharded = false");
+            }
+            return this.sharded.subscribe(channel, listener);
         }
         return pubsub.subscribe(channel, listener);
     }
@@ -164,6 +189,9 @@ final class JedisCommandExecutor implements CommandExecutor {
     @Override
     public void setConnectionListener(ConnectionListener listener) {
         pubsub.setConnectionListener(listener);
+        if (sharded != null) {
+            sharded.setConnectionListener(listener);
+        }
     }
 
     @Override
@@ -177,6 +205,9 @@ final class JedisCommandExecutor implements CommandExecutor {
             return;
         }
         pubsub.close();
+        if (sharded != null) {
+            sharded.close();
+        }
         async.shutdown();
         try {
             if (!async.awaitTermination(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
@@ -238,6 +269,29 @@ final class JedisCommandExecutor implements CommandExecutor {
         if (closed.get()) {
             throw new IllegalStateException(what + ": the jedis executor for " + description + " is closed");
         }
+    }
+
+    /** Probes once whether the cluster has sharded pub/sub (Redis 7+): {@code PUBSUB SHARDNUMSUB} answers. */
+    private static boolean supportsShardedPubSub(UnifiedJedis client, String description) {
+        try {
+            client.sendCommand("relock", Protocol.Command.PUBSUB, "SHARDNUMSUB");
+            return true;
+        } catch (JedisDataException e) {
+            LOG.log(Level.DEBUG, description + " has no sharded pub/sub (" + e.getMessage() + ")");
+            return false;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not ask " + description + " whether it has sharded pub/sub (" + e
+                    + "); relock uses classic pub/sub only");
+            return false;
+        }
+    }
+
+    private static Connection borrow(Map<String, ConnectionPool> pools, HostAndPort node) {
+        ConnectionPool pool = pools.get(node.toString());
+        if (pool == null) {
+            throw new JedisConnectionException("the jedis cluster client does not know node " + node);
+        }
+        return pool.getResource();
     }
 
     private static void checkArgs(Script script, List<String> keys, List<String> args) {

@@ -20,12 +20,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import redis.clients.jedis.JedisPubSub;
+import java.util.function.Consumer;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * All pub/sub of one executor over <b>one</b> Jedis pub/sub connection, read by one daemon thread.
+ * The same state machine serves classic pub/sub ({@link PubSubTransport#classic}, one per
+ * executor) and sharded pub/sub on one cluster node ({@link PubSubTransport#sharded}, one per node,
+ * owned by {@link ShardedPubSub}); only the transport differs, plus what happens to confirmed
+ * channels the server drops (see <em>Failures</em>).
  *
  * <h2>Why it looks like this</h2>
  * Jedis pub/sub blocks the subscribing thread inside {@code UnifiedJedis.subscribe(JedisPubSub,
@@ -62,7 +66,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * an ACL) and are dropped, so nobody waits on a server that is not there. The confirmed ones stay
  * wanted: the reader opens a new session with all of them after a backoff (0, 50, 100 ms ...
  * doubling to 2 s) and, once every one is confirmed again, calls
- * {@link ConnectionListener#onReconnect()}. A silently dead network is noticed only when the
+ * {@link ConnectionListener#onReconnect()}. With an {@code onLost} handler (sharded) the confirmed
+ * channels are instead detached and handed to it, as are channels the server unsubscribes on its
+ * own (a {@code sunsubscribe} push when a slot moves): their node may no longer own them, so the
+ * handler routes them again. A silently dead network is noticed only when the
  * operating system reports the socket broken (Jedis sets no read timeout on pub/sub).
  *
  * <p>Thread-safety: safe for use by several threads. Listeners are called on the reader thread
@@ -101,7 +108,9 @@ final class PubSubMultiplexer implements AutoCloseable {
         }
     }
 
-    private final UnifiedJedis client;
+    private final PubSubTransport transport;
+    /** Sharded transports: told (after the lock is released) of confirmed channels the server dropped. */
+    private final Consumer<List<String>> onLost;
     private final String description;
     private final Duration stopTimeout;
     private final ReentrantLock lock = new ReentrantLock();
@@ -127,8 +136,22 @@ final class PubSubMultiplexer implements AutoCloseable {
      * @param stopTimeout how long {@link #close()} waits for the reader to end
      */
     PubSubMultiplexer(UnifiedJedis client, String description, Duration stopTimeout) {
-        this.client = client;
-        this.description = description;
+        this(PubSubTransport.classic(client), null, description, stopTimeout);
+    }
+
+    /**
+     * @param transport classic or sharded pub/sub
+     * @param onLost {@code null}: a broken connection is reopened on the same transport and
+     *     {@link ConnectionListener#onReconnect()} is called; otherwise confirmed channels the
+     *     server dropped (a {@code SUNSUBSCRIBE} push when their slot moved, or a broken
+     *     connection) are detached from this multiplexer and handed to it, to subscribe elsewhere
+     * @param description the client for messages
+     * @param stopTimeout how long {@link #close()} waits for the reader to end
+     */
+    PubSubMultiplexer(PubSubTransport transport, Consumer<List<String>> onLost, String description, Duration stopTimeout) {
+        this.transport = transport;
+        this.onLost = onLost;
+        this.description = onLost == null ? description : description + " (" + transport.describe() + ")";
         this.stopTimeout = stopTimeout;
     }
 
@@ -214,7 +237,7 @@ final class PubSubMultiplexer implements AutoCloseable {
         Session s = session;
         try {
             if (!toSub.isEmpty()) {
-                s.pubsub.subscribe(toSub.toArray(new String[0]));
+                s.link.subscribe(toSub.toArray(new String[0]));
                 for (String c : toSub) {
                     ChannelState cs = channels.get(c);
                     cs.serverSubscribed = true;
@@ -225,7 +248,7 @@ final class PubSubMultiplexer implements AutoCloseable {
                 if (remaining == 0) {
                     state = State.DRAINING; // the count will reach zero: Jedis ends the session
                 }
-                s.pubsub.unsubscribe(toUnsub.toArray(new String[0]));
+                s.link.unsubscribe(toUnsub.toArray(new String[0]));
                 for (String c : toUnsub) {
                     ChannelState cs = channels.get(c);
                     cs.serverSubscribed = false;
@@ -276,7 +299,7 @@ final class PubSubMultiplexer implements AutoCloseable {
 
     private void startReaderLocked() {
         if (reader == null) {
-            reader = new Thread(this::readerLoop, THREAD_NAME);
+            reader = new Thread(this::readerLoop, transport.threadName());
             reader.setDaemon(true);
             reader.start();
         }
@@ -327,7 +350,7 @@ final class PubSubMultiplexer implements AutoCloseable {
 
             RuntimeException failure = null;
             try {
-                client.subscribe(s.pubsub, initial); // blocks until the session ends
+                s.link.run(initial); // blocks until the session ends
             } catch (RuntimeException e) {
                 failure = e;
             }
@@ -387,6 +410,22 @@ final class PubSubMultiplexer implements AutoCloseable {
                 channels.clear();
                 return;
             }
+            if (failure != null && onLost != null) {
+                // Sharded: the node may no longer own these channels (failover, node gone), so
+                // hand them back to be routed again rather than reopening this node.
+                List<String> lost = new ArrayList<>();
+                for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
+                    ChannelState cs = e.getValue();
+                    if (cs.current != null) {
+                        listeners.remove(e.getKey(), cs.current);
+                        cs.current = null;
+                        lost.add(e.getKey());
+                    }
+                }
+                if (!lost.isEmpty()) {
+                    deferred.add(() -> onLost.accept(lost));
+                }
+            }
             pruneLocked();
             if (failure == null) {
                 failures = 0;
@@ -429,7 +468,7 @@ final class PubSubMultiplexer implements AutoCloseable {
                 failures = 0;
                 reconcileLocked();
             } else if (state == State.CLOSED) {
-                s.pubsub.unsubscribe();
+                s.link.unsubscribeAll();
             } else {
                 pruneLocked();
             }
@@ -451,17 +490,36 @@ final class PubSubMultiplexer implements AutoCloseable {
 
     /** Reader thread, inside a Jedis callback: the server confirmed one UNSUBSCRIBE. */
     private void onUnsubscribed(Session s, String channel) {
+        List<String> lost = null;
         lock.lock();
         try {
             if (s != session || channel == null) {
                 return;
             }
             ChannelState cs = channels.get(channel);
-            Op op = cs == null ? null : cs.inFlight.poll();
-            if (op != null) {
-                op.subscriptions.forEach(this::finishUnsubscribe);
+            Op head = cs == null ? null : cs.inFlight.peek();
+            if (onLost != null && cs != null && (head == null || head.kind != Kind.UNSUB)) {
+                // Not an answer to our SUNSUBSCRIBE: the server dropped the channel itself (its
+                // slot moved away). Redis answers in order, so no command of ours is lost with it.
+                cs.serverSubscribed = false;
+                cs.retiring.forEach(this::finishUnsubscribe);
+                cs.retiring.clear();
+                if (cs.current != null && cs.current.confirmed && head == null) {
+                    listeners.remove(channel, cs.current);
+                    cs.current = null;
+                    lost = List.of(channel);
+                }
+            } else {
+                Op op = cs == null ? null : cs.inFlight.poll();
+                if (op != null) {
+                    op.subscriptions.forEach(this::finishUnsubscribe);
+                }
             }
             pruneLocked();
+            if (lost != null) {
+                List<String> l = lost;
+                deferred.add(() -> onLost.accept(l));
+            }
         } finally {
             unlock();
         }
@@ -545,7 +603,7 @@ final class PubSubMultiplexer implements AutoCloseable {
                 t = reader;
                 if (was == State.ACTIVE && session != null) {
                     try {
-                        session.pubsub.unsubscribe(); // the session ends cleanly; the connection goes back
+                        session.link.unsubscribeAll(); // the session ends cleanly; the connection goes back
                     } catch (RuntimeException e) {
                         LOG.log(Level.DEBUG, "unsubscribe on close failed", e);
                     }
@@ -569,7 +627,7 @@ final class PubSubMultiplexer implements AutoCloseable {
                 t.interrupt(); // a pool borrow or connect may still be blocking
                 t.join(stopTimeout.toMillis());
                 if (t.isAlive()) {
-                    LOG.log(Level.WARNING, THREAD_NAME + " for " + description + " did not end within "
+                    LOG.log(Level.WARNING, transport.threadName() + " for " + description + " did not end within "
                             + stopTimeout.multipliedBy(2) + "; it is a daemon thread and ends with its connection");
                 }
             }
@@ -581,22 +639,22 @@ final class PubSubMultiplexer implements AutoCloseable {
     /** One Jedis pub/sub session; its callbacks are tagged with it so a stale one is ignored. */
     private final class Session {
         final Set<String> awaitingResubscribe = new HashSet<>();
-        final JedisPubSub pubsub = new JedisPubSub() {
+        final PubSubTransport.Link link = transport.newLink(new PubSubTransport.Events() {
             @Override
-            public void onSubscribe(String channel, int subscribedChannels) {
+            public void subscribed(String channel) {
                 onSubscribed(Session.this, channel);
             }
 
             @Override
-            public void onUnsubscribe(String channel, int subscribedChannels) {
+            public void unsubscribed(String channel) {
                 onUnsubscribed(Session.this, channel);
             }
 
             @Override
-            public void onMessage(String channel, String message) {
+            public void message(String channel, String message) {
                 PubSubMultiplexer.this.onMessage(channel, message);
             }
-        };
+        });
     }
 
     /** A channel subscription handed to core. */
