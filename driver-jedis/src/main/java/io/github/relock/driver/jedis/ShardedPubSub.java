@@ -148,7 +148,9 @@ final class ShardedPubSub implements AutoCloseable {
             return;
         }
         PubSubMultiplexer mux;
-        CompletableFuture<Subscription> leg;
+        // Published before the SSUBSCRIBE goes out, so an unsubscribe racing with it waits for
+        // the answer and removes the leg before it reports done.
+        CompletableFuture<Subscription> leg = new CompletableFuture<>();
         lock.lock();
         try {
             if (closed || e.gen != gen) {
@@ -156,22 +158,21 @@ final class ShardedPubSub implements AutoCloseable {
             }
             mux = nodes.computeIfAbsent(node, this::newNode);
             e.node = node;
+            e.pendingLeg = leg;
         } finally {
             lock.unlock();
         }
-        leg = mux.subscribe(e.channel, (c, m) -> {
+        mux.subscribe(e.channel, (c, m) -> {
             if (!e.unsubscribeRequested) {
                 e.listener.onMessage(c, m);
             }
-        });
-        lock.lock();
-        try {
-            if (e.gen == gen) {
-                e.pendingLeg = leg;
+        }).whenComplete((s, err) -> {
+            if (err != null) {
+                leg.completeExceptionally(err);
+            } else {
+                leg.complete(s);
             }
-        } finally {
-            lock.unlock();
-        }
+        });
         leg.whenComplete((s, err) -> legDone(e, gen, node, s, err));
     }
 
