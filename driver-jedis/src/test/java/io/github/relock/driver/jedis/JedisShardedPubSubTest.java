@@ -1,10 +1,13 @@
 package io.github.relock.driver.jedis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.relock.api.RedisErrorException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -146,14 +150,13 @@ class JedisShardedPubSubTest {
             ex.setConnectionListener(reconnects::incrementAndGet);
             LinkedBlockingQueue<String> got = new LinkedBlockingQueue<>();
             String ch = "relock:sharded:{failover}";
-            String other = "relock:sharded:{failover-other}";
             Subscription sub = get(ex.subscribe(ch, true, (c, m) -> got.add(m)));
             RedisServer oldMaster = cluster.masterFor(ch);
-            String otherOnAnotherMaster = other;
-            for (int i = 0; cluster.masterFor(otherOnAnotherMaster).port() == oldMaster.port(); i++) {
-                otherOnAnotherMaster = "relock:sharded:{failover-other-" + i + "}";
+            String elsewhere = "relock:sharded:{failover-other}";
+            for (int i = 0; cluster.masterFor(elsewhere).port() == oldMaster.port(); i++) {
+                elsewhere = "relock:sharded:{failover-other-" + i + "}";
             }
-            Subscription untouched = get(ex.subscribe(otherOnAnotherMaster, true, (c, m) -> got.add(m)));
+            Subscription untouched = get(ex.subscribe(elsewhere, true, (c, m) -> got.add(m))); // on another master
             RedisServer replica = cluster.replicasOf(oldMaster).get(0);
 
             cluster.failover(replica);
@@ -164,6 +167,8 @@ class JedisShardedPubSubTest {
                     "the new master has our subscription: " + shardChannels());
             assertEquals("after-failover", got.poll(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
             assertEquals(1, reconnects.get(), "one onReconnect() per outage");
+            assertEquals(1L, cluster.masterFor(elsewhere).call("SPUBLISH", elsewhere, "untouched"));
+            assertEquals("untouched", got.poll(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
             get(sub.unsubscribe());
             get(untouched.unsubscribe());
             assertEquals(List.of(), shardChannels());
@@ -193,6 +198,35 @@ class JedisShardedPubSubTest {
             if (killed != null) {
                 killed.start(); // rejoins as a replica: the other rules keep 3 masters with a replica each
                 cluster.awaitHealthy(DEADLINE);
+            }
+        }
+    }
+
+    @Test
+    void subscribeRedisRefuses_failsWithRedisError_andOtherChannelsStaySubscribed() throws Exception {
+        for (RedisServer n : cluster.dataNodes()) {
+            n.call("ACL", "SETUSER", "relock-limited", "on", ">pw", "+@all", "~*", "resetchannels", "&relock:allowed:*");
+        }
+        Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
+                .collect(Collectors.toSet());
+        try (RedisClusterClient limited = RedisClusterClient.builder().nodes(seeds)
+                .clientConfig(DefaultJedisClientConfig.builder().user("relock-limited").password("pw").timeoutMillis(2000).build())
+                .build();
+             CommandExecutor ex = new JedisDriverProvider().create(limited, OPTIONS)) {
+            assertTrue(ex.capabilities().contains(Capability.SHARDED_PUBSUB));
+            LinkedBlockingQueue<String> got = new LinkedBlockingQueue<>();
+            String allowed = "relock:allowed:{acl}";
+            Subscription sub = get(ex.subscribe(allowed, true, (c, m) -> got.add(m)));
+            String denied = "relock:denied:{acl}"; // same slot, same node as the allowed one
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> get(ex.subscribe(denied, true, (c, m) -> { })));
+            assertInstanceOf(RedisErrorException.class, failed.getCause());
+            Await.until(DEADLINE, () -> Long.valueOf(1L).equals(cluster.masterFor(allowed).call("SPUBLISH", allowed, "still")),
+                    () -> "the allowed channel is not subscribed again: " + shardChannels());
+            assertEquals("still", got.poll(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+            get(sub.unsubscribe());
+        } finally {
+            for (RedisServer n : cluster.dataNodes()) {
+                n.call("ACL", "DELUSER", "relock-limited");
             }
         }
     }
