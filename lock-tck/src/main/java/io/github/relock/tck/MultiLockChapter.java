@@ -84,6 +84,57 @@ public abstract class MultiLockChapter extends TckChapter {
         }
     }
 
+    /**
+     * Rule 11.6: a multi-lock over three locks of one client on the kit's deployment (on a cluster:
+     * different slots, on different masters): of ten racers exactly one wins; a member held by
+     * another client fails it with nothing left taken; after the winner's unlock every member is free.
+     */
+    @Test
+    void rule11_6_multiLock_oneDeployment_membersOnDifferentSlots_exactlyOneWins() throws Exception {
+        LockClient c = client();
+        String[] names = {"tck:multi-a", "tck:multi-b", "tck:multi-c"};
+        if (kit.topology() instanceof RedisCluster cluster) {
+            assertEquals(3, java.util.Arrays.stream(names).map(n -> cluster.masterFor(n).port()).distinct().count(),
+                    "the members should live on three different masters");
+        }
+        DistributedLock multi = c.getMultiLock(c.getLock(names[0]), c.getLock(names[1]), c.getLock(names[2]));
+        AtomicInteger winners = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(10);
+        List<Future<Boolean>> results = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                results.add(pool.submit(() -> {
+                    boolean ok = multi.tryLock(0, 10, TimeUnit.SECONDS);
+                    if (ok) {
+                        winners.incrementAndGet();
+                    }
+                    return ok;
+                }));
+            }
+            for (Future<Boolean> f : results) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(1, winners.get());
+        for (String n : names) {
+            assertEquals(1L, redis("EXISTS", n), n + " is not held by the winner");
+            c.getLock(n).forceUnlock();
+        }
+        DistributedLock blocker = client().getLock(names[2]);
+        assertTrue(ReentrantLockChapter.otherThreadReturns(blocker::tryLock));
+        assertFalse(multi.tryLock(300, TimeUnit.MILLISECONDS));
+        assertEquals(0L, redis("EXISTS", names[0]), "a failed multi-lock kept a member");
+        assertEquals(0L, redis("EXISTS", names[1]), "a failed multi-lock kept a member");
+        blocker.forceUnlock();
+        assertTrue(multi.tryLock(5, TimeUnit.SECONDS));
+        multi.unlock();
+        for (String n : names) {
+            assertEquals(0L, redis("EXISTS", n), n + " still held after the multi-lock's unlock");
+        }
+    }
+
     /** Rule 11.2: when one lock is held elsewhere, a multi-lock fails and releases what it took. */
     @Test
     void rule11_2_multiLock_partialFailure_releasesWhatItTook() throws Exception {

@@ -23,6 +23,11 @@ import java.util.function.Function;
  * Async (acquireAsync): the same steps as a state machine on driver and timer threads, parking no
  * thread; see AsyncWait for how a caller that leaves (cancel, orTimeout, close) ends it.
  *
+ * Outages while waiting: an attempt after the first that fails for want of Redis (a failover: the
+ * node died and the client is finding its successor) is retried every RETRY_AFTER_OUTAGE_MS for up
+ * to the subscription timeout, then thrown. The first attempt still fails at once, so a caller on
+ * a dead Redis learns it immediately.
+ *
  * Polling bounds: a wait never exceeds the TTL the server returned, so a lost message costs at
  * most that; an answer of 0 (free, but another waiter's turn, e.g. a dead fair-queue head) makes
  * the waiter back off exponentially from 2 ms to MAX_BACKOFF_MS instead of spinning.
@@ -36,6 +41,18 @@ final class LockWait {
     LockWait(RedisLock lock) {
         this.lock = lock;
         this.client = lock.client;
+    }
+
+    /** Pause before the next attempt of a waiter whose attempt failed for want of Redis. */
+    static final long RETRY_AFTER_OUTAGE_MS = 250;
+
+    /**
+     * How long a waiter tolerates attempts failing for want of Redis (a failover: the node died,
+     * the client is finding the new one) before it throws: the subscription timeout. A first
+     * attempt that fails still throws at once.
+     */
+    private long outageAllowanceNanos() {
+        return client.options().subscriptionTimeout().toNanos();
     }
 
     /** Longest pause between polls when the lock is free but not ours to take (a fair queue's head goes first). */
@@ -119,9 +136,23 @@ final class LockWait {
                 }
             }
             int idlePolls = 0;
+            long unavailableSince = 0;
             while (true) {
                 client.ensureOpen();
-                Long ttl = lock.tryAcquireOnce(ttlMs, ownerId, true);
+                Long ttl;
+                try {
+                    ttl = lock.tryAcquireOnce(ttlMs, ownerId, true);
+                    unavailableSince = 0;
+                } catch (RedisUnavailableException e) {
+                    long now = System.nanoTime();
+                    unavailableSince = unavailableSince == 0 ? now : unavailableSince;
+                    if (now - unavailableSince > outageAllowanceNanos()) {
+                        throw e;
+                    }
+                    LOG.log(System.Logger.Level.DEBUG, "waiting for ''{0}'': attempt failed, retrying: {1}",
+                            lock.name, e.getMessage());
+                    ttl = RETRY_AFTER_OUTAGE_MS;
+                }
                 if (ttl == null) {
                     acquired = true;
                     return true;
@@ -267,6 +298,7 @@ final class LockWait {
         private volatile ScheduledFuture<?> timer;
         private final String channel; // null: no pub/sub, poll with back-off (spin lock)
         private int idlePolls; // touched by one continuation at a time
+        private long unavailableSince; // when attempts started failing for want of Redis; 0 while they answer
 
         AsyncWait(CompletableFuture<T> caller, Function<Boolean, T> outcome, long waitMs, long ttlMs, long ownerId) {
             this.caller = caller;
@@ -316,16 +348,27 @@ final class LockWait {
                 return;
             }
             if (error != null) {
-                finish(null, DefaultLockClient.unwrap(error));
+                Throwable cause = DefaultLockClient.unwrap(error);
+                long now = System.nanoTime();
+                if (entry != null && cause instanceof RedisUnavailableException) {
+                    unavailableSince = unavailableSince == 0 ? now : unavailableSince;
+                    if (now - unavailableSince <= outageAllowanceNanos()) {
+                        waitOrGiveUp(RETRY_AFTER_OUTAGE_MS); // a failover: keep waiting, as the sync path does
+                        return;
+                    }
+                }
+                finish(null, cause);
             } else if (ttl == null) {
                 acquired();
             } else if (!queue) {
                 finish(false, null);
             } else if (channel == null) {
+                unavailableSince = 0;
                 spinOrGiveUp();
             } else if (entry == null) {
                 subscribe(ttl);
             } else {
+                unavailableSince = 0;
                 waitOrGiveUp(ttl);
             }
         }
