@@ -90,6 +90,22 @@ public interface CommandExecutor extends AutoCloseable {
     }
 
     /**
+     * Only with {@link Capability#CLUSTER}: which node serves {@code slot} now, as a token equal for
+     * every slot one node serves (its node id or address), or {@code null} when the driver cannot
+     * tell or the servers are older than Redis 7. With tokens, core renews the watchdog locks of
+     * many slots with one script per node (Redis 7's {@code allow-cross-slot-keys} flag), sent like
+     * any script: routed by its one declared key. A batch that a topology change split fails, and
+     * core renews its locks slot by slot. Called on core's timer thread, once per slot per renewal
+     * period: it must answer from the client's own slot cache, without a round trip.
+     *
+     * @param slot a hash slot, 0 to 16383
+     * @return the serving node's token, or null
+     */
+    default Object nodeOfSlot(int slot) {
+        return null;
+    }
+
+    /**
      * Subscribes {@code channel} on the shared pub/sub connection.
      *
      * @param channel the channel name

@@ -116,6 +116,55 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
     }
 
     /**
+     * Rule 4.11: renewal at scale: 10,000 held locks cost at most one script per renewal batch (100
+     * locks) per period — on a cluster per node, where the driver tells which node serves a slot
+     * ({@code CommandExecutor.nodeOfSlot}), else per slot. Counted with {@code INFO commandstats} on
+     * every master; the figures are logged.
+     */
+    @Test
+    void rule4_11_renewal_tenThousandLocks_onePerBatchPerPeriod() throws Exception {
+        Duration watchdog = Duration.ofMillis(3000);
+        LockClient c = client(watchdog);
+        int n = 10_000;
+        List<String> names = new ArrayList<>(n);
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            names.add("tck:scale:" + i);
+            all.add(c.getLock(names.get(i)).lockAsync(20_000 + i));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        long batches;
+        String where;
+        if (kit.topology() instanceof RedisCluster cluster) {
+            java.util.Map<RedisServer, Integer> perMaster = cluster.countByMaster(names);
+            boolean byNode = kit.newExecutor().nodeOfSlot(RedisCluster.slot(names.get(0))) != null;
+            batches = byNode ? perMaster.values().stream().mapToLong(k -> (k + 99) / 100).sum()
+                    : names.stream().map(RedisCluster::slot).distinct().count();
+            where = (byNode ? "per node " : "per slot ") + perMaster.values();
+        } else {
+            batches = n / 100;
+            where = "one server";
+        }
+        redis("CONFIG", "RESETSTAT");
+        long t0 = System.nanoTime();
+        Await.holdsFor(watchdog.multipliedBy(2), () -> true, () -> "");
+        long scripts = scriptCalls();
+        long periods = (System.nanoTime() - t0) / TimeUnit.MILLISECONDS.toNanos(watchdog.toMillis() / 3) + 1;
+        System.getLogger(LeaseWatchdogChapter.class.getName()).log(System.Logger.Level.INFO,
+                "4.11 {0}: {1} renewal scripts in {2} periods for {3} locks ({4}): {5} per 100 locks per period",
+                kit.topology().kind(), scripts, periods, n, where,
+                String.format(java.util.Locale.ROOT, "%.2f", scripts * 100.0 / n / Math.max(1, periods - 1)));
+        assertTrue(scripts <= batches * periods, scripts + " scripts in " + periods + " periods for " + n
+                + " locks; expected at most " + batches + " a period (" + where + ")");
+        assertEquals((long) n, redis("DBSIZE"));
+        List<CompletableFuture<Void>> released = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            released.add(c.getLock(names.get(i)).unlockAsync(20_000 + i));
+        }
+        CompletableFuture.allOf(released.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+    }
+
+    /**
      * Rule 4.5: unlocking while renewals are in flight never leaves a key renewed, and reports no
      * loss. Lock/unlock cycles run back to back for six renewal periods, so renewal ticks land
      * between and during them.

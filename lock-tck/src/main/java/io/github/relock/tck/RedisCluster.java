@@ -323,6 +323,23 @@ public final class RedisCluster implements RedisTopology, AutoCloseable {
     }
 
     /**
+     * @param keys keys
+     * @return how many of them each master serves now (one {@code CLUSTER SLOTS} for all)
+     */
+    public java.util.Map<RedisServer, Integer> countByMaster(java.util.Collection<String> keys) {
+        List<Range> ranges = slotRanges(running().get(0));
+        java.util.Map<RedisServer, Integer> counts = new java.util.LinkedHashMap<>();
+        for (String key : keys) {
+            int slot = slot(key);
+            int port = ranges.stream().filter(r -> slot >= r.from && slot <= r.to).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("slot " + slot + " is not served")).port;
+            RedisServer owner = nodes.stream().filter(n -> n.port() == port).findFirst().orElseThrow();
+            counts.merge(owner, 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    /**
      * @param master a master
      * @return the running replicas attached to it
      */

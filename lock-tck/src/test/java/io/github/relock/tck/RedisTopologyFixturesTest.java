@@ -1,19 +1,17 @@
 package io.github.relock.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cluster and Sentinel fixtures start real deployments from the embedded binary, route
- * commands where a cluster-aware client would, and survive the faults the failover chapter injects.
- * Each test owns its deployment (the faults break it).
+ * The cluster and Sentinel fixtures start real deployments from the embedded binary and route
+ * commands where a cluster-aware client would. (Their faults, kill -9 and failover, are exercised
+ * by the failover chapter, run by each driver.)
  */
 class RedisTopologyFixturesTest {
 
@@ -42,38 +40,17 @@ class RedisTopologyFixturesTest {
     }
 
     @Test
-    void cluster_manualFailoverAndKilledMaster_replicaTakesOver_keyKept() {
-        try (RedisCluster cluster = RedisCluster.start()) {
-            cluster.call("SET", "k", "v");
-            RedisServer master = cluster.masterFor("k");
-            RedisServer replica = cluster.replicasOf(master).get(0);
-            cluster.call("WAIT", "1", "1000");
-            cluster.failover(replica);
-            assertEquals(replica.port(), cluster.masterFor("k").port());
-            assertEquals("v", cluster.call("GET", "k"));
-
-            RedisServer killed = cluster.killMasterOf("k");
-            assertEquals(replica.port(), killed.port());
-            assertNotEquals(killed.port(), cluster.masterFor("k").port());
-            killed.start();
-            cluster.awaitHealthy(Duration.ofSeconds(60));
-            assertEquals(6, cluster.dataNodes().size());
-        }
-    }
-
-    @Test
-    void sentinel_primaryTwoReplicasThreeSentinels_failoverPromotesReplica() {
+    void sentinel_primaryTwoReplicasThreeSentinels_everySentinelAgrees_writesReachReplicas() {
         try (RedisSentinelGroup group = RedisSentinelGroup.start()) {
             assertEquals(3, group.dataNodes().size());
             assertEquals(3, group.sentinels().size());
-            group.call("SET", "k", "v");
-            RedisServer before = group.primary();
-            RedisServer after = group.failover();
-            assertNotEquals(before.port(), after.port());
-            assertEquals("v", group.call("GET", "k"));
-            RedisServer killed = group.killPrimary();
-            assertEquals(after.port(), killed.port());
-            assertEquals("v", group.call("GET", "k"));
+            assertEquals("OK", group.call("SET", "k", "v"));
+            RedisServer primary = group.primary();
+            assertEquals(2L, group.call("WAIT", "2", "5000"), "both replicas acknowledge");
+            for (RedisServer n : group.dataNodes()) {
+                assertEquals("v", n.call("GET", "k"), "node " + n.port() + (n == primary ? " (primary)" : ""));
+            }
+            assertEquals(List.of(), group.call("PUBSUB", "CHANNELS"), "the Sentinels' hello channel is not listed");
         }
     }
 }

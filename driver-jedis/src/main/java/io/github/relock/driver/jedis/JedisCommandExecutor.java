@@ -12,6 +12,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -21,20 +22,20 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import java.util.Map;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * relock's {@link CommandExecutor} on a Jedis {@link UnifiedJedis}.
@@ -77,6 +78,8 @@ final class JedisCommandExecutor implements CommandExecutor {
     private final PubSubMultiplexer pubsub;
     /** Only for a cluster client on Redis 7+; otherwise null. */
     private final ShardedPubSub sharded;
+    /** Only for a cluster client on Redis 7+: a connection from the pool of the node serving a slot. */
+    private final IntFunction<Connection> slotConnection;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -92,10 +95,13 @@ final class JedisCommandExecutor implements CommandExecutor {
         this.commandTimeout = options.commandTimeout();
         EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
         ShardedPubSub sharded = null;
+        IntFunction<Connection> slotConnection = null;
         if (client instanceof JedisCluster || client instanceof RedisClusterClient) {
             caps.add(Capability.CLUSTER);
             if (supportsShardedPubSub(client, description)) {
                 caps.add(Capability.SHARDED_PUBSUB);
+                slotConnection = client instanceof JedisCluster jc ? jc::getConnectionFromSlot
+                        : ((RedisClusterClient) client)::getConnectionFromSlot;
                 sharded = client instanceof JedisCluster jc
                         ? new ShardedPubSub(client, jc::getConnectionFromSlot, node -> borrow(jc.getClusterNodes(), node),
                                 description, commandTimeout.plusSeconds(1))
@@ -105,6 +111,7 @@ final class JedisCommandExecutor implements CommandExecutor {
             }
         }
         this.sharded = sharded;
+        this.slotConnection = slotConnection;
         this.capabilities = Set.copyOf(caps);
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.async = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
@@ -197,6 +204,20 @@ final class JedisCommandExecutor implements CommandExecutor {
     @Override
     public Set<Capability> capabilities() {
         return capabilities;
+    }
+
+    /**
+     * On a cluster client and Redis 7+: the address of the master serving {@code slot}, from Jedis'
+     * slot cache (a pooled connection of that node is borrowed and returned at once).
+     */
+    @Override
+    public Object nodeOfSlot(int slot) {
+        if (slotConnection == null || closed.get()) {
+            return null;
+        }
+        try (Connection c = slotConnection.apply(slot)) {
+            return c.getHostAndPort();
+        }
     }
 
     @Override

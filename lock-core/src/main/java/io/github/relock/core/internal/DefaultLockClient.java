@@ -89,6 +89,7 @@ public final class DefaultLockClient implements LockClient {
         long watchdogMs = options.lockWatchdogTimeout().toMillis();
         this.holds = new HoldRegistry(watchdogMs, this::fireLost, this::runLostCallback);
         this.watchdog = new Watchdog(holds, this::evalAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
+                executor::nodeOfSlot,
                 Math.min(options.commandTimeout().toMillis(), watchdogMs));
         watchdog.start();
     }

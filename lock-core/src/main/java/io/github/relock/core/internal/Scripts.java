@@ -16,6 +16,7 @@ final class Scripts {
     static final Script LOCK_RELEASE = load("lock-release");
     static final Script LOCK_FORCE_RELEASE = load("lock-force-release");
     static final Script LOCK_RENEW = load("lock-renew");
+    static final Script LOCK_RENEW_NODE = load("lock-renew-node");
     static final Script LOCK_STATE = load("lock-state");
     static final Script LOCK_EXPIRE = load("lock-expire");
     static final Script FAIR_ACQUIRE = load("fair-acquire");

@@ -3,6 +3,7 @@ package io.github.relock.core.internal;
 import io.github.relock.core.internal.HoldRegistry.Hold;
 import io.github.relock.spi.Script;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,13 +12,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 
 /*
  * Design: the watchdog. It owns no hold state: every period it asks the HoldRegistry which holds
  * are due and tells it each answer.
  *
  * One periodic task per client, every lockWatchdogTimeout / 3, renews every watchdog hold in
- * batches: one script per renewalBatchSize holds (grouped by hash slot on a cluster), the batches
+ * batches: one script per renewalBatchSize holds (on a cluster grouped by node where the driver
+ * can tell which node serves a slot, else by hash slot; see lock-renew-node.lua), the batches
  * chained one after another on the driver's async path, so the timer thread never blocks and a
  * slow Redis cannot pile ticks up (a tick that finds the previous one still running is skipped).
  * The script extends a key only while the given owner still holds it, so a renewal can never
@@ -43,19 +46,22 @@ final class Watchdog {
     private final long watchdogMs;
     private final int batchSize;
     private final boolean cluster;
+    /** On a cluster: the node serving a slot (a driver's token), or null if unknown. */
+    private final IntFunction<Object> nodeOfSlot;
     private final long renewTimeoutMs;
     private final AtomicBoolean ticking = new AtomicBoolean();
     private volatile ScheduledFuture<?> task;
     private volatile boolean stopped;
 
     Watchdog(HoldRegistry registry, AsyncScripts scripts, ScheduledExecutorService timer, long watchdogMs,
-             int batchSize, boolean cluster, long renewTimeoutMs) {
+             int batchSize, boolean cluster, IntFunction<Object> nodeOfSlot, long renewTimeoutMs) {
         this.registry = registry;
         this.scripts = scripts;
         this.timer = timer;
         this.watchdogMs = watchdogMs;
         this.batchSize = batchSize;
         this.cluster = cluster;
+        this.nodeOfSlot = nodeOfSlot;
         this.renewTimeoutMs = Math.max(1, renewTimeoutMs);
     }
 
@@ -77,15 +83,25 @@ final class Watchdog {
             return;
         }
         try {
-            Map<Integer, List<Hold>> bySlot = new LinkedHashMap<>();
+            // One group per slot, or per node where the driver can tell which node serves a slot.
+            Map<Object, List<Hold>> groups = new LinkedHashMap<>();
+            Map<Integer, Object> nodes = new HashMap<>();
             for (Hold h : registry.dueForRenewal()) {
-                bySlot.computeIfAbsent(cluster ? Slots.slot(h.key()) : 0, s -> new ArrayList<>()).add(h);
+                Object group = 0;
+                if (cluster) {
+                    int slot = Slots.slot(h.key());
+                    Object node = nodes.containsKey(slot) ? nodes.get(slot) : nodeOf(slot, nodes);
+                    group = node != null ? new NodeGroup(node) : slot;
+                }
+                groups.computeIfAbsent(group, g -> new ArrayList<>()).add(h);
             }
             CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-            for (List<Hold> group : bySlot.values()) {
+            for (Map.Entry<Object, List<Hold>> e : groups.entrySet()) {
+                boolean byNode = e.getKey() instanceof NodeGroup;
+                List<Hold> group = e.getValue();
                 for (int from = 0; from < group.size(); from += batchSize) {
                     List<Hold> batch = group.subList(from, Math.min(group.size(), from + batchSize));
-                    chain = chain.thenCompose(v -> renew(batch));
+                    chain = chain.thenCompose(v -> byNode ? renewOnNode(batch) : renew(batch));
                 }
             }
             chain.whenComplete((v, t) -> ticking.set(false));
@@ -95,11 +111,26 @@ final class Watchdog {
         }
     }
 
+    /** A renewal group of the holds of every slot one node serves. */
+    private record NodeGroup(Object node) {
+    }
+
+    private Object nodeOf(int slot, Map<Integer, Object> cache) {
+        Object node;
+        try {
+            node = nodeOfSlot == null ? null : nodeOfSlot.apply(slot);
+        } catch (RuntimeException e) {
+            node = null; // the driver could not tell: renew that slot on its own
+        }
+        cache.put(slot, node);
+        return node;
+    }
+
+    /** Holds of one slot (or of a single server): every lock declared in KEYS. */
     private CompletableFuture<Void> renew(List<Hold> batch) {
         if (stopped) {
             return CompletableFuture.completedFuture(null);
         }
-        long sentAt = System.nanoTime();
         List<String> keys = new ArrayList<>(batch.size());
         List<String> args = new ArrayList<>(2 * batch.size() + 1);
         args.add(Long.toString(watchdogMs));
@@ -109,34 +140,91 @@ final class Watchdog {
             String prefix = h.timeoutKeyPrefix();
             args.add(prefix == null ? "" : prefix);
         }
+        return send(Scripts.LOCK_RENEW, keys, args, batch, null);
+    }
+
+    /**
+     * Holds of several slots of one node: the first lock declared (it routes the call), every lock
+     * in ARGV. If the call fails (say a slot moved to another node meanwhile), the batch is renewed
+     * slot by slot at once.
+     */
+    private CompletableFuture<Void> renewOnNode(List<Hold> batch) {
+        if (stopped) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (batch.stream().map(h -> Slots.slot(h.key())).distinct().count() == 1) {
+            return renew(batch);
+        }
+        List<String> args = new ArrayList<>(3 * batch.size() + 1);
+        args.add(Long.toString(watchdogMs));
+        for (Hold h : batch) {
+            args.add(h.key());
+            args.add(h.field());
+            String prefix = h.timeoutKeyPrefix();
+            args.add(prefix == null ? "" : prefix);
+        }
+        return send(Scripts.LOCK_RENEW_NODE, List.of(batch.get(0).key()), args, batch, () -> {
+            Map<Integer, List<Hold>> bySlot = new LinkedHashMap<>();
+            for (Hold h : batch) {
+                bySlot.computeIfAbsent(Slots.slot(h.key()), s -> new ArrayList<>()).add(h);
+            }
+            CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+            for (List<Hold> slotBatch : bySlot.values()) {
+                chain = chain.thenCompose(v -> renew(slotBatch));
+            }
+            return chain;
+        });
+    }
+
+    /**
+     * Sends a renewal and hands every hold's answer to the registry.
+     *
+     * @param fallback on failure, what to do instead of reporting the holds' renewal failed (or null)
+     */
+    private CompletableFuture<Void> send(Script script, List<String> keys, List<String> args, List<Hold> batch,
+                                         java.util.function.Supplier<CompletableFuture<Void>> fallback) {
+        long sentAt = System.nanoTime();
         CompletableFuture<Object> call;
         try {
-            call = scripts.evalAsync(Scripts.LOCK_RENEW, keys, args);
+            call = scripts.evalAsync(script, keys, args);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
         // A copy, so the timeout never completes the driver's own future.
-        return call.thenApply(r -> r).orTimeout(renewTimeoutMs, TimeUnit.MILLISECONDS).handle((reply, error) -> {
-            long now = System.nanoTime();
-            int i = 0;
-            for (Hold h : batch) {
-                if (error != null) {
-                    registry.renewalFailed(h, now);
-                } else {
-                    Object r = reply instanceof List<?> list && i < list.size() ? list.get(i) : null;
-                    if (Long.valueOf(1).equals(r)) {
-                        registry.renewed(h, sentAt);
-                    } else {
-                        registry.notHeld(h);
-                    }
+        CompletableFuture<Object> bounded = call.thenApply(r -> r).orTimeout(renewTimeoutMs, TimeUnit.MILLISECONDS);
+        if (fallback != null) {
+            return bounded.handle((reply, error) -> {
+                if (error == null) {
+                    return CompletableFuture.completedFuture(apply(batch, reply, null, sentAt));
                 }
-                i++;
-            }
+                LOG.log(System.Logger.Level.DEBUG, "renewing " + batch.size() + " lock(s) of one node failed; "
+                        + "renewing them slot by slot", error);
+                return fallback.get();
+            }).thenCompose(f -> f);
+        }
+        return bounded.handle((reply, error) -> apply(batch, reply, error, sentAt));
+    }
+
+    private Void apply(List<Hold> batch, Object reply, Throwable error, long sentAt) {
+        long now = System.nanoTime();
+        int i = 0;
+        for (Hold h : batch) {
             if (error != null) {
-                LOG.log(System.Logger.Level.WARNING, "renewing " + batch.size() + " lock(s) failed; retrying next period",
-                        error);
+                registry.renewalFailed(h, now);
+            } else {
+                Object r = reply instanceof List<?> list && i < list.size() ? list.get(i) : null;
+                if (Long.valueOf(1).equals(r)) {
+                    registry.renewed(h, sentAt);
+                } else {
+                    registry.notHeld(h);
+                }
             }
-            return null;
-        });
+            i++;
+        }
+        if (error != null) {
+            LOG.log(System.Logger.Level.WARNING, "renewing " + batch.size() + " lock(s) failed; retrying next period",
+                    error);
+        }
+        return null;
     }
 }
