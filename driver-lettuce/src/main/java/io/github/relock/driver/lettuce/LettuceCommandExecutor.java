@@ -22,6 +22,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
@@ -41,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -81,6 +83,9 @@ final class LettuceCommandExecutor implements CommandExecutor {
 
     private final LettucePubSub pubSubs;
     private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** On a cluster of Redis 7+: the id of the master serving a slot, from Lettuce's partition table. */
+    private volatile IntFunction<Object> slotNodes = slot -> null;
 
     private LettuceCommandExecutor(String target, DriverOptions options,
                                    StatefulConnection<String, String> commandConnection,
@@ -169,9 +174,22 @@ final class LettuceCommandExecutor implements CommandExecutor {
             }
             return c.getConnection(master.getNodeId()).async();
         };
-        // Sharded pub/sub on a cluster needs per-node reconnect tracking; not declared until it has it.
         EnumSet<Capability> caps = EnumSet.of(Capability.CLUSTER, Capability.REPLICA_WAIT);
-        return new LettuceCommandExecutor(target, options, conn, conn.async(), node, ps, caps, owned ? client : null);
+        if (supportsShardedPubSub(conn.async(), options.commandTimeout())) {
+            // Lettuce routes SSUBSCRIBE by the channel's slot to a pub/sub connection of that node;
+            // their messages reach this connection's listeners only with propagation on.
+            caps.add(Capability.SHARDED_PUBSUB);
+            ((StatefulRedisClusterPubSubConnection<String, String>) ps).setNodeMessagePropagation(true);
+        }
+        LettuceCommandExecutor ex = new LettuceCommandExecutor(target, options, conn, conn.async(), node, ps, caps,
+                owned ? client : null);
+        if (caps.contains(Capability.SHARDED_PUBSUB)) { // Redis 7+: renewal may span a node's slots
+            ex.slotNodes = slot -> {
+                RedisClusterNode master = c.getPartitions().getMasterBySlot(slot);
+                return master == null ? null : master.getNodeId();
+            };
+        }
+        return ex;
     }
 
     // ---------------------------------------------------------------- scripts
@@ -368,6 +386,11 @@ final class LettuceCommandExecutor implements CommandExecutor {
     // ---------------------------------------------------------------- lifecycle
 
     @Override
+    public Object nodeOfSlot(int slot) {
+        return slotNodes.apply(slot);
+    }
+
+    @Override
     public Set<Capability> capabilities() {
         return capabilities;
     }
@@ -430,7 +453,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
     }
 
     /** Sharded pub/sub needs Redis 7; detected once from {@code INFO server}, never guessed. */
-    private static boolean supportsShardedPubSub(RedisAsyncCommands<String, String> commands,
+    private static boolean supportsShardedPubSub(RedisServerAsyncCommands<String, String> commands,
                                                  Duration timeout) {
         try {
             String info = commands.info("server").get(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -193,6 +193,55 @@ final class LettucePubSub {
                 s.deliver(message);
             }
         }
+
+        /**
+         * A sharded channel we still want was dropped by the server: its slot moved (failover or
+         * migration; Redis tells the old owner's subscribers with an unrequested SUNSUBSCRIBE). Our
+         * own SUNSUBSCRIBE always removes the channel from the map first, so this is never ours.
+         */
+        @Override
+        public void sunsubscribed(String channel, long count) {
+            if (shardChannels.containsKey(channel) && !closed.get()) {
+                resubscribeShard(channel, 0);
+            }
+        }
+    }
+
+    /**
+     * Subscribes a dropped sharded channel again (Lettuce routes it by the slot, through its
+     * partition table; a node of the slot's shard that is now a replica still delivers the shard's
+     * messages), retrying with a backoff while the channel is wanted, then tells core so its
+     * waiters poll once.
+     */
+    private void resubscribeShard(String channel, int attempt) {
+        if (closed.get() || !shardChannels.containsKey(channel)) {
+            return;
+        }
+        CompletableFuture<Void> sent;
+        try {
+            sent = pubSub.async().ssubscribe(channel).toCompletableFuture();
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((v, failure) -> {
+            if (failure != null) {
+                long backoffMs = Math.min(2000, 50L << Math.min(attempt, 6));
+                LOG.log(System.Logger.Level.DEBUG, "resubscribing " + channel + " failed; again in " + backoffMs + " ms",
+                        failure);
+                CompletableFuture.delayedExecutor(backoffMs, java.util.concurrent.TimeUnit.MILLISECONDS)
+                        .execute(() -> resubscribeShard(channel, attempt + 1));
+                return;
+            }
+            undoIfUnsubscribedMeanwhile(channel, true);
+            if (!closed.get()) {
+                LOG.log(System.Logger.Level.DEBUG, "sharded channel {0} moved; subscribed again", channel);
+                try {
+                    connectionListener.onReconnect();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "ConnectionListener.onReconnect threw", e);
+                }
+            }
+        });
     }
 
     /** Sees the pub/sub connection come back (Lettuce does not fire it for the first connect). */
