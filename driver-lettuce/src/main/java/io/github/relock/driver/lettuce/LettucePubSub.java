@@ -7,12 +7,16 @@ import io.github.relock.spi.Subscription;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -86,6 +90,9 @@ final class LettucePubSub {
         CompletableFuture<Subscription> result = new CompletableFuture<>();
         String what = (sharded ? "SSUBSCRIBE " : "SUBSCRIBE ") + channel + " on " + target;
         try {
+            if (sharded) {
+                sub.routedTo(shardOwner(channel));
+            }
             RedisFuture<Void> confirmed = sharded ? pubSub.async().ssubscribe(channel) : pubSub.async().subscribe(channel);
             confirmed.whenComplete((v, failure) -> {
                 if (failure == null) {
@@ -107,6 +114,20 @@ final class LettucePubSub {
         return result;
     }
 
+    /** On a cluster: {@code host:port} of the node Lettuce routes a sharded channel to now (its slot's master), else null. */
+    private String shardOwner(String channel) {
+        if (pubSub instanceof StatefulRedisClusterPubSubConnection<String, String> cluster) {
+            try {
+                RedisClusterNode master = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(channel));
+                // host:port, the key Lettuce routes slot commands by (its node-id connections are others)
+                return master == null ? null : master.getUri().getHost() + ":" + master.getUri().getPort();
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
     void setConnectionListener(ConnectionListener listener) {
         this.connectionListener = Objects.requireNonNull(listener, "listener");
     }
@@ -121,6 +142,8 @@ final class LettucePubSub {
         private final boolean sharded;
         private final MessageListener listener;
         private final AtomicReference<CompletableFuture<Void>> unsubscribed = new AtomicReference<>();
+        /** Sharded on a cluster: every node ({@code host:port}) an SSUBSCRIBE of this channel went to (a slot may move). */
+        private final Set<String> nodes = ConcurrentHashMap.newKeySet();
 
         Sub(String channel, boolean sharded, MessageListener listener) {
             this.channel = channel;
@@ -131,6 +154,12 @@ final class LettucePubSub {
         @Override
         public String channel() {
             return channel;
+        }
+
+        void routedTo(String nodeId) {
+            if (nodeId != null) {
+                nodes.add(nodeId);
+            }
         }
 
         void deliver(String message) {
@@ -156,6 +185,27 @@ final class LettucePubSub {
                 return mine;
             }
             try {
+                if (sharded && pubSub instanceof StatefulRedisClusterPubSubConnection<String, String> cluster
+                        && !nodes.isEmpty()) {
+                    // Unsubscribe on every node the channel was subscribed on, and on today's owner
+                    // (Lettuce may have resubscribed it there after a topology refresh).
+                    routedTo(shardOwner(channel));
+                    List<CompletableFuture<Void>> all = new ArrayList<>();
+                    for (String nodeId : nodes) {
+                        int colon = nodeId.lastIndexOf(':');
+                        CompletableFuture<Void> one = cluster.getConnectionAsync(nodeId.substring(0, colon),
+                                        Integer.parseInt(nodeId.substring(colon + 1)))
+                                .thenCompose(c -> c.async().sunsubscribe(channel).toCompletableFuture());
+                        LettuceCommandExecutor.failAfterTimeout(one, null, timeout, () -> "SUNSUBSCRIBE " + channel);
+                        all.add(one.exceptionally(failure -> {
+                            LOG.log(System.Logger.Level.DEBUG, "unsubscribe of " + channel + " on node " + nodeId
+                                    + " not confirmed", failure);
+                            return null;
+                        }));
+                    }
+                    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).whenComplete((v, t) -> mine.complete(null));
+                    return mine;
+                }
                 RedisFuture<Void> f = sharded ? pubSub.async().sunsubscribe(channel) : pubSub.async().unsubscribe(channel);
                 f.whenComplete((v, failure) -> {
                     if (failure != null) {
@@ -219,6 +269,10 @@ final class LettucePubSub {
         }
         CompletableFuture<Void> sent;
         try {
+            Sub sub = shardChannels.get(channel);
+            if (sub != null) {
+                sub.routedTo(shardOwner(channel));
+            }
             sent = pubSub.async().ssubscribe(channel).toCompletableFuture();
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
@@ -262,7 +316,9 @@ final class LettucePubSub {
                 confirmations.add(pubSub.async().subscribe(ch).toCompletableFuture()
                         .thenRun(() -> undoIfUnsubscribedMeanwhile(ch, false)));
             }
-            for (String ch : shardChannels.keySet()) {
+            for (Map.Entry<String, Sub> e : shardChannels.entrySet()) {
+                String ch = e.getKey();
+                e.getValue().routedTo(shardOwner(ch));
                 confirmations.add(pubSub.async().ssubscribe(ch).toCompletableFuture()
                         .thenRun(() -> undoIfUnsubscribedMeanwhile(ch, true)));
             }

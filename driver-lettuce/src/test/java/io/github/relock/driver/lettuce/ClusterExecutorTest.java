@@ -59,11 +59,9 @@ class ClusterExecutorTest {
     }
 
     @Test
-    void capabilities_clusterAndReplicaWait_notSharded() {
-        assertEquals(EnumSet.of(Capability.CLUSTER, Capability.REPLICA_WAIT), executor.capabilities());
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> executor.subscribe("ch", true, (c, m) -> { }));
-        assertTrue(e.getMessage().contains("SHARDED_PUBSUB"), e.getMessage());
+    void capabilities_clusterReplicaWaitAndShardedPubSub_onRedis7() {
+        assertEquals(EnumSet.of(Capability.CLUSTER, Capability.REPLICA_WAIT, Capability.SHARDED_PUBSUB),
+                executor.capabilities());
     }
 
     @Test
