@@ -41,6 +41,8 @@ public final class LockOptions {
     private final Executor lockLostExecutor;
     private final Duration spinBackOffInitial;
     private final Duration spinBackOffMax;
+    private final int replicaSyncReplicas;
+    private final Duration replicaSyncTimeout;
 
     private LockOptions(Builder b) {
         this.lockWatchdogTimeout = b.lockWatchdogTimeout;
@@ -52,6 +54,8 @@ public final class LockOptions {
         this.lockLostExecutor = b.lockLostExecutor;
         this.spinBackOffInitial = b.spinBackOffInitial;
         this.spinBackOffMax = b.spinBackOffMax;
+        this.replicaSyncReplicas = b.replicaSyncReplicas;
+        this.replicaSyncTimeout = b.replicaSyncTimeout;
     }
 
     /** @return options with every default (each client made from them picks its own random id) */
@@ -76,6 +80,8 @@ public final class LockOptions {
         b.lockLostExecutor = lockLostExecutor;
         b.spinBackOffInitial = spinBackOffInitial;
         b.spinBackOffMax = spinBackOffMax;
+        b.replicaSyncReplicas = replicaSyncReplicas;
+        b.replicaSyncTimeout = replicaSyncTimeout;
         return b;
     }
 
@@ -134,6 +140,21 @@ public final class LockOptions {
         return spinBackOffMax;
     }
 
+    /** @return whether lock writes wait for replica acknowledgement (see {@link Builder#replicaSync}) */
+    public boolean replicaSyncEnabled() {
+        return replicaSyncReplicas > 0;
+    }
+
+    /** @return how many replicas must acknowledge each lock write, or 0 when replica sync is off */
+    public int replicaSyncReplicas() {
+        return replicaSyncReplicas;
+    }
+
+    /** @return how long each lock write waits for replica acknowledgement, or empty when off */
+    public Optional<Duration> replicaSyncTimeout() {
+        return Optional.ofNullable(replicaSyncTimeout);
+    }
+
     @Override
     public String toString() {
         return "LockOptions{lockWatchdogTimeout=" + lockWatchdogTimeout
@@ -143,6 +164,8 @@ public final class LockOptions {
                 + ", renewalBatchSize=" + renewalBatchSize
                 + ", clientId=" + (clientId == null ? "(random per client)" : clientId)
                 + ", spinBackOff=" + spinBackOffInitial + ".." + spinBackOffMax
+                + (replicaSyncReplicas == 0 ? ""
+                        : ", replicaSync=" + replicaSyncReplicas + " replica(s) within " + replicaSyncTimeout)
                 + (lockLostExecutor == null ? "" : ", lockLostExecutor=" + lockLostExecutor) + '}';
     }
 
@@ -161,6 +184,8 @@ public final class LockOptions {
         private Executor lockLostExecutor;
         private Duration spinBackOffInitial = DEFAULT_SPIN_BACK_OFF_INITIAL;
         private Duration spinBackOffMax = DEFAULT_SPIN_BACK_OFF_MAX;
+        private int replicaSyncReplicas;
+        private Duration replicaSyncTimeout;
 
         private Builder() {
         }
@@ -261,6 +286,64 @@ public final class LockOptions {
             }
             this.spinBackOffInitial = i;
             this.spinBackOffMax = m;
+            return this;
+        }
+
+        /**
+         * Opt-in replica acknowledgement ("synced" writes), off by default. Every lock write (acquire
+         * attempt, release, forceUnlock, watchdog renewal) is sent as {@code EVALSHA} pipelined with
+         * {@code WAIT replicas timeout} on one connection, and counts as done only if at least
+         * {@code replicas} replicas acknowledged it. Needs a driver with the {@code REPLICA_WAIT}
+         * capability: creating a client with this option on a driver without it fails at once with
+         * {@link IllegalArgumentException}.
+         *
+         * <p><b>Cost:</b> each lock write waits for the slowest of the {@code replicas} replicas
+         * (one replication round trip, up to {@code timeout} when they lag or are down), and holds
+         * its connection that long.
+         *
+         * <p><b>Guarantee:</b> when a call returns normally, its write had reached at least
+         * {@code replicas} replicas, so a failover to one of them keeps it. <b>Not guaranteed:</b>
+         * WAIT is not consensus. A failover may still promote a replica that did not acknowledge;
+         * acknowledged data can be lost if the acknowledging replicas restart without persistence;
+         * and a write that was not acknowledged may still have been applied on the master and on
+         * some replicas.
+         *
+         * <p><b>When fewer than {@code replicas} acknowledge:</b>
+         * <ul>
+         * <li>acquire: what was just acquired is released again (best effort) and the call fails
+         *     with {@link RedisUnavailableException} saying how many replicas acknowledged;</li>
+         * <li>renewal: retried on the next renewal period; if that one is short too, the hold is
+         *     reported lost with {@link LockLostEvent.Reason#RENEWAL_FAILED} and no longer renewed;</li>
+         * <li>release and forceUnlock: the write already took effect on the master (the key is
+         *     deleted or decremented there, and the hold is no longer renewed), so the call fails
+         *     with {@link RedisUnavailableException} saying how many acknowledged, like any release
+         *     whose outcome on the replicas is unknown.</li>
+         * </ul>
+         * Where the script cache was flushed (NOSCRIPT), the script is run with {@code EVAL} and then
+         * acknowledged through a separate pipelined barrier write on the lock's key slot.
+         *
+         * @param replicas at least 1
+         * @param timeout 1 ms to 1 minute; how long each write waits for the acknowledgements
+         * @return this builder
+         */
+        public Builder replicaSync(int replicas, Duration timeout) {
+            if (replicas < 1) {
+                throw new IllegalArgumentException("replicaSync replicas must be at least 1, was " + replicas);
+            }
+            Duration t = atLeast("replicaSync timeout", timeout, Duration.ofMillis(1));
+            if (t.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new IllegalArgumentException(
+                        "replicaSync timeout must be at most 60000 ms, was " + describe(t));
+            }
+            this.replicaSyncReplicas = replicas;
+            this.replicaSyncTimeout = t;
+            return this;
+        }
+
+        /** @return this builder, with replica sync off again (the default) */
+        public Builder noReplicaSync() {
+            this.replicaSyncReplicas = 0;
+            this.replicaSyncTimeout = null;
             return this;
         }
 

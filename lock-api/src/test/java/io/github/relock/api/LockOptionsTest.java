@@ -249,4 +249,48 @@ class LockOptionsTest {
         assertTrue(inverted.getMessage().contains("20 ms > 10 ms"), inverted.getMessage());
         assertThrows(NullPointerException.class, () -> b.spinBackOff(null, Duration.ofMillis(10)));
     }
+
+    @Test
+    void replicaSync_offByDefault() {
+        LockOptions o = LockOptions.defaults();
+        assertFalse(o.replicaSyncEnabled());
+        assertEquals(0, o.replicaSyncReplicas());
+        assertEquals(Optional.empty(), o.replicaSyncTimeout());
+        assertFalse(o.toString().contains("replicaSync"), o.toString());
+    }
+
+    @Test
+    void replicaSync_set_readBackKeptByToBuilderAndShownInToString() {
+        LockOptions o = LockOptions.builder().replicaSync(2, Duration.ofMillis(250)).build();
+        assertTrue(o.replicaSyncEnabled());
+        assertEquals(2, o.replicaSyncReplicas());
+        assertEquals(Optional.of(Duration.ofMillis(250)), o.replicaSyncTimeout());
+        LockOptions copy = o.toBuilder().build();
+        assertEquals(2, copy.replicaSyncReplicas());
+        assertEquals(Optional.of(Duration.ofMillis(250)), copy.replicaSyncTimeout());
+        assertTrue(o.toString().contains("replicaSync=2"), o.toString());
+        assertFalse(o.toBuilder().noReplicaSync().build().replicaSyncEnabled());
+    }
+
+    @Test
+    void replicaSync_boundsOneReplicaAndOneMsToOneMinute_accepted() {
+        assertEquals(1, LockOptions.builder().replicaSync(1, Duration.ofMillis(1)).build().replicaSyncReplicas());
+        assertEquals(Optional.of(Duration.ofMinutes(1)),
+                LockOptions.builder().replicaSync(1, Duration.ofMinutes(1)).build().replicaSyncTimeout());
+    }
+
+    @Test
+    void replicaSync_badValues_refusedNamingWhatWasPassedAndWhatIsAllowed() {
+        LockOptions.Builder b = LockOptions.builder();
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.replicaSync(0, Duration.ofSeconds(1))),
+                "replicaSync replicas", "at least 1", "was 0");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.replicaSync(-3, Duration.ofSeconds(1))),
+                "was -3");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.replicaSync(1, Duration.ZERO)),
+                "replicaSync timeout", "at least 1 ms", "was 0 ms");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.replicaSync(1, Duration.ofMillis(60_001))),
+                "replicaSync timeout", "at most 60000 ms", "was 60001 ms");
+        assertThrows(NullPointerException.class, () -> b.replicaSync(1, null));
+        assertFalse(b.build().replicaSyncEnabled(), "a refused value leaves the builder unchanged");
+    }
 }
