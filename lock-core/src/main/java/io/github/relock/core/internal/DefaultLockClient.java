@@ -67,10 +67,27 @@ public final class DefaultLockClient implements LockClient {
     private final Set<CompletableFuture<?>> cleanups = ConcurrentHashMap.newKeySet();
     private final Executor lostExecutor;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Replicas each lock write must reach (0: replica sync off) and how long WAIT may take. */
+    private final int syncReplicas;
+    private final long syncTimeoutMs;
+    /** Runs synced writes for the async API (the SPI's pipelined EVALSHA + WAIT is blocking); null when off. */
+    private final java.util.concurrent.ExecutorService syncRunner;
 
     private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
+        if (options.replicaSyncEnabled() && !executor.capabilities().contains(Capability.REPLICA_WAIT)) {
+            throw new IllegalArgumentException("LockOptions.replicaSync(" + options.replicaSyncReplicas() + ", "
+                    + options.replicaSyncTimeout().orElseThrow() + ") needs a driver with " + Capability.REPLICA_WAIT
+                    + ", and " + executor.getClass().getName() + " does not declare it");
+        }
         this.executor = executor;
         this.options = options;
+        this.syncReplicas = options.replicaSyncReplicas();
+        this.syncTimeoutMs = options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L);
+        this.syncRunner = syncReplicas == 0 ? null : java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "relock-sync-" + TIMER_IDS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         this.clientId = options.clientId().orElseGet(() -> UUID.randomUUID().toString());
         this.ownsExecutor = ownsExecutor;
         boolean cluster = executor.capabilities().contains(Capability.CLUSTER);
@@ -88,7 +105,7 @@ public final class DefaultLockClient implements LockClient {
         executor.setConnectionListener(waiters);
         long watchdogMs = options.lockWatchdogTimeout().toMillis();
         this.holds = new HoldRegistry(watchdogMs, this::fireLost, this::runLostCallback);
-        this.watchdog = new Watchdog(holds, this::evalAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
+        this.watchdog = new Watchdog(holds, this::renewAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
                 executor::nodeOfSlot,
                 Math.min(options.commandTimeout().toMillis(), watchdogMs));
         watchdog.start();
@@ -198,6 +215,9 @@ public final class DefaultLockClient implements LockClient {
         }
         waiters.wakeEveryone();
         timer.shutdownNow();
+        if (syncRunner != null) {
+            syncRunner.shutdown(); // calls in flight finish (each within the command timeout + WAIT's)
+        }
         try {
             CompletableFuture.allOf(waiters.quiesced(), CompletableFuture.allOf(cleanups.toArray(CompletableFuture[]::new)))
                     .get(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -311,6 +331,83 @@ public final class DefaultLockClient implements LockClient {
                     ? executor.evalAsync(script, keys, args)
                     : CompletableFuture.failedFuture(cause);
         });
+    }
+
+    /** @return whether lock writes are sent with WAIT (LockOptions.replicaSync) */
+    boolean replicaSync() {
+        return syncReplicas > 0;
+    }
+
+    /**
+     * Runs a lock write (acquire, release, forceUnlock) on the calling thread: as {@link #eval}
+     * when replica sync is off; otherwise pipelined with WAIT.
+     *
+     * @param what the operation, for the shortfall message
+     * @throws ReplicaShortfall if fewer replicas than asked acknowledged (the reply is in it)
+     */
+    Object evalWrite(String what, Script script, List<String> keys, List<String> args) {
+        if (syncReplicas == 0) {
+            return eval(script, keys, args);
+        }
+        List<Object> r = evalSynced(script, keys, args);
+        long acked = (Long) r.get(1);
+        if (acked < syncReplicas) {
+            throw new ReplicaShortfall(what, r.get(0), acked, syncReplicas, syncTimeoutMs);
+        }
+        return r.get(0);
+    }
+
+    /** As {@link #evalWrite}, without blocking the caller (a synced write runs on the sync threads). */
+    CompletableFuture<Object> evalWriteAsync(String what, Script script, List<String> keys, List<String> args) {
+        if (syncReplicas == 0) {
+            return evalAsync(script, keys, args);
+        }
+        try {
+            return CompletableFuture.supplyAsync(() -> evalWrite(what, script, keys, args), syncRunner);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new IllegalStateException("this LockClient (" + clientId
+                    + ") is closed", e));
+        }
+    }
+
+    /**
+     * The watchdog's script runner: plain when replica sync is off; otherwise synced, and a reply
+     * acknowledged by too few replicas comes back as a {@link ReplicaShortfall} object (not
+     * thrown), so the watchdog can tell "renewed on the master only" from "failed".
+     */
+    private CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args) {
+        if (syncReplicas == 0) {
+            return evalAsync(script, keys, args);
+        }
+        return evalWriteAsync("renewing locks", script, keys, args).exceptionally(t -> {
+            Throwable cause = unwrap(t);
+            if (cause instanceof ReplicaShortfall s) {
+                return s;
+            }
+            throw cause instanceof RuntimeException re ? re : new CompletionException(cause);
+        });
+    }
+
+    /**
+     * EVALSHA + WAIT on one connection. On NOSCRIPT the script is run once with EVAL (which also
+     * caches it), and WAIT is then sent behind a barrier write (a one-millisecond marker key in the
+     * first key's slot) so that it covers the EVAL even if it went out on another pooled connection.
+     */
+    private List<Object> evalSynced(Script script, List<String> keys, List<String> args) {
+        try {
+            return executor.evalShaWithWait(script, keys, args, syncReplicas, syncTimeoutMs);
+        } catch (NoScriptException e) {
+            Object reply = executor.eval(script, keys, args);
+            List<String> barrierKeys = List.of(Scripts.barrierKey(keys.get(0)));
+            List<Object> w;
+            try {
+                w = executor.evalShaWithWait(Scripts.SYNC_BARRIER, barrierKeys, List.of(), syncReplicas, syncTimeoutMs);
+            } catch (NoScriptException again) { // the barrier is idempotent: load it by running it
+                executor.eval(Scripts.SYNC_BARRIER, barrierKeys, List.of());
+                w = executor.evalShaWithWait(Scripts.SYNC_BARRIER, barrierKeys, List.of(), syncReplicas, syncTimeoutMs);
+            }
+            return java.util.Arrays.asList(reply, w.get(1));
+        }
     }
 
     static Throwable unwrap(Throwable t) {

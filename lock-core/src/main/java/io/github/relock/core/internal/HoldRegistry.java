@@ -53,6 +53,7 @@ final class HoldRegistry {
         private volatile long expiresAtNanos; // explicit TTL only
         private volatile long lastConfirmedNanos; // send time of the acquisition or last successful renewal
         private volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
+        private volatile int unsyncedRenewals; // replica sync: renewals in a row too few replicas acknowledged
         private volatile LockLostEvent.Reason lostReason; // non-null once lost
         private volatile long token = NO_TOKEN; // the fenced lock's token of the last acquisition
         private volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too
@@ -275,6 +276,18 @@ final class HoldRegistry {
     /** The watchdog confirmed the hold with a renewal sent at {@code sentAtNanos}. */
     void renewed(Hold h, long sentAtNanos) {
         h.lastConfirmedNanos = sentAtNanos;
+        h.unsyncedRenewals = 0;
+    }
+
+    /**
+     * Replica sync: the renewal extended the key on the master but too few replicas acknowledged.
+     * The first time, it is retried next period; twice in a row, the hold is lost (RENEWAL_FAILED):
+     * a failover could then resurrect an expired copy or lose the hold.
+     */
+    void renewedUnsynced(Hold h) {
+        if (++h.unsyncedRenewals >= 2 && !h.releasing) {
+            lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
+        }
     }
 
     /** The renewal answered that the owner no longer holds the key: lost, unless an unlock is in flight. */

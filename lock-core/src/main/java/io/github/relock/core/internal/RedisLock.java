@@ -64,7 +64,11 @@ class RedisLock extends AbstractLock {
         List<String> args = protocol.releaseArgs(client.holds().beginRelease(name, field), field);
         Object reply;
         try {
-            reply = client.eval(protocol.releaseScript(), protocol.releaseKeys(field), args);
+            reply = client.evalWrite("unlock of lock '" + name + "'", protocol.releaseScript(),
+                    protocol.releaseKeys(field), args);
+        } catch (ReplicaShortfall e) {
+            afterRelease(field, ownerId, (Long) e.reply); // done on the master: keep the registry in step
+            throw e;
         } catch (RuntimeException e) {
             client.holds().releaseFailed(name, field); // outcome unknown: stop renewing; it expires if it never ran
             throw e;
@@ -81,11 +85,17 @@ class RedisLock extends AbstractLock {
         }
         String field = field(ownerId);
         List<String> args = protocol.releaseArgs(client.holds().beginRelease(name, field), field);
-        return client.evalAsync(protocol.releaseScript(), protocol.releaseKeys(field), args)
+        return client.evalWriteAsync("unlock of lock '" + name + "'", protocol.releaseScript(),
+                        protocol.releaseKeys(field), args)
                 .handle((reply, error) -> {
                     if (error != null) {
-                        client.holds().releaseFailed(name, field); // outcome unknown: stop renewing
-                        throw asRuntime(DefaultLockClient.unwrap(error));
+                        Throwable cause = DefaultLockClient.unwrap(error);
+                        if (cause instanceof ReplicaShortfall shortfall) {
+                            afterRelease(field, ownerId, (Long) shortfall.reply); // done on the master
+                        } else {
+                            client.holds().releaseFailed(name, field); // outcome unknown: stop renewing
+                        }
+                        throw asRuntime(cause);
                     }
                     afterRelease(field, ownerId, (Long) reply);
                     return null;
@@ -119,15 +129,55 @@ class RedisLock extends AbstractLock {
     Long tryAcquireOnce(long ttlMs, long ownerId, boolean queue) {
         String field = field(ownerId);
         long sentAt = System.nanoTime();
-        Object reply = client.eval(protocol.acquireScript(), protocol.acquireKeys(field),
-                protocol.acquireArgs(ttlArg(ttlMs), field, queue));
+        Object reply;
+        try {
+            reply = client.evalWrite("lock '" + name + "' acquired", protocol.acquireScript(),
+                    protocol.acquireKeys(field), protocol.acquireArgs(ttlArg(ttlMs), field, queue));
+        } catch (ReplicaShortfall e) {
+            reply = undoShortAcquire(e, ttlMs, field);
+        }
         return onAttempt(reply, ttlMs, ownerId, field, sentAt);
+    }
+
+    /**
+     * Replica sync: an attempt too few replicas acknowledged. If it acquired, give the acquisition
+     * back (best effort, without waiting for replicas) and throw; an attempt that did not acquire
+     * changed no ownership, so its answer stands.
+     */
+    private Object undoShortAcquire(ReplicaShortfall e, long ttlMs, String field) {
+        Object reply = e.reply;
+        boolean acquired = reply == null
+                || (reply instanceof List<?> fenced && Long.valueOf(1).equals(fenced.get(0)));
+        if (!acquired) {
+            return reply;
+        }
+        try {
+            client.eval(protocol.releaseScript(), protocol.releaseKeys(field), protocol.releaseArgs(ttlArg(ttlMs), field));
+        } catch (RuntimeException undoFailed) {
+            e.addSuppressed(undoFailed); // it expires with its TTL
+        }
+        throw e;
     }
 
     /** As {@link #tryAcquireOnce}, without blocking. */
     CompletableFuture<Long> tryAcquireOnceAsync(long ttlMs, long ownerId, boolean queue) {
         String field = field(ownerId);
         long sentAt = System.nanoTime();
+        if (client.replicaSync()) { // on the sync threads: the undo may block too
+            return client.evalWriteAsync("lock '" + name + "' acquired", protocol.acquireScript(),
+                            protocol.acquireKeys(field), protocol.acquireArgs(ttlArg(ttlMs), field, queue))
+                    .handle((reply, error) -> {
+                        if (error == null) {
+                            return reply;
+                        }
+                        Throwable cause = DefaultLockClient.unwrap(error);
+                        if (cause instanceof ReplicaShortfall shortfall) {
+                            return undoShortAcquire(shortfall, ttlMs, field);
+                        }
+                        throw asRuntime(cause);
+                    })
+                    .thenApply(reply -> onAttempt(reply, ttlMs, ownerId, field, sentAt));
+        }
         return client.evalAsync(protocol.acquireScript(), protocol.acquireKeys(field),
                         protocol.acquireArgs(ttlArg(ttlMs), field, queue))
                 .thenApply(reply -> onAttempt(reply, ttlMs, ownerId, field, sentAt));
@@ -198,7 +248,16 @@ class RedisLock extends AbstractLock {
     @Override
     public boolean forceUnlock() {
         client.ensureOpen();
-        Object r = client.eval(protocol.forceReleaseScript(), protocol.forceReleaseKeys(), protocol.forceReleaseArgs());
+        Object r;
+        try {
+            r = client.evalWrite("forceUnlock of lock '" + name + "'", protocol.forceReleaseScript(),
+                    protocol.forceReleaseKeys(), protocol.forceReleaseArgs());
+        } catch (ReplicaShortfall e) {
+            if (Long.valueOf(1).equals(e.reply)) {
+                client.holds().forceReleased(name); // deleted on the master
+            }
+            throw e;
+        }
         boolean deleted = Long.valueOf(1).equals(r);
         if (deleted) { // a read-write lock's half deletes only in its own mode: the other half's holds stay
             client.holds().forceReleased(name);
@@ -209,8 +268,16 @@ class RedisLock extends AbstractLock {
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {
         client.ensureOpen();
-        return client.evalAsync(protocol.forceReleaseScript(), protocol.forceReleaseKeys(), protocol.forceReleaseArgs())
-                .thenApply(r -> {
+        return client.evalWriteAsync("forceUnlock of lock '" + name + "'", protocol.forceReleaseScript(),
+                        protocol.forceReleaseKeys(), protocol.forceReleaseArgs())
+                .handle((r, error) -> {
+                    if (error != null) {
+                        Throwable cause = DefaultLockClient.unwrap(error);
+                        if (cause instanceof ReplicaShortfall shortfall && Long.valueOf(1).equals(shortfall.reply)) {
+                            client.holds().forceReleased(name); // deleted on the master
+                        }
+                        throw asRuntime(cause);
+                    }
                     boolean deleted = Long.valueOf(1).equals(r);
                     if (deleted) {
                         client.holds().forceReleased(name);

@@ -31,6 +31,19 @@ final class Scripts {
     static final Script WRITE_RELEASE = load("write-release");
     static final Script RW_FORCE_RELEASE = load("rw-force-release");
     static final Script RW_STATE = load("rw-state");
+    static final Script SYNC_BARRIER = load("sync-barrier");
+
+    /** @return a marker key for {@link #SYNC_BARRIER} in the same cluster slot as {@code key} */
+    static String barrierKey(String key) {
+        int open = key.indexOf('{');
+        if (open >= 0) {
+            int close = key.indexOf('}', open + 1);
+            if (close > open + 1) {
+                return key.substring(open, close + 1) + ":relock-sync-barrier";
+            }
+        }
+        return "{" + key + "}:relock-sync-barrier";
+    }
 
     private Scripts() {
     }

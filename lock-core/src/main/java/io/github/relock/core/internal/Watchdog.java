@@ -207,13 +207,20 @@ final class Watchdog {
 
     private Void apply(List<Hold> batch, Object reply, Throwable error, long sentAt) {
         long now = System.nanoTime();
+        boolean short_ = reply instanceof ReplicaShortfall;
+        if (short_) { // replica sync: renewed on the master, but too few replicas acknowledged
+            LOG.log(System.Logger.Level.WARNING, ((ReplicaShortfall) reply).getMessage());
+            reply = ((ReplicaShortfall) reply).reply;
+        }
         int i = 0;
         for (Hold h : batch) {
             if (error != null) {
                 registry.renewalFailed(h, now);
             } else {
                 Object r = reply instanceof List<?> list && i < list.size() ? list.get(i) : null;
-                if (Long.valueOf(1).equals(r)) {
+                if (Long.valueOf(1).equals(r) && short_) {
+                    registry.renewedUnsynced(h);
+                } else if (Long.valueOf(1).equals(r)) {
                     registry.renewed(h, sentAt);
                 } else {
                     registry.notHeld(h);
