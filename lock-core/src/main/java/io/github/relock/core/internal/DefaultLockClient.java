@@ -74,11 +74,6 @@ public final class DefaultLockClient implements LockClient {
     private final java.util.concurrent.ExecutorService syncRunner;
 
     private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
-        if (options.replicaSyncEnabled() && !executor.capabilities().contains(Capability.REPLICA_WAIT)) {
-            throw new IllegalArgumentException("LockOptions.replicaSync(" + options.replicaSyncReplicas() + ", "
-                    + options.replicaSyncTimeout().orElseThrow() + ") needs a driver with " + Capability.REPLICA_WAIT
-                    + ", and " + executor.getClass().getName() + " does not declare it");
-        }
         this.executor = executor;
         this.options = options;
         this.syncReplicas = options.replicaSyncReplicas();
@@ -118,8 +113,23 @@ public final class DefaultLockClient implements LockClient {
      * @return a new client
      */
     public static DefaultLockClient open(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
-        return new DefaultLockClient(Objects.requireNonNull(executor, "executor"),
-                Objects.requireNonNull(options, "options"), ownsExecutor);
+        Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(options, "options");
+        if (options.replicaSyncEnabled() && !executor.capabilities().contains(Capability.REPLICA_WAIT)) {
+            IllegalArgumentException refused = new IllegalArgumentException("LockOptions.replicaSync("
+                    + options.replicaSyncReplicas() + ", " + options.replicaSyncTimeout().orElseThrow()
+                    + ") needs a driver with " + Capability.REPLICA_WAIT + ", and "
+                    + executor.getClass().getName() + " does not declare it");
+            if (ownsExecutor) {
+                try {
+                    executor.close();
+                } catch (Exception e) {
+                    refused.addSuppressed(e);
+                }
+            }
+            throw refused;
+        }
+        return new DefaultLockClient(executor, options, ownsExecutor);
     }
 
     @Override

@@ -1,0 +1,208 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.RedisLocks;
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.RedisDriverProvider;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.net.URI;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 15: opt-in replica acknowledgement ({@code LockOptions.replicaSync}). Every lock write
+ * is pipelined with {@code WAIT n timeout}; a call returns only once {@code n} replicas have the
+ * write, an acquisition too few replicas acknowledged is given back and fails with
+ * {@link RedisUnavailableException}, renewals short twice in a row lose the hold, and a driver
+ * without {@link Capability#REPLICA_WAIT} is refused when the client is created. Each rule starts
+ * its own primary with two replicas ({@link RedisSentinelGroup#start()}).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class ReplicaSyncChapter extends TckChapter {
+
+    /** @param kit the enclosing kit */
+    protected ReplicaSyncChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    private RedisSentinelGroup group() {
+        return kit.closeAfterTest(RedisSentinelGroup.start());
+    }
+
+    private static List<RedisServer> replicasOf(RedisSentinelGroup group) {
+        RedisServer primary = group.primary();
+        return group.dataNodes().stream().filter(n -> n.port() != primary.port()).toList();
+    }
+
+    private static String field(LockClient c) {
+        return c.clientId() + ":" + Thread.currentThread().getId();
+    }
+
+    /**
+     * Rule 15.1: with replicaSync(2, 1 s), lock() returns only once both replicas hold the lock's
+     * hash (read at once, no waiting), and unlock() succeeds and deletes it everywhere it was
+     * acknowledged.
+     */
+    @Test
+    void rule15_1_lockAndUnlock_replicasHaveTheHashWhenLockReturns() {
+        RedisSentinelGroup group = group();
+        RedisServer primary = group.primary();
+        LockClient c = kit.newLockClient(primary,
+                LockOptions.builder().replicaSync(2, Duration.ofSeconds(1)).build());
+        DistributedLock lock = c.getLock("tck:sync");
+        lock.lock();
+        List<RedisServer> replicas = replicasOf(group);
+        assertEquals(2, replicas.size(), "the group has two replicas");
+        for (RedisServer replica : replicas) {
+            assertEquals(List.of(field(c), "1"), replica.call("HGETALL", "tck:sync"),
+                    "replica " + replica + " lacks the lock hash right after lock() returned");
+        }
+        lock.unlock();
+        for (RedisServer replica : replicas) {
+            assertEquals(0L, replica.call("EXISTS", "tck:sync"),
+                    "replica " + replica + " still has the lock right after unlock() returned");
+        }
+    }
+
+    /** Rule 15.2: the async API is synced too: lockAsync, then forceUnlockAsync, each acknowledged by both replicas. */
+    @Test
+    void rule15_2_asyncLockAndForceUnlock_replicasAcknowledge() throws Exception {
+        RedisSentinelGroup group = group();
+        LockClient c = kit.newLockClient(group.primary(),
+                LockOptions.builder().replicaSync(2, Duration.ofSeconds(1)).build());
+        DistributedLock lock = c.getLock("tck:sync-async");
+        long owner = 7L;
+        lock.lockAsync(owner).get();
+        for (RedisServer replica : replicasOf(group)) {
+            assertEquals(List.of(c.clientId() + ":" + owner, "1"), replica.call("HGETALL", "tck:sync-async"),
+                    "replica " + replica + " lacks the lock hash right after lockAsync completed");
+        }
+        assertTrue(lock.forceUnlockAsync().get(), "forceUnlockAsync found the lock");
+        for (RedisServer replica : replicasOf(group)) {
+            assertEquals(0L, replica.call("EXISTS", "tck:sync-async"),
+                    "replica " + replica + " still has the lock right after forceUnlockAsync completed");
+        }
+    }
+
+    /**
+     * Rule 15.3: with a replica stopped and replicaSync(2, 200 ms), lock() fails with
+     * RedisUnavailableException saying how many replicas acknowledged, and leaves no key on the
+     * primary (the acquisition was given back); so does tryLockAsync.
+     */
+    @Test
+    void rule15_3_replicaDown_lockFailsAndLeavesNoKey() throws Exception {
+        RedisSentinelGroup group = group();
+        RedisServer primary = group.primary();
+        replicasOf(group).get(0).stop();
+        LockClient c = kit.newLockClient(primary,
+                LockOptions.builder().replicaSync(2, Duration.ofMillis(200)).build());
+        DistributedLock lock = c.getLock("tck:sync-short");
+        RedisUnavailableException e = assertThrows(RedisUnavailableException.class, lock::lock);
+        assertTrue(e.getMessage().contains("1 of 2"), "the message says how many acknowledged: " + e.getMessage());
+        assertEquals(0L, primary.call("EXISTS", "tck:sync-short"), "the short acquisition was not given back");
+        ExecutionException async = assertThrows(ExecutionException.class, () -> lock.tryLockAsync().get());
+        assertInstanceOf(RedisUnavailableException.class, async.getCause());
+        assertEquals(0L, primary.call("EXISTS", "tck:sync-short"), "the short async acquisition was not given back");
+        assertFalse(lock.isLocked());
+    }
+
+    /**
+     * Rule 15.4: a watchdog hold whose renewals too few replicas acknowledge (a replica stopped
+     * after the acquisition) is reported lost with RENEWAL_FAILED, after a second short renewal.
+     */
+    @Test
+    void rule15_4_renewalShortTwice_holdLostRenewalFailed() {
+        RedisSentinelGroup group = group();
+        RedisServer primary = group.primary();
+        LockClient c = kit.newLockClient(primary, LockOptions.builder()
+                .replicaSync(2, Duration.ofMillis(100)).lockWatchdogTimeout(Duration.ofMillis(900)).build());
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(lost::add);
+        DistributedLock lock = c.getLock("tck:sync-renew");
+        lock.lock();
+        replicasOf(group).get(0).stop();
+        Await.until(Duration.ofSeconds(10), () -> !lost.isEmpty(), () -> "no lock-lost event after a replica stopped");
+        assertEquals(LockLostEvent.Reason.RENEWAL_FAILED, lost.get(0).reason());
+        assertEquals("tck:sync-renew", lost.get(0).lockName());
+        primary.call("DEL", "tck:sync-renew");
+    }
+
+    /** Rule 15.5: a driver without REPLICA_WAIT is refused at once when replica sync is asked for, naming the option. */
+    @Test
+    void rule15_5_driverWithoutReplicaWait_refused() {
+        RedisDriverProvider hiding = withoutReplicaWait(kit.provider());
+        Object nativeClient = kit.newNativeClient(kit.server());
+        kit.closeAfterTest(() -> kit.closeNativeClient(nativeClient));
+        RuntimeException e = assertThrows(RuntimeException.class, () -> kit.closeAfterTest(RedisLocks.create(
+                hiding, nativeClient, LockOptions.builder().replicaSync(1, Duration.ofSeconds(1)).build())));
+        assertTrue(e instanceof IllegalArgumentException || e instanceof IllegalStateException, e.toString());
+        assertTrue(e.getMessage().contains("replicaSync") && e.getMessage().contains("REPLICA_WAIT"), e.getMessage());
+        kit.closeAfterTest(RedisLocks.create(hiding, nativeClient, LockOptions.defaults())); // without the option: fine
+    }
+
+    /** The kit's real driver, with {@link Capability#REPLICA_WAIT} left out of what it declares. */
+    private static RedisDriverProvider withoutReplicaWait(RedisDriverProvider d) {
+        return new RedisDriverProvider() {
+            @Override
+            public String name() {
+                return d.name() + "-without-replica-wait";
+            }
+
+            @Override
+            public int spiVersion() {
+                return d.spiVersion();
+            }
+
+            @Override
+            public boolean supports(Object nativeClient) {
+                return d.supports(nativeClient);
+            }
+
+            @Override
+            public CommandExecutor create(Object nativeClient, DriverOptions options) {
+                return hide(d.create(nativeClient, options));
+            }
+
+            @Override
+            public CommandExecutor connect(URI uri, DriverOptions options) {
+                return hide(d.connect(uri, options));
+            }
+        };
+    }
+
+    private static CommandExecutor hide(CommandExecutor e) {
+        return (CommandExecutor) Proxy.newProxyInstance(ReplicaSyncChapter.class.getClassLoader(),
+                new Class<?>[] {CommandExecutor.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("capabilities") && method.getParameterCount() == 0) {
+                        Set<Capability> caps = EnumSet.noneOf(Capability.class);
+                        caps.addAll(e.capabilities());
+                        caps.remove(Capability.REPLICA_WAIT);
+                        return caps;
+                    }
+                    try {
+                        return method.invoke(e, args);
+                    } catch (InvocationTargetException ite) {
+                        throw ite.getCause();
+                    }
+                });
+    }
+}
