@@ -146,6 +146,32 @@ public abstract class ReplicaSyncChapter extends TckChapter {
         primary.call("DEL", "tck:sync-renew");
     }
 
+    /**
+     * Rule 15.6: after SCRIPT FLUSH (NOSCRIPT), a synced lock() runs its script exactly once (hold
+     * count 1) and still returns only once both replicas have the hash; unlock() likewise.
+     */
+    @Test
+    void rule15_6_afterScriptFlush_scriptRunsOnceAndReplicasAcknowledge() {
+        RedisSentinelGroup group = group();
+        RedisServer primary = group.primary();
+        LockClient c = kit.newLockClient(primary,
+                LockOptions.builder().replicaSync(2, Duration.ofSeconds(1)).build());
+        DistributedLock lock = c.getLock("tck:sync-noscript");
+        primary.call("SCRIPT", "FLUSH");
+        lock.lock();
+        for (RedisServer replica : replicasOf(group)) {
+            assertEquals(List.of(field(c), "1"), replica.call("HGETALL", "tck:sync-noscript"),
+                    "replica " + replica + " lacks the lock hash (or the count is off) right after lock() returned");
+        }
+        assertEquals(1, lock.getHoldCount(), "the acquire script ran more than once");
+        primary.call("SCRIPT", "FLUSH");
+        lock.unlock();
+        for (RedisServer replica : replicasOf(group)) {
+            assertEquals(0L, replica.call("EXISTS", "tck:sync-noscript"),
+                    "replica " + replica + " still has the lock right after unlock() returned");
+        }
+    }
+
     /** Rule 15.5: a driver without REPLICA_WAIT is refused at once when replica sync is asked for, naming the option. */
     @Test
     void rule15_5_driverWithoutReplicaWait_refused() {
