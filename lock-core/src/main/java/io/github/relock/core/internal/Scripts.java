@@ -42,7 +42,17 @@ final class Scripts {
                 return key.substring(open, close + 1) + ":relock-sync-barrier";
             }
         }
-        return "{" + key + "}:relock-sync-barrier";
+        if (key.indexOf('}') < 0) {
+            return "{" + key + "}:relock-sync-barrier"; // the whole key becomes the tag
+        }
+        // A '}' but no usable tag (rare): find a short tag hashing to the same slot.
+        int slot = Slots.slot(key);
+        for (int i = 0; ; i++) {
+            String tag = Integer.toString(i, 36);
+            if (Slots.slot(tag) == slot) {
+                return "{" + tag + "}:relock-sync-barrier";
+            }
+        }
     }
 
     private Scripts() {

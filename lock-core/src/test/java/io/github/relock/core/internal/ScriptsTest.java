@@ -120,4 +120,12 @@ class ScriptsTest {
         assertEquals("e0e1f9fabfc9d4800c877a703b823ac0578ff8db", new Script("t", "return 1").sha1());
         assertEquals("6ffbd9f92765c5b4e1e990ce16e972c407211b99", new Script("t", "return 'clé \uD83D\uDD12'\n").sha1());
     }
+
+    @Test
+    void barrierKey_isInTheSameClusterSlotAsTheLockKey() {
+        for (String key : List.of("plain", "{tag}rest", "pre{tag}post", "a{}b", "a}b{", "{}x", "rw{x}:write", "redisson_lock__channel:{n}")) {
+            String barrier = Scripts.barrierKey(key);
+            assertEquals(Slots.slot(key), Slots.slot(barrier), key + " -> " + barrier);
+        }
+    }
 }
