@@ -310,15 +310,22 @@ public final class LockOptions {
          *
          * <p><b>When fewer than {@code replicas} acknowledge:</b>
          * <ul>
-         * <li>acquire: what was just acquired is released again (best effort) and the call fails
-         *     with {@link RedisUnavailableException} saying how many replicas acknowledged;</li>
+         * <li>acquire: what was just acquired is released again (best effort, not itself waited
+         *     for) and the attempt fails with {@link RedisUnavailableException} saying how many
+         *     replicas acknowledged. A first attempt fails the call; an attempt made while already
+         *     waiting is retried like any attempt that finds Redis unavailable (for up to the
+         *     subscription timeout), then fails the call;</li>
          * <li>renewal: retried on the next renewal period; if that one is short too, the hold is
          *     reported lost with {@link LockLostEvent.Reason#RENEWAL_FAILED} and no longer renewed;</li>
          * <li>release and forceUnlock: the write already took effect on the master (the key is
-         *     deleted or decremented there, and the hold is no longer renewed), so the call fails
+         *     deleted or its count decremented there, and the registry follows the master's
+         *     answer), so the call fails
          *     with {@link RedisUnavailableException} saying how many acknowledged, like any release
          *     whose outcome on the replicas is unknown.</li>
          * </ul>
+         * Not synced: reads, the fenced lock's token read, and the fair lock's clean-up of a
+         * waiter that gave up. Asynchronous calls run their synced writes on a small pool of the
+         * client's own threads, as the driver's pipelined call blocks.
          * Where the script cache was flushed (NOSCRIPT), the script is run with {@code EVAL} and then
          * acknowledged through a separate pipelined barrier write on the lock's key slot.
          *

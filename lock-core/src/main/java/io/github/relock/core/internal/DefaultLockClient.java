@@ -32,7 +32,8 @@ import java.util.function.Consumer;
 /**
  * The engine's {@link LockClient}: owns the script runner (with the NOSCRIPT fallback), the
  * pub/sub {@link Waiters}, the {@link HoldRegistry} with its {@link Watchdog}, the pending async
- * calls that {@link #close()} must fail, and one timer thread. Exposed to
+ * calls that {@link #close()} must fail, one timer thread and, with {@code LockOptions.replicaSync},
+ * a cached pool that runs synced writes for the async API (the SPI's EVALSHA + WAIT blocks). Exposed to
  * {@code io.github.relock.core.RedisLocks} only (the package is not exported).
  *
  * <p>Map of the engine: {@link AbstractLock} (every public overload, once) is extended by

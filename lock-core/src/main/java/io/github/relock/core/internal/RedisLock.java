@@ -151,12 +151,15 @@ class RedisLock extends AbstractLock {
         if (!acquired) {
             return reply;
         }
+        RedisUnavailableException failure = new RedisUnavailableException("lock '" + name + "' not acquired: only "
+                + e.acknowledged + " of " + e.required + " replica(s) acknowledged the acquisition in time"
+                + " (LockOptions.replicaSync); it was given back", e);
         try {
             client.eval(protocol.releaseScript(), protocol.releaseKeys(field), protocol.releaseArgs(ttlArg(ttlMs), field));
         } catch (RuntimeException undoFailed) {
-            e.addSuppressed(undoFailed); // it expires with its TTL
+            failure.addSuppressed(undoFailed); // not given back: it expires with its TTL
         }
-        throw e;
+        throw failure;
     }
 
     /** As {@link #tryAcquireOnce}, without blocking. */
