@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
  *   <li>a holder whose lock the promoted node does not have (the write never reached it) is told:
  *       {@code onLost} with {@link LockLostEvent.Reason#NOT_HELD} at its next renewal (16.3; with a
  *       watchdog timeout longer than the failover, else {@code RENEWAL_FAILED} comes first);</li>
+ *   <li>with replica acknowledgement on, a lock survives its node dying right after {@code lock()}
+ *       returned (16.4);</li>
  *   <li>after every rule, no key is left (so none without a TTL) and no channel stays subscribed.</li>
  * </ul>
  * Timings (fault to next grant, failover to loss signal) are logged at INFO by
@@ -228,6 +230,44 @@ public abstract class FailoverChapter {
         } finally {
             restart(killed);
         }
+    }
+
+    /**
+     * Rule 16.4: with replica acknowledgement on ({@code replicaSync(1, 2 s)}: the replica a
+     * failover promotes is the most up to date), the serving node killed right after
+     * {@code lock()} returned: the promoted node has the lock, with this holder's field; once the
+     * killed node is back as a replica, the holder's synced unlock releases it. (A 30 s lease, so no
+     * renewal depends on how many replicas are left while the dead node is away.)
+     */
+    @Test
+    void rule16_4_replicaSync_nodeKilledRightAfterLock_lockSurvives() throws Exception {
+        String name = "tck:fo:sync";
+        LockClient holder = kit.newLockClient(deployment(), LockOptions.builder().lockWatchdogTimeout(WATCHDOG)
+                .replicaSync(1, Duration.ofSeconds(2)).build());
+        DistributedLock lock = holder.getLock(name);
+        lock.lock(30, TimeUnit.SECONDS);
+        RedisServer killed = kill(name);
+        try {
+            assertEquals(1L, deployment().call("EXISTS", name),
+                    "the promoted replica lacks a lock a replica had acknowledged");
+            assertEquals("1", deployment().call("HGET", name, holder.clientId() + ":" + Thread.currentThread().getId()),
+                    "the promoted node's lock is not this holder's");
+        } finally {
+            restart(killed);
+        }
+        // A client's first synced write after a node came back may fail with outcome unknown while
+        // its pooled connections to that node are found broken (a pipeline is not retried).
+        Await.until(Duration.ofSeconds(30), () -> {
+            try {
+                lock.unlock();
+                return true;
+            } catch (io.github.relock.api.RedisUnavailableException outcomeUnknown) {
+                return (Long) deployment().call("EXISTS", name) == 0;
+            } catch (IllegalMonitorStateException ranAfterAll) {
+                return (Long) deployment().call("EXISTS", name) == 0;
+            }
+        }, () -> "the holder could not unlock after the failover");
+        assertEquals(0L, deployment().call("EXISTS", name));
     }
 
     // ---- deployment-specific faults ----

@@ -1,5 +1,6 @@
 package io.github.relock.driver.jedis;
 
+import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
@@ -157,6 +158,22 @@ final class JedisCommandExecutor implements CommandExecutor {
         }
         String what = "EVALSHA " + script.name() + " + WAIT " + replicas;
         ensureOpen(what);
+        try {
+            return pipelineWithWait(script, keys, args, replicas, timeoutMs, what);
+        } catch (RedisErrorException e) {
+            if (keys.isEmpty() || !capabilities.contains(Capability.CLUSTER) || e.getMessage() == null
+                    || !e.getMessage().contains("MOVED")) {
+                throw e;
+            }
+            // A cluster pipeline does not follow MOVED: the node refused, so nothing ran. One keyed
+            // read follows the redirect and refreshes Jedis' slot cache; then send it once more.
+            client.exists(keys.get(0));
+            return pipelineWithWait(script, keys, args, replicas, timeoutMs, what);
+        }
+    }
+
+    private List<Object> pipelineWithWait(Script script, List<String> keys, List<String> args, int replicas,
+                                          long timeoutMs, String what) {
         try (AbstractPipeline p = client.pipelined()) {
             Response<Object> reply = p.evalsha(script.sha1(), keys, args);
             Response<Long> acked;
@@ -172,10 +189,16 @@ final class JedisCommandExecutor implements CommandExecutor {
             Object first;
             try {
                 first = Replies.normalise(reply.get());
+            } catch (IllegalStateException notBuilt) {
+                // The pipeline ended without this reply (its node's connection failed).
+                throw new RedisUnavailableException(what + " on " + description
+                        + " got no reply; whether it ran is unknown", notBuilt);
             } catch (RuntimeException e) {
                 throw Errors.translate(e, what);
             }
             return java.util.Arrays.asList(first, acked.get());
+        } catch (RedisErrorException | RedisUnavailableException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw Errors.translate(e, what);
         }
