@@ -135,6 +135,7 @@ public abstract class FailoverChapter {
      */
     @Test
     void rule16_2_coordinatedFailover_holderKeepsLocksAndUnlockWakesWaiter() throws Exception {
+        skipIfKnownIssue("16.2");
         LockClient holder = client();
         List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
         holder.addLockLostListener(lost::add);
@@ -270,11 +271,22 @@ public abstract class FailoverChapter {
         assertEquals(0L, deployment().call("EXISTS", name));
     }
 
+    private void skipIfKnownIssue(String rule) {
+        if (kit instanceof FailoverKit k) {
+            String why = k.knownIssue(rule, deployment().kind());
+            org.junit.jupiter.api.Assumptions.assumeTrue(why == null, () -> "known issue of this driver: " + why);
+        }
+    }
+
     // ---- deployment-specific faults ----
 
+    /** Waits until every replica of the key's node has the writes so far; fails if it has none. */
     private void replicate(String key) {
+        int replicas = replicasOf(servingNode(key)).size();
+        assertTrue(replicas > 0, "the node serving " + key + " has no replica: the deployment was not healed");
         try (RespClient c = deployment().adminFor(key)) {
-            c.call("WAIT", Integer.toString(replicasOf(servingNode(key)).size()), "5000");
+            assertEquals((long) replicas, c.call("WAIT", Integer.toString(replicas), "5000"),
+                    "not every replica acknowledged the locks");
         }
     }
 
@@ -335,8 +347,10 @@ public abstract class FailoverChapter {
     }
 
     private void restart(RedisServer killed) {
-        if (killed != null) {
-            killed.start();
+        if (killed != null && deployment() instanceof RedisSentinelGroup g) {
+            g.rejoin(killed); // as a replica of the new primary, not a second master
+        } else if (killed != null) {
+            killed.start(); // a cluster node rejoins as a replica by itself
         }
         heal();
     }
@@ -348,7 +362,7 @@ public abstract class FailoverChapter {
             c.nodes().stream().filter(n -> !n.isRunning()).forEach(RedisServer::start);
             c.awaitHealthy(Duration.ofSeconds(90));
         } else if (d instanceof RedisSentinelGroup g) {
-            g.nodes().stream().filter(n -> !n.isRunning()).forEach(RedisServer::start);
+            g.nodes().stream().filter(n -> !n.isRunning()).forEach(g::rejoin);
             g.awaitHealthy(Duration.ofSeconds(90));
         }
     }

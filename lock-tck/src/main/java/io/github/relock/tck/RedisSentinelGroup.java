@@ -138,7 +138,13 @@ public final class RedisSentinelGroup implements RedisTopology, AutoCloseable {
                 return false;
             }
             for (RedisServer n : dataNodes) {
-                if (n != p && n.isRunning() && !((String) n.call("INFO", "replication")).contains("master_link_status:up")) {
+                if (n == p || !n.isRunning()) {
+                    continue;
+                }
+                String info = (String) n.call("INFO", "replication");
+                // exactly one master: every other node replicates the primary the Sentinels name
+                if (!info.contains("role:slave") || !info.contains("master_port:" + p.port())
+                        || !info.contains("master_link_status:up")) {
                     return false;
                 }
             }
@@ -268,6 +274,24 @@ public final class RedisSentinelGroup implements RedisTopology, AutoCloseable {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Starts a stopped data node again and makes it a replica of the current primary (a killed
+     * primary would otherwise come back as a second master with its old configuration), then waits
+     * until the group is healthy.
+     *
+     * @param node a data node of this group
+     */
+    public void rejoin(RedisServer node) {
+        if (!node.isRunning()) {
+            node.start();
+        }
+        RedisServer p = primary();
+        if (node != p) {
+            node.call("REPLICAOF", p.host(), Integer.toString(p.port()));
+        }
+        awaitHealthy(Duration.ofSeconds(60));
     }
 
     /** Stops every Sentinel and data node, and deletes the Sentinels' files. */
