@@ -17,6 +17,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import redis.clients.jedis.HostAndPort;
@@ -28,6 +29,7 @@ import redis.clients.jedis.RedisClusterClient;
  * under it. Redisson 3.17 publishes classic messages and relock publishes both kinds, so neither side
  * may sleep until a TTL: every client must get its share.
  */
+@Tag("redisson-interop")
 class Redisson3MixedFleetClusterTest {
     private static final System.Logger LOG = System.getLogger(Redisson3MixedFleetClusterTest.class.getName());
     private static final Duration RUN = Duration.ofSeconds(5);
