@@ -280,11 +280,16 @@ public abstract class FailoverChapter {
 
     // ---- deployment-specific faults ----
 
-    /** Waits until every replica of the key's node has the writes so far; fails if it has none. */
+    /**
+     * Waits until every replica of the key's node has the writes so far; fails if it has none.
+     * WAIT counts only its own connection's writes, so it follows a short-lived barrier write in
+     * the key's slot: replication is in order, so a replica that has the barrier has the locks.
+     */
     private void replicate(String key) {
         int replicas = replicasOf(servingNode(key)).size();
         assertTrue(replicas > 0, "the node serving " + key + " has no replica: the deployment was not healed");
         try (RespClient c = deployment().adminFor(key)) {
+            c.call("SET", "{" + key + "}:barrier", "1", "PX", "200");
             assertEquals((long) replicas, c.call("WAIT", Integer.toString(replicas), "5000"),
                     "not every replica acknowledged the locks");
         }
