@@ -9,23 +9,9 @@
 -- ARGV[3i - 1], ARGV[3i], ARGV[3i + 1]: the i-th hold's lock hash, owner field, and '' or its read
 --   timeout-key prefix (as in lock-renew)
 -- Returns an array: 1 where renewed, 0 where the owner no longer holds the lock.
+--@include renew-hold
 local result = {}
-local n = (#ARGV - 1) / 3
-for i = 1, n do
-    local key = ARGV[3 * i - 1]
-    local field = ARGV[3 * i]
-    local prefix = ARGV[3 * i + 1]
-    local count = tonumber(redis.call('hget', key, field) or '0') or 0
-    if count > 0 then
-        redis.call('pexpire', key, ARGV[1])
-        if prefix ~= '' then
-            for k = count, 1, -1 do
-                redis.call('pexpire', prefix .. ':' .. field .. ':rwlock_timeout:' .. k, ARGV[1])
-            end
-        end
-        result[i] = 1
-    else
-        result[i] = 0
-    end
+for i = 1, (#ARGV - 1) / 3 do
+    result[i] = renew_hold(ARGV[3 * i - 1], ARGV[3 * i], ARGV[3 * i + 1], ARGV[1])
 end
 return result
