@@ -110,4 +110,12 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 18: {@link FaultChapter}, run against this driver. */
+    @Nested
+    class Faults extends FaultChapter {
+        Faults() {
+            super(RelockTck.this);
+        }
+    }
 }
