@@ -129,7 +129,7 @@ public interface LockClient extends AutoCloseable {
 
     /**
      * Registers a listener told whenever a hold of this client is lost (renewal found the key
-     * gone or could not renew it for a whole lease), whether it was taken by a thread, an async
+     * gone, or confirmed no renewal for nine tenths of a lease: before the key can expire), whether it was taken by a thread, an async
      * call or a lease. Runs on the client's timer thread, or on
      * {@link LockOptions#lockLostExecutor()} if set; never on a driver I/O thread. Keep it short.
      *

@@ -42,8 +42,9 @@ public interface LockLease extends AutoCloseable {
     }
 
     /**
-     * Registers a callback run once when renewal finds the lock gone or cannot renew it for a
-     * whole lease, or when the client closes while the lease is held. If the lease is already
+     * Registers a callback run once when renewal finds the lock gone or has confirmed no renewal
+     * for nine tenths of a lease (before the key can expire, so before anyone else can take the
+     * lock), or when the client closes while the lease is held. If the lease is already
      * lost, the callback runs at once on the calling thread. Not run after a normal release.
      *
      * @param callback receives the event; exceptions it throws are logged and ignored

@@ -18,7 +18,11 @@ public record LockLostEvent(String lockName, String ownerId, long threadId, Reas
     public enum Reason {
         /** Renewal found the key gone or owned by someone else (expired, force-unlocked, deleted). */
         NOT_HELD,
-        /** Renewal failed (Redis unreachable or erroring) for at least one whole lease. */
+        /**
+         * No renewal was confirmed (Redis unreachable, erroring or silent) for nine tenths of the
+         * watchdog timeout since the last confirmed one was sent: reported before the key can
+         * expire, so before anyone else can be granted the lock.
+         */
         RENEWAL_FAILED,
         /** An explicit lease ran out before the holder released the lock. */
         LEASE_EXPIRED,

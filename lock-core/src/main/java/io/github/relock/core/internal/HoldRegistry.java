@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * is simply no longer renewed and expires within one TTL; it is never renewed forever. An unlock
  * marks its hold `releasing` before the script is sent, so a renewal miss meanwhile is no loss.
  *
- * Loss. Holds found gone (NOT_HELD), not renewable for a whole watchdog timeout (RENEWAL_FAILED),
+ * Loss. Holds found gone (NOT_HELD), not confirmed by a renewal by their deadline (RENEWAL_FAILED:
+ * nine tenths of a watchdog timeout after the last confirmed send, before the key can expire),
  * past their TTL (LEASE_EXPIRED) or still registered at close (CLIENT_CLOSED) leave the map and
  * are reported once, through the client's callback runner (never a driver I/O thread); close()
  * reports on the closing thread before it returns. Times are taken when a command was sent, never
@@ -297,11 +298,46 @@ final class HoldRegistry {
         }
     }
 
-    /** A renewal failed or never answered: lost once nothing was confirmed for a whole watchdog timeout. */
+    /** A renewal failed or never answered: lost once its confirmation deadline has passed. */
     void renewalFailed(Hold h, long nowNanos) {
-        if (nowNanos - h.lastConfirmedNanos >= TimeUnit.MILLISECONDS.toNanos(watchdogMs)) {
+        if (nowNanos - confirmDeadline(h) >= 0 && !h.releasing) {
             lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
         }
+    }
+
+    /**
+     * The moment a watchdog hold stops being certain: the send time of its last confirmed command
+     * plus the watchdog timeout, less a tenth of it. Redis ran that command no earlier than it was
+     * sent, so its key expires no earlier than send time + timeout; reporting the loss a tenth
+     * before leaves room for timers and callbacks running late, so the holder hears it before
+     * anyone else can be granted the lock.
+     */
+    long confirmDeadline(Hold h) {
+        long timeout = TimeUnit.MILLISECONDS.toNanos(watchdogMs);
+        return h.lastConfirmedNanos + timeout - timeout / 10;
+    }
+
+    /**
+     * Reports RENEWAL_FAILED for every watchdog hold whose confirmation deadline has passed (its
+     * renewals failed or have not answered), however long its renewal call still has to run.
+     *
+     * @param nowNanos the time to judge by
+     * @return the earliest deadline of the holds still registered, or {@link Long#MAX_VALUE} if none
+     */
+    long sweepUnconfirmed(long nowNanos) {
+        long earliest = Long.MAX_VALUE;
+        for (Hold h : holds.values()) {
+            if (!h.watchdog() || h.releasing) {
+                continue;
+            }
+            long deadline = confirmDeadline(h);
+            if (nowNanos - deadline >= 0) {
+                lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
+            } else if (earliest == Long.MAX_VALUE || deadline - earliest < 0) {
+                earliest = deadline;
+            }
+        }
+        return earliest;
     }
 
     /** Registers nothing more and reports every hold still registered CLIENT_CLOSED, on this thread. */

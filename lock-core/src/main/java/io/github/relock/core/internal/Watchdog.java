@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 
@@ -27,10 +28,14 @@ import java.util.function.IntFunction;
  * resurrect a released key or extend someone else's lock (and there is no per-lock timer to race
  * with unlock: Redisson #7272's class of bug cannot happen).
  *
- * A renewal that fails is retried next period; one that never answers (a stalled connection, an
+ * A renewal that fails outright is sent once more at once (a reset leaves a driver's pooled
+ * connections dead one after another), then retried next period; one that never answers (a stalled connection, an
  * exhausted pool) counts as failed after min(commandTimeout, watchdog), so it can neither silence
- * the watchdog nor block later ticks. Either way the registry reports RENEWAL_FAILED once nothing
- * was confirmed for a whole watchdog timeout: the key has certainly expired by then.
+ * the watchdog nor block later ticks. Independently of any call, each tick sweeps the holds whose
+ * last confirmed renewal was sent nine tenths of a watchdog timeout ago and reports them
+ * RENEWAL_FAILED, and when such a deadline falls before the next tick a one-shot sweep is set for
+ * it: the holder is told before its key can expire, so before anyone else can be granted the lock
+ * (the fault chapter's half-open and partition rules measure this).
  */
 final class Watchdog {
     private static final System.Logger LOG = System.getLogger(Watchdog.class.getName());
@@ -79,7 +84,11 @@ final class Watchdog {
     }
 
     void tick() {
-        if (stopped || !ticking.compareAndSet(false, true)) {
+        if (stopped) {
+            return;
+        }
+        sweep(); // even when the previous tick's renewal is still running: that is when it matters
+        if (!ticking.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -108,6 +117,27 @@ final class Watchdog {
         } catch (RuntimeException e) {
             ticking.set(false);
             LOG.log(System.Logger.Level.WARNING, "renewal tick failed", e);
+        }
+    }
+
+    /**
+     * Reports the holds past their confirmation deadline, and if the next deadline comes before the
+     * next tick, checks again right then: the holder hears of a loss before its key can expire,
+     * not at the next tick or when a stalled renewal finally times out.
+     */
+    private void sweep() {
+        if (stopped) {
+            return;
+        }
+        long now = System.nanoTime();
+        long next = registry.sweepUnconfirmed(now);
+        long period = TimeUnit.MILLISECONDS.toNanos(Math.max(1, watchdogMs / 3));
+        if (next != Long.MAX_VALUE && next - now < period) {
+            try {
+                timer.schedule(this::sweep, Math.max(0, next - now), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the client is closing: close() reports what is still held
+            }
         }
     }
 
@@ -183,6 +213,17 @@ final class Watchdog {
      */
     private CompletableFuture<Void> send(Script script, List<String> keys, List<String> args, List<Hold> batch,
                                          java.util.function.Supplier<CompletableFuture<Void>> fallback) {
+        return send(script, keys, args, batch, fallback, true);
+    }
+
+    /**
+     * @param retry whether a call that fails outright (not one that times out) is sent once more
+     *     at once: after a reset, a driver's pooled connections are dead one after another, and
+     *     waiting a period per dead connection could cost the hold
+     */
+    private CompletableFuture<Void> send(Script script, List<String> keys, List<String> args, List<Hold> batch,
+                                         java.util.function.Supplier<CompletableFuture<Void>> fallback,
+                                         boolean retry) {
         long sentAt = System.nanoTime();
         CompletableFuture<Object> call;
         try {
@@ -202,7 +243,23 @@ final class Watchdog {
                 return fallback.get();
             }).thenCompose(f -> f);
         }
-        return bounded.handle((reply, error) -> apply(batch, reply, error, sentAt));
+        return bounded.handle((reply, error) -> {
+            boolean quick = System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(renewTimeoutMs) / 2;
+            if (error != null && retry && quick && !stopped && !(unwrap(error) instanceof TimeoutException)) {
+                LOG.log(System.Logger.Level.DEBUG, "renewing " + batch.size() + " lock(s) failed at once; "
+                        + "sending the renewal again", error);
+                return send(script, keys, args, batch, null, false);
+            }
+            apply(batch, reply, error, sentAt);
+            return CompletableFuture.<Void>completedFuture(null);
+        }).thenCompose(f -> f);
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
     }
 
     private Void apply(List<Hold> batch, Object reply, Throwable error, long sentAt) {
