@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -562,19 +563,15 @@ public abstract class FaultChapter extends TckChapter {
         }
     }
 
-    /** @return "p50/max" of the millisecond values, or "-" if there are none */
-    static String percentiles(List<Long> values) {
-        if (values.isEmpty()) {
-            return "-";
-        }
-        List<Long> sorted = values.stream().sorted().toList();
-        return sorted.get(sorted.size() / 2) + "/" + sorted.get(sorted.size() - 1);
+    private static String joined(List<Long> millis) {
+        return millis.isEmpty() ? "-" : millis.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
     /**
      * A rule's totals over its runs, appended as one line to the kit's TSV file: scenario, kit,
      * runs, faults, grants, overlaps, signalled, longest signal delay (ms), stale accepted, late
-     * accepted, refused, acknowledged writes lost, fault to grant (p50/max ms), heal to grant.
+     * accepted, refused, acknowledged writes lost, fault to next grant and heal to next grant (ms,
+     * comma-separated, "-" for none). {@link FaultReport} reads these lines.
      */
     private static final class Totals {
         final String scenario;
@@ -614,11 +611,12 @@ public abstract class FaultChapter extends TckChapter {
             String line = String.join("\t", scenario, kitName, Integer.toString(runs), Integer.toString(faults),
                     Integer.toString(grants), Integer.toString(overlaps), Integer.toString(signalled),
                     Long.toString(maxSignal), Integer.toString(stale), Integer.toString(late),
-                    Integer.toString(refused), Integer.toString(lostWrites), percentiles(fault), percentiles(heal))
-                    + "\n";
+                    Integer.toString(refused), Integer.toString(lostWrites), joined(fault), joined(heal)) + "\n";
             Path dir = Path.of(System.getProperty(DIR_PROPERTY, "target/faults"));
             try {
                 Files.createDirectories(dir);
+                Files.writeString(dir.resolve(kitName + ".env"), "redis " + io.github.relock.embeddedredis.RedisProcess.VERSION + ", JDK "
+                        + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")\n", StandardCharsets.UTF_8);
                 Files.writeString(dir.resolve(kitName + ".tsv"), line, StandardCharsets.UTF_8,
                         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             } catch (IOException e) {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import io.github.relock.tck.Await;
+import io.github.relock.tck.ChildJvm;
 import io.github.relock.tck.DriverKit;
 import io.github.relock.tck.TckChapter;
 import io.github.relock.tck.RedisTopology;
@@ -509,6 +510,57 @@ public abstract class RedissonInteropChapter extends TckChapter {
                 "a Redisson writer passed a downgraded relock reader");
         relock.readLock().unlock();
         assertEquals(0L, redis("EXISTS", "tck:rw-dg"));
+    }
+
+    /**
+     * Rule 10.19: a relock holder's process is killed ({@code SIGKILL}, a child JVM with a 2 s
+     * watchdog): a Redisson waiter and a relock waiter in this JVM both get the lock once it
+     * expires, one after the other, and nothing renews it after the death.
+     */
+    @Test
+    void rule10_19_holderProcessKilled_redissonAndRelockWaitersAcquire() throws Exception {
+        assumeSingleServer("the child JVM connects to one server");
+        Assumptions.assumeTrue(io.github.relock.tck.RedisFixture.canControlServers(),
+                "REDIS_URL is set: the kit starts no child process against a shared server");
+        String name = "tck:crash";
+        try (ChildJvm child = ChildJvm.holding(kit, kit.server(), name, Duration.ofSeconds(2), Duration.ofSeconds(60))) {
+            RLock redisson = redisson(Duration.ofSeconds(30)).getLock(name);
+            DistributedLock relock = client().getLock(name);
+            Future<Boolean> r = background(() -> {
+                boolean got = redisson.tryLock(60, -1, TimeUnit.SECONDS);
+                if (got) {
+                    redisson.unlock();
+                }
+                return got;
+            });
+            Future<Boolean> l = background(() -> {
+                boolean got = relock.tryLock(60, TimeUnit.SECONDS);
+                if (got) {
+                    relock.unlock();
+                }
+                return got;
+            });
+            Await.until(Duration.ofSeconds(30), () -> subscribed("redisson_lock__channel:{" + name + "}"),
+                    () -> "no waiter subscribed");
+            Object owners = redis("HKEYS", name);
+            child.kill();
+            long first = (Long) redis("PTTL", name);
+            List<Long> ttls = new ArrayList<>();
+            Await.until(Duration.ofSeconds(60), () -> {
+                List<?> now = (List<?>) redis("EVAL", "return {redis.call('PTTL', KEYS[1]), redis.call('HKEYS', KEYS[1])}",
+                        "1", name);
+                if (!owners.equals(now.get(1))) {
+                    return true; // expired, or a waiter has it now
+                }
+                ttls.add((Long) now.get(0));
+                return false;
+            }, () -> "the dead holder's lock never expired: " + ttls);
+            assertTrue(ttls.stream().allMatch(t -> t <= first), () -> "renewed after the holder died: first PTTL "
+                    + first + ", then " + ttls);
+            assertTrue(r.get(60, TimeUnit.SECONDS), "the Redisson waiter never got the dead holder's lock");
+            assertTrue(l.get(60, TimeUnit.SECONDS), "the relock waiter never got the dead holder's lock");
+        }
+        assertEquals(0L, redis("EXISTS", name));
     }
 
     /** Runs {@code body} on a fresh daemon thread; the future completes with its result. */
