@@ -186,8 +186,6 @@ public abstract class CancellationChapter extends TckChapter {
      */
     @Test
     void rule12_5_multiLockAsyncCancelled_everyMemberFree() throws Exception {
-        assumeSingleServer("open defect: under the load of the cluster and Sentinel runs a cancelled multi-lock"
-                + " has been seen to keep its first member until its TTL (README, known limitations)");
         DistributedLock holder = client().getLock("tck:m2");
         holder.lock();
         LockClient c = faulty();

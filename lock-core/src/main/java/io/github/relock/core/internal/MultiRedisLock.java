@@ -200,10 +200,19 @@ final class MultiRedisLock extends AbstractLock {
         /** @return true to go on with the next member, false if this call handed control elsewhere */
         private boolean onMember(RedisLock lock, Boolean ok, Throwable error) {
             current = null;
+            boolean granted = error == null && Boolean.TRUE.equals(ok);
             if (caller.isDone()) {
-                return true; // run() releases and ends
+                // The member was granted (or may have been) just as the caller left: its future was
+                // already complete, so cancelling it gave nothing back. run() releases it with the rest.
+                if (granted) {
+                    acquired.add(lock);
+                } else if (error != null && DefaultLockClient.unwrap(error)
+                        instanceof io.github.relock.api.RedisUnavailableException) {
+                    lock.unlockAsync(owner).exceptionally(t -> null);
+                }
+                return true;
             }
-            if (error == null && ok) {
+            if (granted) {
                 acquired.add(lock);
             } else {
                 if (error != null) {
