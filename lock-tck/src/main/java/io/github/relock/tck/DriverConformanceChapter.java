@@ -365,7 +365,13 @@ public abstract class DriverConformanceChapter extends TckChapter {
         BlockingListener second = new BlockingListener();
         Subscription again = get(ex.subscribe("tck:reuse", false, second));
         assertEquals(1L, redis("PUBLISH", "tck:reuse", "two"));
-        assertEquals("two", second.next());
+        String m = second.next();
+        if (kit.topology().kind() == RedisTopology.Kind.CLUSTER && m.equals("nobody")) {
+            // A cluster spreads a PUBLISH to the other nodes over its bus, later: "nobody" may reach
+            // the node of the new subscription after it was made. It is not a message lost or duplicated.
+            m = second.next();
+        }
+        assertEquals("two", m);
         assertEquals(0, afterUnsubscribe.get(), "the first listener got a message after its unsubscribe completed");
         get(again.unsubscribe());
     }
