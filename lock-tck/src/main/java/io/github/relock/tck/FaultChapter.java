@@ -57,6 +57,7 @@ public abstract class FaultChapter extends TckChapter {
     private static final Duration WATCHDOG = Duration.ofSeconds(2);
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final String LOCK = "tck:faults:lock";
+    private static final String CHANNEL = "redisson_lock__channel:{" + LOCK + "}";
 
     /** @param kit the enclosing kit */
     protected FaultChapter(DriverKit kit) {
@@ -84,7 +85,7 @@ public abstract class FaultChapter extends TckChapter {
                 b.release();
                 return tb;
             });
-            b.awaitWaiting();
+            run.awaitWaiting(b);
             h.fault("blackhole holder");
             proxy.blackhole();
             Await.until(DEADLINE, () -> h.events().stream().anyMatch(e -> e.actor().equals("B")
@@ -212,7 +213,7 @@ public abstract class FaultChapter extends TckChapter {
             h.record("child", History.Op.GRANT, LOCK, -1, "pid " + child.pid());
             Actor b = run.actor("B", run.lockServer);
             CompletableFuture<Long> bDone = b.contend(reg);
-            b.awaitWaiting();
+            run.awaitWaiting(b);
             h.fault("SIGKILL holder");
             child.kill();
             h.record("child", History.Op.RELEASE, LOCK, -1, "killed");
@@ -388,8 +389,20 @@ public abstract class FaultChapter extends TckChapter {
             Actor b = actor("B" + suffix, side == Side.WAITER ? proxy.server() : lockServer);
             long token = a.acquireAndWrite(register);
             CompletableFuture<Long> done = retrying ? b.contendRetrying(register) : b.contend(register);
-            b.awaitWaiting();
+            awaitWaiting(b);
             return new Contest(proxy, a, b, token, done);
+        }
+
+        /**
+         * Waits until {@code actor} has asked for the lock, is blocked, and its wait is subscribed
+         * on the lock's server: a fault that comes later cannot catch the subscription in flight.
+         */
+        void awaitWaiting(Actor actor) {
+            actor.awaitWaiting();
+            Await.until(DEADLINE, () -> {
+                List<?> numsub = (List<?>) lockServer.call("PUBSUB", "NUMSUB", CHANNEL);
+                return (Long) numsub.get(1) > 0;
+            }, () -> actor.name + " never subscribed to " + CHANNEL);
         }
 
         /** Holds a fault for its length: the length is the fault, not a wait for a condition. */
