@@ -56,8 +56,20 @@ final class FencedRedisLock extends RedisLock implements FencedLock {
     @Override
     public Long getToken() {
         client.ensureOpen();
-        Object reply = client.eval(Scripts.FENCED_TOKEN, tokenKeys, List.of());
-        return reply == null ? null : Long.valueOf(reply.toString());
+        return token(client.eval(Scripts.FENCED_TOKEN, tokenKeys, List.of()));
+    }
+
+    /** @return the token counter's value, or null if none was ever granted */
+    private Long token(Object reply) {
+        if (reply == null || reply instanceof Long) {
+            return (Long) reply;
+        }
+        try {
+            return Long.valueOf(reply.toString());
+        } catch (NumberFormatException e) {
+            throw Replies.malformed(reply, Scripts.FENCED_TOKEN.name() + " of lock '" + name + "'",
+                    "nil or the token counter's integer value");
+        }
     }
 
     @Override
@@ -84,7 +96,7 @@ final class FencedRedisLock extends RedisLock implements FencedLock {
             return CompletableFuture.failedFuture(e);
         }
         return client.evalAsync(Scripts.FENCED_TOKEN, tokenKeys, List.of())
-                .thenApply(reply -> reply == null ? null : Long.valueOf(reply.toString()));
+                .thenApply(this::token);
     }
 
     /** The token of the acquisition {@code ownerId} just made (its hold keeps the last one granted). */

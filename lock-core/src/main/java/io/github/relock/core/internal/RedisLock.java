@@ -67,13 +67,13 @@ class RedisLock extends AbstractLock {
             reply = client.evalWrite("unlock of lock '" + name + "'", protocol.releaseScript(),
                     protocol.releaseKeys(field), args);
         } catch (ReplicaShortfall e) {
-            afterRelease(field, ownerId, (Long) e.reply); // done on the master: keep the registry in step
+            afterRelease(field, ownerId, releaseAnswer(e.reply, field)); // done on the master: keep the registry in step
             throw e;
         } catch (RuntimeException e) {
             client.holds().releaseFailed(name, field); // outcome unknown: stop renewing; it expires if it never ran
             throw e;
         }
-        afterRelease(field, ownerId, (Long) reply);
+        afterRelease(field, ownerId, releaseAnswer(reply, field));
     }
 
     @Override
@@ -91,13 +91,13 @@ class RedisLock extends AbstractLock {
                     if (error != null) {
                         Throwable cause = DefaultLockClient.unwrap(error);
                         if (cause instanceof ReplicaShortfall shortfall) {
-                            afterRelease(field, ownerId, (Long) shortfall.reply); // done on the master
+                            afterRelease(field, ownerId, releaseAnswer(shortfall.reply, field)); // done on the master
                         } else {
                             client.holds().releaseFailed(name, field); // outcome unknown: stop renewing
                         }
                         throw asRuntime(cause);
                     }
-                    afterRelease(field, ownerId, (Long) reply);
+                    afterRelease(field, ownerId, releaseAnswer(reply, field));
                     return null;
                 });
     }
@@ -187,11 +187,15 @@ class RedisLock extends AbstractLock {
     }
 
     private Long onAttempt(Object reply, long ttlMs, long ownerId, String field, long sentAt) {
+        String what = protocol.acquireScript().name() + " of lock '" + name + "'";
         long token = HoldRegistry.NO_TOKEN;
-        if (reply instanceof List<?> fenced) { // the fenced acquire: {1, token} or {0, pttl}
-            boolean granted = Long.valueOf(1).equals(fenced.get(0));
-            token = granted ? (Long) fenced.get(1) : token;
-            reply = granted ? null : fenced.get(1);
+        if (reply instanceof List<?>) { // the fenced acquire: {1, token} or {0, pttl}
+            long[] fenced = Replies.integers(reply, 2, what, "{1, token} or {0, pttl}");
+            if (fenced[0] != 0 && fenced[0] != 1) {
+                throw Replies.malformed(reply, what, "{1, token} or {0, pttl}");
+            }
+            token = fenced[0] == 1 ? fenced[1] : token;
+            reply = fenced[0] == 1 ? null : fenced[1];
         }
         if (reply == null) {
             if (client.holds().register(name, field, ownerId, name, ttlMs, sentAt, token, protocol.timeoutKeyPrefix()) == null) {
@@ -203,10 +207,30 @@ class RedisLock extends AbstractLock {
             }
             return null;
         }
-        if ((Long) reply == REACQUIRE_REFUSED) {
+        String expected = "nil (acquired), " + REACQUIRE_REFUSED + " (refused) or the holder's TTL in ms (-1 or more)";
+        long ttl = Replies.integer(reply, what, expected);
+        if (ttl == REACQUIRE_REFUSED) {
             throw new IllegalMonitorStateException(protocol.refusal(name, field));
         }
-        return (Long) reply;
+        if (ttl < -1) {
+            throw Replies.malformed(reply, what, expected);
+        }
+        return ttl;
+    }
+
+    /**
+     * @return a release script's answer (1 released, 0 still held, -1 free, -2 held by another owner)
+     * @throws io.github.relock.api.LockException if the driver answered something else; the hold
+     *     is then treated as a release of unknown outcome: no longer renewed, it expires on its own
+     */
+    private long releaseAnswer(Object reply, String field) {
+        try {
+            return Replies.integer(reply, protocol.releaseScript().name() + " of lock '" + name + "'",
+                    "an integer (1 released, 0 still held, -1 free, -2 held by another owner)");
+        } catch (RuntimeException e) {
+            client.holds().releaseFailed(name, field);
+            throw e;
+        }
     }
 
     private void afterRelease(String field, long ownerId, long answer) {
@@ -338,12 +362,13 @@ class RedisLock extends AbstractLock {
     }
 
     private CompletableFuture<State> stateAsync(String field) {
-        return client.evalAsync(protocol.stateScript(), stateKeys, protocol.stateArgs(field)).thenApply(RedisLock::toState);
+        return client.evalAsync(protocol.stateScript(), stateKeys, protocol.stateArgs(field)).thenApply(this::toState);
     }
 
-    private static State toState(Object reply) {
-        List<?> r = (List<?>) reply;
-        return new State(((Long) r.get(0)) == 1L, ((Long) r.get(1)).intValue(), (Long) r.get(2));
+    private State toState(Object reply) {
+        long[] r = Replies.integers(reply, 3, protocol.stateScript().name() + " of lock '" + name + "'",
+                "{exists 0 or 1, hold count, pttl}");
+        return new State(r[0] == 1L, (int) r[1], r[2]);
     }
 
     static RuntimeException asRuntime(Throwable t) {
