@@ -294,7 +294,11 @@ class RedisLock extends AbstractLock {
 
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {
-        client.ensureOpen();
+        try {
+            client.ensureOpen();
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         return client.evalWriteAsync("forceUnlock of lock '" + name + "'", protocol.forceReleaseScript(),
                         protocol.forceReleaseKeys(), protocol.forceReleaseArgs())
                 .handle((r, error) -> {
@@ -362,6 +366,11 @@ class RedisLock extends AbstractLock {
     }
 
     private CompletableFuture<State> stateAsync(String field) {
+        try {
+            client.ensureOpen();
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         return client.evalAsync(protocol.stateScript(), stateKeys, protocol.stateArgs(field)).thenApply(this::toState);
     }
 
