@@ -16,8 +16,10 @@ public interface LockClient extends AutoCloseable {
      * Returns the reentrant lock with this name (Redisson {@code getLock}). Cheap: the object
      * holds no Redis resource, and all objects for one name in one client share their state.
      *
-     * @param name the Redis key of the lock hash; not blank
-     * @throws IllegalArgumentException if {@code name} is blank
+     * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
+     *     its own hash tag, as in Redisson
+     * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getLock(String name);
@@ -30,8 +32,10 @@ public interface LockClient extends AutoCloseable {
      * {@link LockOptions#fairLockWaitTimeout()}; a live relock waiter keeps it however long the
      * lock is held.
      *
-     * @param name the Redis key of the lock hash; not blank
-     * @throws IllegalArgumentException if {@code name} is blank
+     * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
+     *     its own hash tag, as in Redisson
+     * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getFairLock(String name);
@@ -41,8 +45,10 @@ public interface LockClient extends AutoCloseable {
      * it, a writer excludes everyone, on Redisson's hash ({@code mode}, reader and writer fields,
      * readers' timeout keys) and channel {@code redisson_rwlock:{name}}.
      *
-     * @param name the Redis key of the lock hash; not blank
-     * @throws IllegalArgumentException if {@code name} is blank
+     * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
+     *     its own hash tag, as in Redisson
+     * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
      * @throws NullPointerException if {@code name} is null
      */
     ReadWriteDistributedLock getReadWriteLock(String name);
@@ -51,8 +57,10 @@ public interface LockClient extends AutoCloseable {
      * Returns the fenced lock with this name (Redisson {@code getFencedLock}): a reentrant lock
      * whose every grant, re-entries included, also returns a strictly increasing fencing token.
      *
-     * @param name the Redis key of the lock hash; not blank
-     * @throws IllegalArgumentException if {@code name} is blank
+     * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
+     *     its own hash tag, as in Redisson
+     * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
      * @throws NullPointerException if {@code name} is null
      */
     FencedLock getFencedLock(String name);
@@ -66,8 +74,10 @@ public interface LockClient extends AutoCloseable {
      * unavailable or overloaded; pub/sub waiters of the same name are then woken only by their
      * TTL-bounded poll.
      *
-     * @param name the Redis key of the lock hash; not blank
-     * @throws IllegalArgumentException if {@code name} is blank
+     * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
+     *     its own hash tag, as in Redisson
+     * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getSpinLock(String name);
@@ -78,8 +88,10 @@ public interface LockClient extends AutoCloseable {
      * take it again: that attempt throws {@link IllegalMonitorStateException} at once instead of
      * blocking forever on itself. {@code getHoldCount()} is therefore 0 or 1.
      *
-     * @param name the Redis key of the lock hash; not blank
-     * @throws IllegalArgumentException if {@code name} is blank
+     * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
+     *     its own hash tag, as in Redisson
+     * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getNonReentrantLock(String name);
@@ -89,8 +101,10 @@ public interface LockClient extends AutoCloseable {
      * {@code getNonReentrantFairLock}): {@link #getFairLock(String)}'s queue and wake-ups, and the
      * re-acquire rule of {@link #getNonReentrantLock(String)}.
      *
-     * @param name the Redis key of the lock hash; not blank
-     * @throws IllegalArgumentException if {@code name} is blank
+     * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
+     *     its own hash tag, as in Redisson
+     * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getNonReentrantFairLock(String name);

@@ -27,12 +27,34 @@ final class Args {
     private Args() {
     }
 
+    /**
+     * A lock name: not null, not blank, and text that UTF-8 can encode. An unpaired surrogate has
+     * no UTF-8 form: drivers send it as {@code '?'}, so "a" + U+D800 and "a" + U+DBFF
+     * would silently share the key {@code "a?"}. Any other text is allowed, of any length, with
+     * or without a {@code {hash tag}}.
+     */
     static String name(String name) {
         Objects.requireNonNull(name, "lock name must not be null");
         if (name.isBlank()) {
-            throw new IllegalArgumentException("lock name must not be blank, was '" + name + "'");
+            throw new IllegalArgumentException("lock name must not be blank (a Redis key of at least one"
+                    + " non-whitespace character), was '" + shown(name) + "' (" + name.length() + " chars)");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
+                i++; // a pair: one supplementary character, which UTF-8 encodes
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(String.format("lock name must be text UTF-8 can encode, but has an"
+                        + " unpaired surrogate \\u%04X at index %d, which drivers would send as '?' (so distinct names"
+                        + " would share one key): '%s'", (int) c, i, shown(name)));
+            }
         }
         return name;
+    }
+
+    /** The start of a name for a message, so a huge one does not make a huge message. */
+    private static String shown(String name) {
+        return name.length() <= 100 ? name : name.substring(0, 100) + "...";
     }
 
     /** Public wait (Redisson convention: -1 = one attempt) to internal ms ({@link #TRY_ONCE} = one attempt). */

@@ -182,4 +182,20 @@ class ArgsTest {
         assertMessageHas(assertThrows(IllegalArgumentException.class, () -> Args.name("  ")), "blank", "was '  '");
         assertMessageHas(assertThrows(IllegalArgumentException.class, () -> Args.name("")), "blank", "was ''");
     }
+
+    @Test
+    void name_unpairedSurrogate_rejectedNamingItAndItsIndex_pairsAccepted() {
+        assertEquals("a\uD83D\uDD12", Args.name("a\uD83D\uDD12"));
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> Args.name("a\uD800")),
+                "unpaired surrogate", "\\uD800 at index 1", "UTF-8");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> Args.name("ab\uDC00\uD800")),
+                "\\uDC00 at index 2");
+    }
+
+    @Test
+    void name_hugeBlank_rejectedWithAShortMessage() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Args.name(" ".repeat(1 << 20)));
+        assertMessageHas(e, "must not be blank", "(1048576 chars)");
+        assertTrue(e.getMessage().length() < 400, "the message repeats the whole name: " + e.getMessage().length());
+    }
 }
