@@ -117,7 +117,10 @@ public interface LockClient extends AutoCloseable {
      * not supported. Redisson's multi-lock over the same names excludes it.
      *
      * @param locks locks from relock clients, in acquisition order; at least one
-     * @throws IllegalArgumentException if empty or a lock is not a relock lock
+     * @throws IllegalArgumentException if empty, if a lock is not a relock lock (another library's,
+     *     or a multi-lock), or if two locks share one client and name (one Redis key counted twice)
+     * @throws NullPointerException if {@code locks} or one of them is null
+     * @throws IllegalStateException if this client, or the client of one of the locks, is closed
      */
     DistributedLock getMultiLock(DistributedLock... locks);
 
@@ -128,7 +131,10 @@ public interface LockClient extends AutoCloseable {
      * still overlap the next one.
      *
      * @param locks locks from relock clients, typically one per independent Redis server
-     * @throws IllegalArgumentException if empty or a lock is not a relock lock
+     * @throws IllegalArgumentException if empty, if a lock is not a relock lock (another library's,
+     *     or a multi-lock), or if two locks share one client and name (one Redis key counted twice)
+     * @throws NullPointerException if {@code locks} or one of them is null
+     * @throws IllegalStateException if this client, or the client of one of the locks, is closed
      */
     DistributedLock getRedLock(DistributedLock... locks);
 

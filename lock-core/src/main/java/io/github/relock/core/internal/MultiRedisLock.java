@@ -66,11 +66,31 @@ final class MultiRedisLock extends AbstractLock {
                 throw new IllegalArgumentException(kind + " takes locks from relock LockClients (getLock/getFairLock), got "
                         + l.getClass().getName());
             }
+            for (RedisLock o : own) {
+                if (o.client == r.client && o.name.equals(r.name)) { // one key twice: taken reentrantly, or a RedLock majority of one server
+                    throw new IllegalArgumentException(kind + " takes each lock at most once, got " + o + " and " + r
+                            + " of one LockClient (" + r.client.clientId() + "): both are the key '" + r.name + "'");
+                }
+            }
             own.add(r);
         }
         this.locks = List.copyOf(own);
         this.red = red;
         this.name = kind + own.stream().map(RedisLock::getName).collect(Collectors.joining(", ", "[", "]"));
+        ensureMembersOpen();
+    }
+
+    /**
+     * A member whose client was closed fails the whole lock at once, for RedLock too: a closed
+     * client is the application's act, not a server failure a majority may outvote.
+     */
+    private void ensureMembersOpen() {
+        for (RedisLock l : locks) {
+            if (l.client.isClosed()) {
+                throw new IllegalStateException(name + ": the LockClient (" + l.client.clientId() + ") of its lock '"
+                        + l.name + "' is closed");
+            }
+        }
     }
 
     @Override
@@ -306,6 +326,7 @@ final class MultiRedisLock extends AbstractLock {
 
     @Override
     boolean acquire(long waitMs, long ttlMs, long owner, boolean interruptible) throws InterruptedException {
+        ensureMembersOpen();
         if (waitMs == Args.WAIT_FOREVER) {
             if (interruptible) {
                 lockInterruptibly(ttlMs, owner);
@@ -328,6 +349,12 @@ final class MultiRedisLock extends AbstractLock {
     @Override
     <T> CompletableFuture<T> acquireAsync(long waitMs, long ttlMs, long owner, Function<Boolean, T> outcome) {
         CompletableFuture<T> caller = new CompletableFuture<>();
+        try {
+            ensureMembersOpen();
+        } catch (IllegalStateException e) {
+            caller.completeExceptionally(e);
+            return caller;
+        }
         if (waitMs == Args.WAIT_FOREVER) {
             nextLockAttempt(caller, ttlMs, owner, outcome);
         } else {
