@@ -19,7 +19,9 @@ public interface LockClient extends AutoCloseable {
      * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
      *     its own hash tag, as in Redisson
      * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
-     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names),
+     *     or, on a Redis Cluster, has a brace but no complete hash tag (its hash and channel would
+     *     fall in different slots)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getLock(String name);
@@ -35,7 +37,9 @@ public interface LockClient extends AutoCloseable {
      * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
      *     its own hash tag, as in Redisson
      * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
-     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names),
+     *     or, on a Redis Cluster, has a brace but no complete hash tag (its hash and channel would
+     *     fall in different slots)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getFairLock(String name);
@@ -48,7 +52,9 @@ public interface LockClient extends AutoCloseable {
      * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
      *     its own hash tag, as in Redisson
      * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
-     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names),
+     *     or, on a Redis Cluster, has a brace but no complete hash tag (its hash and channel would
+     *     fall in different slots)
      * @throws NullPointerException if {@code name} is null
      */
     ReadWriteDistributedLock getReadWriteLock(String name);
@@ -60,7 +66,9 @@ public interface LockClient extends AutoCloseable {
      * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
      *     its own hash tag, as in Redisson
      * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
-     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names),
+     *     or, on a Redis Cluster, has a brace but no complete hash tag (its hash and channel would
+     *     fall in different slots)
      * @throws NullPointerException if {@code name} is null
      */
     FencedLock getFencedLock(String name);
@@ -77,7 +85,9 @@ public interface LockClient extends AutoCloseable {
      * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
      *     its own hash tag, as in Redisson
      * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
-     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names),
+     *     or, on a Redis Cluster, has a brace but no complete hash tag (its hash and channel would
+     *     fall in different slots)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getSpinLock(String name);
@@ -91,7 +101,9 @@ public interface LockClient extends AutoCloseable {
      * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
      *     its own hash tag, as in Redisson
      * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
-     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names),
+     *     or, on a Redis Cluster, has a brace but no complete hash tag (its hash and channel would
+     *     fall in different slots)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getNonReentrantLock(String name);
@@ -104,7 +116,9 @@ public interface LockClient extends AutoCloseable {
      * @param name the Redis key of the lock hash; not blank; any length; one containing <code>&#123;</code> sets
      *     its own hash tag, as in Redisson
      * @throws IllegalArgumentException if {@code name} is blank, or holds an unpaired surrogate (which
-     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names)
+     *     UTF-8 cannot encode: drivers would send it as {@code '?'}, merging distinct names),
+     *     or, on a Redis Cluster, has a brace but no complete hash tag (its hash and channel would
+     *     fall in different slots)
      * @throws NullPointerException if {@code name} is null
      */
     DistributedLock getNonReentrantFairLock(String name);

@@ -53,7 +53,7 @@ final class Args {
     }
 
     /** The start of a name for a message, so a huge one does not make a huge message. */
-    private static String shown(String name) {
+    static String shown(String name) {
         return name.length() <= 100 ? name : name.substring(0, 100) + "...";
     }
 

@@ -57,6 +57,8 @@ public final class DefaultLockClient implements LockClient {
     private final String clientId;
     private final boolean ownsExecutor;
     private final String publishMode;
+    /** Whether the deployment is a Redis Cluster: lock names must then keep their keys in one slot. */
+    private final boolean cluster;
     private final Waiters waiters;
     private final HoldRegistry holds;
     private final Watchdog watchdog;
@@ -86,7 +88,7 @@ public final class DefaultLockClient implements LockClient {
         });
         this.clientId = options.clientId().orElseGet(() -> UUID.randomUUID().toString());
         this.ownsExecutor = ownsExecutor;
-        boolean cluster = executor.capabilities().contains(Capability.CLUSTER);
+        this.cluster = executor.capabilities().contains(Capability.CLUSTER);
         // Cluster: reach both Redisson 3.x (classic) and 4.x (sharded) subscribers; pcall in the
         // scripts keeps servers without SPUBLISH working.
         this.publishMode = cluster ? "BOTH" : "PUBLISH";
@@ -136,47 +138,47 @@ public final class DefaultLockClient implements LockClient {
     @Override
     public DistributedLock getLock(String name) {
         ensureOpen();
-        String n = Args.name(name);
+        String n = name(name);
         return new RedisLock(this, n, new ReentrantProtocol(this, n, true));
     }
 
     @Override
     public DistributedLock getFairLock(String name) {
         ensureOpen();
-        String n = Args.name(name);
+        String n = name(name);
         return new RedisLock(this, n, new FairProtocol(this, n, true));
     }
 
     @Override
     public ReadWriteDistributedLock getReadWriteLock(String name) {
         ensureOpen();
-        return new RedisReadWriteLock(this, Args.name(name));
+        return new RedisReadWriteLock(this, name(name));
     }
 
     @Override
     public FencedLock getFencedLock(String name) {
         ensureOpen();
-        return new FencedRedisLock(this, Args.name(name));
+        return new FencedRedisLock(this, name(name));
     }
 
     @Override
     public DistributedLock getSpinLock(String name) {
         ensureOpen();
-        String n = Args.name(name);
+        String n = name(name);
         return new RedisLock(this, n, new SpinProtocol(this, n));
     }
 
     @Override
     public DistributedLock getNonReentrantLock(String name) {
         ensureOpen();
-        String n = Args.name(name);
+        String n = name(name);
         return new RedisLock(this, n, new ReentrantProtocol(this, n, false));
     }
 
     @Override
     public DistributedLock getNonReentrantFairLock(String name) {
         ensureOpen();
-        String n = Args.name(name);
+        String n = name(name);
         return new RedisLock(this, n, new FairProtocol(this, n, false));
     }
 
@@ -190,6 +192,15 @@ public final class DefaultLockClient implements LockClient {
     public DistributedLock getRedLock(DistributedLock... locks) {
         ensureOpen();
         return MultiRedisLock.red(java.util.Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
+    }
+
+    /** {@link Args#name}, and on a cluster {@link Keys#requireOneSlot}. */
+    private String name(String name) {
+        String n = Args.name(name);
+        if (cluster) {
+            Keys.requireOneSlot(n);
+        }
+        return n;
     }
 
     @Override

@@ -2,7 +2,8 @@ package io.github.relock.core.internal;
 
 /**
  * Key, field and channel names, all from one place, following Redisson's rules (spec 1.3/1.4):
- * the only test is whether the name contains '{'; no attempt is made to validate the hash tag.
+ * the only test is whether the name contains '{'. On a cluster, {@link #requireOneSlot} refuses a
+ * name whose derived keys would not share its slot.
  */
 final class Keys {
     static final String LOCK_CHANNEL_PREFIX = "redisson_lock__channel";
@@ -23,6 +24,28 @@ final class Keys {
     /** The channel unlocks of a reentrant lock publish on. */
     static String lockChannel(String name) {
         return prefixName(LOCK_CHANNEL_PREFIX, name);
+    }
+
+    /**
+     * On a Redis Cluster a lock's scripts touch its hash together with keys and channels made from
+     * its name ({@link #prefixName}, {@link #suffixName}), so all of them must share one hash slot.
+     * They do when the name has no brace, or a complete hash tag; a name with a '}' but no '{'
+     * before it, or a '{' without a complete tag ("{", "a{}b"), spreads them over several slots,
+     * and a script would fail with CROSSSLOT after the lock was taken, so it could never be released.
+     *
+     * @throws IllegalArgumentException naming the name, the slots and what to use instead
+     */
+    static void requireOneSlot(String name) {
+        int slot = Slots.slot(name);
+        String channel = lockChannel(name);
+        String suffixed = suffixName(name, "x");
+        String other = Slots.slot(channel) != slot ? channel : Slots.slot(suffixed) != slot ? suffixed : null;
+        if (other != null) {
+            throw new IllegalArgumentException("lock name '" + Args.shown(name) + "' cannot be used on a Redis Cluster:"
+                    + " the lock's hash (slot " + slot + ") and '" + Args.shown(other) + "' (slot " + Slots.slot(other)
+                    + ") fall in different hash slots, so its scripts would fail with CROSSSLOT; use a name with no"
+                    + " brace, or one with a complete hash tag such as 'orders:{42}'");
+        }
     }
 
     /** The owner field {@code <clientId>:<threadId>}. */

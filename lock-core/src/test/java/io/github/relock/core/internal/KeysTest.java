@@ -3,12 +3,16 @@ package io.github.relock.core.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.junit.jupiter.api.Test;
 
 /**
  * Key, channel and field names (spec 1.3/1.4). The one rule: a name that contains '{' anywhere is
  * used as it is; any other name is wrapped in braces, so every derived key shares the lock's slot.
- * Nothing checks that the '{' opens a valid hash tag, as in Redisson.
+ * Building names checks nothing, as in Redisson; on a cluster, requireOneSlot refuses a name whose
+ * derived keys would not share its slot.
  */
 class KeysTest {
 
@@ -88,5 +92,21 @@ class KeysTest {
         assertEquals("c1:-9223372036854775808", Keys.ownerField("c1", Long.MIN_VALUE));
         assertEquals("3f2b7a1e-0c4d-4e5f-8a9b-1c2d3e4f5a6b:1",
                 Keys.ownerField("3f2b7a1e-0c4d-4e5f-8a9b-1c2d3e4f5a6b", 1));
+    }
+
+    @Test
+    void requireOneSlot_noBraceOrCompleteTag_accepted() {
+        for (String name : new String[] {"orders", "a:b c", "{tenant}:orders", "a{b}c", "a{b}}", "a}b{c}"}) {
+            Keys.requireOneSlot(name);
+        }
+    }
+
+    @Test
+    void requireOneSlot_braceWithoutCompleteTag_rejectedNamingTheSlotsAndTheFix() {
+        for (String name : new String[] {"{", "a{}b", "a}b", "a}{"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Keys.requireOneSlot(name), name);
+            assertTrue(e.getMessage().contains("'" + name + "' cannot be used on a Redis Cluster")
+                    && e.getMessage().contains("CROSSSLOT") && e.getMessage().contains("complete hash tag"), e.getMessage());
+        }
     }
 }
