@@ -74,6 +74,11 @@ import org.junit.jupiter.api.Test;
  *     (one key would be taken reentrantly, or count twice towards a RedLock majority)</td></tr>
  * <tr><td>a member from a closed client</td><td>same, and acquiring a multi-lock made before the
  *     close</td><td>{@link IllegalStateException} naming the member and its client</td></tr>
+ * <tr><td>a name with a brace but no complete hash tag (<code>&#123;</code>,
+ *     <code>tck:&#123;&#125;x</code>, <code>tck:&#125;</code>)</td><td>every name entry, on a Redis
+ *     Cluster only</td><td>{@link IllegalArgumentException} "... cannot be used on a Redis Cluster:
+ *     ... different hash slots ... CROSSSLOT": its hash and channel would sit in different slots,
+ *     so its release could never run. On one server or Sentinel such names are valid and work.</td></tr>
  * <tr><td>{@link LockOptions.Builder} values out of range or {@code null}</td><td>each setter</td>
  *     <td>{@link IllegalArgumentException} / {@link NullPointerException} naming the setting, the
  *     allowed range and the value</td></tr>
@@ -88,8 +93,8 @@ import org.junit.jupiter.api.Test;
  *     a release whose reply was malformed stops renewing the hold, so it expires on its own</td></tr>
  * </table>
  *
- * <p>Valid, and tested to work: names with hash-tag braces (<code>tck:&#123;tag&#125;:a</code>,
- * <code>&#123;</code>, <code>tck:&#125;&#123;</code>, <code>tck:&#125;</code>), with characters outside the BMP or with spaces around them, and of 1 MB (Redis
+ * <p>Valid, and tested to work: names with a complete hash tag (<code>tck:&#123;tag&#125;:a</code>,
+ * <code>tck:a&#123;tag&#125;&#125;</code>), with characters outside the BMP or with spaces around them, and of 1 MB (Redis
  * keys are binary-safe up to 512 MB; Redisson accepts them too): each locks exactly that key, waits
  * on Redisson's channel for it (<code>redisson_lock__channel:name</code> when the name has a <code>&#123;</code>,
  * else <code>redisson_lock__channel:&#123;name&#125;</code>), wakes its waiter and leaves nothing. Waits of 0 and
@@ -279,34 +284,64 @@ public abstract class BadInputChapter extends TckChapter {
     }
 
     /**
-     * Rule 17.3: names with hash-tag braces, characters outside the BMP, surrounding spaces, and a
-     * name of 1 MB are valid: each locks exactly that key (a hash), excludes another client, makes
-     * a waiter wait on Redisson's channel for it and wakes it on unlock, and leaves nothing. When
-     * it fails: the key or channel is not Redisson's (a '{' must suppress the added braces), the
-     * name was altered on its way to Redis, or a large name broke a script or subscription.
+     * Rule 17.3: names with a complete hash tag (and a stray brace after it), characters outside
+     * the BMP, surrounding spaces, and a name of 1 MB are valid on every deployment: each locks
+     * exactly that key (a hash), excludes another client, makes a waiter wait on Redisson's
+     * channel for it and wakes it on unlock, and leaves nothing. When it fails: the key or channel
+     * is not Redisson's (a '{' must suppress the added braces), the name was altered on its way to
+     * Redis, or a large name broke a script or subscription.
      */
     @Test
     void rule17_3_unusualValidNames_lockTheirOwnKeyOnRedissonChannel() throws Exception {
         LockClient a = client();
         LockClient b = client();
-        List<String> names = List.of("tck:{tag}:a", "{", "tck:}{", "tck:}", "tck:\u9501-\u043a\u043b\u044e\u0447-\uD83D\uDD12",
-                " tck:padded ", "tck:huge:" + "x".repeat(1 << 20));
-        for (String name : names) {
-            String channel = "redisson_lock__channel:" + (name.indexOf('{') >= 0 ? name : "{" + name + "}");
-            DistributedLock held = a.getLock(name);
-            assertTrue(held.tryLock(), () -> "lock '" + brief(name) + "' not acquired on a free key");
-            assertEquals("hash", redis("TYPE", name), () -> "lock '" + brief(name) + "' is not the hash of that exact key");
-            assertFalse(b.getLock(name).tryLock(), () -> "another client took lock '" + brief(name) + "' while held");
-            CompletableFuture<LockLease> waiter = b.getLock(name).acquireAsync(DEADLINE, null);
-            Await.until(DEADLINE, () -> channels().contains(channel),
-                    () -> "the waiter of '" + brief(name) + "' is not on Redisson's channel " + brief(channel));
-            assertFalse(waiter.isDone(), () -> "the waiter of '" + brief(name) + "' ended while the lock was held");
-            held.unlock();
-            LockLease lease = waiter.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-            assertTrue(lease.isValid(), () -> "the woken waiter of '" + brief(name) + "' holds no valid lease");
-            lease.close();
-            assertNothingWritten("lock '" + brief(name) + "' after its unlock");
+        for (String name : List.of("tck:{tag}:a", "tck:a{tag}}", "tck:\u9501-\u043a\u043b\u044e\u0447-\uD83D\uDD12",
+                " tck:padded ", "tck:huge:" + "x".repeat(1 << 20))) {
+            assertLocksItsOwnKey(a, b, name);
         }
+    }
+
+    /**
+     * Rule 17.14: a name with a brace but no complete hash tag (<code>&#123;</code>,
+     * <code>tck:&#123;&#125;x</code>, a '}' with no '{' before it) spreads the lock's hash and its channel over different slots. On
+     * a Redis Cluster every name entry refuses it, naming the slots and what to use instead, and
+     * nothing is written; on one server or Sentinel, where slots do not matter, it works as in
+     * rule 17.3. When it fails on a cluster: the lock was taken and its release failed with
+     * CROSSSLOT, so it could never be released.
+     */
+    @Test
+    void rule17_14_braceWithoutCompleteHashTag_refusedOnClusterOnly() throws Exception {
+        List<String> names = List.of("{", "tck:{}x", "tck:}", "tck:}{");
+        LockClient a = client();
+        if (kit.topology().kind() == RedisTopology.Kind.CLUSTER) {
+            nameEntries(a).forEach((entry, get) -> names.forEach(name ->
+                    assertRefused(IllegalArgumentException.class, entry + "('" + name + "') on a cluster", () -> get.apply(name),
+                            "'" + name + "' cannot be used on a Redis Cluster", "different hash slots", "CROSSSLOT")));
+            assertNothingWritten("names refused on a cluster");
+            return;
+        }
+        LockClient b = client();
+        for (String name : names) {
+            assertLocksItsOwnKey(a, b, name);
+        }
+    }
+
+    /** Rule 17.3's checks for one name: its own key, Redisson's channel, a woken waiter, nothing left. */
+    private void assertLocksItsOwnKey(LockClient a, LockClient b, String name) throws Exception {
+        String channel = "redisson_lock__channel:" + (name.indexOf('{') >= 0 ? name : "{" + name + "}");
+        DistributedLock held = a.getLock(name);
+        assertTrue(held.tryLock(), () -> "lock '" + brief(name) + "' not acquired on a free key");
+        assertEquals("hash", redis("TYPE", name), () -> "lock '" + brief(name) + "' is not the hash of that exact key");
+        assertFalse(b.getLock(name).tryLock(), () -> "another client took lock '" + brief(name) + "' while held");
+        CompletableFuture<LockLease> waiter = b.getLock(name).acquireAsync(DEADLINE, null);
+        Await.until(DEADLINE, () -> channels().contains(channel),
+                () -> "the waiter of '" + brief(name) + "' is not on Redisson's channel " + brief(channel));
+        assertFalse(waiter.isDone(), () -> "the waiter of '" + brief(name) + "' ended while the lock was held");
+        held.unlock();
+        LockLease lease = waiter.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        assertTrue(lease.isValid(), () -> "the woken waiter of '" + brief(name) + "' holds no valid lease");
+        lease.close();
+        assertNothingWritten("lock '" + brief(name) + "' after its unlock");
     }
 
     // ---------------------------------------------------------------- leases and waits
