@@ -111,6 +111,14 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
+    /** Chapter 17: {@link BadInputChapter}, run against this driver. */
+    @Nested
+    class BadInput extends BadInputChapter {
+        BadInput() {
+            super(RelockTck.this);
+        }
+    }
+
     /** Chapter 18: {@link FaultChapter}, run against this driver. */
     @Nested
     class Faults extends FaultChapter {
