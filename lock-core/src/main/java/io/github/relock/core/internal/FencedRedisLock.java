@@ -67,7 +67,7 @@ final class FencedRedisLock extends RedisLock implements FencedLock {
         try {
             return Long.valueOf(reply.toString());
         } catch (NumberFormatException e) {
-            throw Replies.malformed(reply, Scripts.FENCED_TOKEN.name() + " of lock '" + name + "'",
+            throw Replies.malformed(reply, Scripts.FENCED_TOKEN, name,
                     "nil or the token counter's integer value");
         }
     }

@@ -20,6 +20,13 @@ import java.util.function.Function;
 class RedisLock extends AbstractLock {
     /** An acquire script's answer when a non-reentrant lock's holder asks again (a PTTL is never below -2). */
     private static final long REACQUIRE_REFUSED = -3;
+    // What each script's reply must be, for the error a malformed reply gets (constants: the lock
+    // path builds no message unless a reply is wrong).
+    private static final String ACQUIRE_REPLY = "nil (acquired), " + REACQUIRE_REFUSED
+            + " (refused) or the holder's TTL in ms (-1 or more)";
+    private static final String FENCED_REPLY = "{1, token} or {0, pttl}";
+    private static final String RELEASE_REPLY = "an integer (1 released, 0 still held, -1 free, -2 held by another owner)";
+    private static final String STATE_REPLY = "{exists 0 or 1, hold count, pttl}";
 
     final DefaultLockClient client;
     final String name;
@@ -187,12 +194,11 @@ class RedisLock extends AbstractLock {
     }
 
     private Long onAttempt(Object reply, long ttlMs, long ownerId, String field, long sentAt) {
-        String what = protocol.acquireScript().name() + " of lock '" + name + "'";
         long token = HoldRegistry.NO_TOKEN;
         if (reply instanceof List<?>) { // the fenced acquire: {1, token} or {0, pttl}
-            long[] fenced = Replies.integers(reply, 2, what, "{1, token} or {0, pttl}");
+            long[] fenced = Replies.integers(reply, 2, protocol.acquireScript(), name, FENCED_REPLY);
             if (fenced[0] != 0 && fenced[0] != 1) {
-                throw Replies.malformed(reply, what, "{1, token} or {0, pttl}");
+                throw Replies.malformed(reply, protocol.acquireScript(), name, FENCED_REPLY);
             }
             token = fenced[0] == 1 ? fenced[1] : token;
             reply = fenced[0] == 1 ? null : fenced[1];
@@ -207,13 +213,12 @@ class RedisLock extends AbstractLock {
             }
             return null;
         }
-        String expected = "nil (acquired), " + REACQUIRE_REFUSED + " (refused) or the holder's TTL in ms (-1 or more)";
-        long ttl = Replies.integer(reply, what, expected);
+        long ttl = Replies.integer(reply, protocol.acquireScript(), name, ACQUIRE_REPLY);
         if (ttl == REACQUIRE_REFUSED) {
             throw new IllegalMonitorStateException(protocol.refusal(name, field));
         }
         if (ttl < -1) {
-            throw Replies.malformed(reply, what, expected);
+            throw Replies.malformed(reply, protocol.acquireScript(), name, ACQUIRE_REPLY);
         }
         return ttl;
     }
@@ -225,8 +230,7 @@ class RedisLock extends AbstractLock {
      */
     private long releaseAnswer(Object reply, String field) {
         try {
-            return Replies.integer(reply, protocol.releaseScript().name() + " of lock '" + name + "'",
-                    "an integer (1 released, 0 still held, -1 free, -2 held by another owner)");
+            return Replies.integer(reply, protocol.releaseScript(), name, RELEASE_REPLY);
         } catch (RuntimeException e) {
             client.holds().releaseFailed(name, field);
             throw e;
@@ -375,8 +379,7 @@ class RedisLock extends AbstractLock {
     }
 
     private State toState(Object reply) {
-        long[] r = Replies.integers(reply, 3, protocol.stateScript().name() + " of lock '" + name + "'",
-                "{exists 0 or 1, hold count, pttl}");
+        long[] r = Replies.integers(reply, 3, protocol.stateScript(), name, STATE_REPLY);
         return new State(r[0] == 1L, (int) r[1], r[2]);
     }
 

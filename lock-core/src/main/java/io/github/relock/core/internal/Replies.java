@@ -1,6 +1,7 @@
 package io.github.relock.core.internal;
 
 import io.github.relock.api.LockException;
+import io.github.relock.spi.Script;
 import java.util.List;
 
 /**
@@ -18,43 +19,47 @@ final class Replies {
 
     /**
      * @param reply the script's reply
-     * @param what the script and lock, e.g. {@code "lock-release of lock 'x'"}
-     * @param expected what a correct reply is, e.g. {@code "an integer -2..1"}
+     * @param script the script that replied
+     * @param lock the lock's name
+     * @param expected what a correct reply is, e.g. {@code "an integer -2..1"} (a constant: nothing
+     *     is built on the lock path unless the reply is wrong)
      * @return the reply as a long
      * @throws LockException if the reply is not an integer
      */
-    static long integer(Object reply, String what, String expected) {
+    static long integer(Object reply, Script script, String lock, String expected) {
         if (reply instanceof Long l) {
             return l;
         }
-        throw malformed(reply, what, expected);
+        throw malformed(reply, script, lock, expected);
     }
 
     /**
      * @param reply the script's reply
      * @param size how many elements it must have
-     * @param what the script and lock
-     * @param expected what a correct reply is
+     * @param script the script that replied
+     * @param lock the lock's name
+     * @param expected what a correct reply is (a constant)
      * @return the reply's elements, each an integer
      * @throws LockException if the reply is not a list of {@code size} integers
      */
-    static long[] integers(Object reply, int size, String what, String expected) {
+    static long[] integers(Object reply, int size, Script script, String lock, String expected) {
         if (reply instanceof List<?> list && list.size() == size) {
             long[] out = new long[size];
             for (int i = 0; i < size; i++) {
                 if (!(list.get(i) instanceof Long l)) {
-                    throw malformed(reply, what, expected);
+                    throw malformed(reply, script, lock, expected);
                 }
                 out[i] = l;
             }
             return out;
         }
-        throw malformed(reply, what, expected);
+        throw malformed(reply, script, lock, expected);
     }
 
     /** @return the error for a reply of the wrong shape (thrown by the caller) */
-    static LockException malformed(Object reply, String what, String expected) {
-        return new LockException("unexpected reply from the Redis driver to " + what + ": expected " + expected
+    static LockException malformed(Object reply, Script script, String lock, String expected) {
+        return new LockException("unexpected reply from the Redis driver to " + script.name() + " of lock '"
+                + Args.shown(lock) + "': expected " + expected
                 + ", got " + show(reply) + "; the driver or a proxy in front of Redis changed the reply");
     }
 
