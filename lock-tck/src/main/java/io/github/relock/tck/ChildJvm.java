@@ -78,6 +78,39 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * After {@link #kill()}: waits until the dead holder's fields are gone from {@code lock} (it
+     * expired, or a waiter took it over), checking that its TTL never rose meanwhile, which would
+     * mean something still renewed it. The TTL and the owners are read together, in one script.
+     *
+     * @param redis where the lock lives
+     * @param lock the lock's name (its hash)
+     * @param deadline how long the lock may take to expire
+     * @throws AssertionError if the TTL rose or the lock did not expire in time
+     */
+    public void awaitLockExpiredUnrenewed(RedisTopology redis, String lock, Duration deadline) {
+        List<?> at = ttlAndOwners(redis, lock);
+        long first = (Long) at.get(0);
+        Object deadOwners = at.get(1);
+        List<Long> ttls = new java.util.ArrayList<>();
+        Await.until(deadline, () -> {
+            List<?> now = ttlAndOwners(redis, lock);
+            if (!deadOwners.equals(now.get(1))) {
+                return true;
+            }
+            ttls.add((Long) now.get(0));
+            return false;
+        }, () -> "the dead holder's lock never expired: " + ttls);
+        if (ttls.stream().anyMatch(t -> t > first)) {
+            throw new AssertionError("renewed after the holder died: first PTTL " + first + ", then " + ttls);
+        }
+    }
+
+    private static List<?> ttlAndOwners(RedisTopology redis, String lock) {
+        return (List<?>) redis.call("EVAL", "return {redis.call('PTTL', KEYS[1]), redis.call('HKEYS', KEYS[1])}",
+                "1", lock);
+    }
+
     @Override
     public void close() {
         if (process.isAlive()) {

@@ -1,9 +1,9 @@
 package io.github.relock.tck;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * What happened in one fault run, event by event with monotonic timestamps, and the checker that
@@ -95,7 +95,7 @@ public final class History {
     }
 
     private final long origin = System.nanoTime();
-    private final List<Event> events = Collections.synchronizedList(new ArrayList<>());
+    private final List<Event> events = new CopyOnWriteArrayList<>();
 
     /**
      * Records an event now.
@@ -124,11 +124,9 @@ public final class History {
 
     /** @return the events so far, in time order */
     public List<Event> events() {
-        synchronized (events) {
-            List<Event> copy = new ArrayList<>(events);
-            copy.sort(Comparator.comparingLong(Event::nanos));
-            return copy;
-        }
+        List<Event> copy = new ArrayList<>(events);
+        copy.sort(Comparator.comparingLong(Event::nanos));
+        return copy;
     }
 
     /**

@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An in-JVM TCP proxy between a client and one Redis server, which injects network faults: added
@@ -47,7 +49,8 @@ public final class TcpProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final List<Link> links = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
-    private final Object gate = new Object();
+    private final ReentrantLock gate = new ReentrantLock();
+    private final Condition open = gate.newCondition();
     private volatile boolean blackholed;
     private volatile boolean pubSubBlackholed;
     private volatile boolean halfOpen;
@@ -116,11 +119,14 @@ public final class TcpProxy implements AutoCloseable {
     /** Ends every fault: held bytes flow, latency is removed. */
     public void heal() {
         latencyNanos = 0;
-        synchronized (gate) {
+        gate.lock();
+        try {
             blackholed = false;
             pubSubBlackholed = false;
             halfOpen = false;
-            gate.notifyAll();
+            open.signalAll();
+        } finally {
+            gate.unlock();
         }
     }
 
@@ -194,10 +200,13 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     private void awaitPassage(Link link, boolean towardClient) throws InterruptedException {
-        synchronized (gate) {
+        gate.lock();
+        try {
             while (!closed && (blackholed || (towardClient && halfOpen) || (link.pubSub && pubSubBlackholed))) {
-                gate.wait(100);
+                open.await(100, TimeUnit.MILLISECONDS);
             }
+        } finally {
+            gate.unlock();
         }
         long latency = latencyNanos;
         if (latency > 0) {

@@ -542,21 +542,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
             });
             Await.until(Duration.ofSeconds(30), () -> subscribed("redisson_lock__channel:{" + name + "}"),
                     () -> "no waiter subscribed");
-            Object owners = redis("HKEYS", name);
             child.kill();
-            long first = (Long) redis("PTTL", name);
-            List<Long> ttls = new ArrayList<>();
-            Await.until(Duration.ofSeconds(60), () -> {
-                List<?> now = (List<?>) redis("EVAL", "return {redis.call('PTTL', KEYS[1]), redis.call('HKEYS', KEYS[1])}",
-                        "1", name);
-                if (!owners.equals(now.get(1))) {
-                    return true; // expired, or a waiter has it now
-                }
-                ttls.add((Long) now.get(0));
-                return false;
-            }, () -> "the dead holder's lock never expired: " + ttls);
-            assertTrue(ttls.stream().allMatch(t -> t <= first), () -> "renewed after the holder died: first PTTL "
-                    + first + ", then " + ttls);
+            child.awaitLockExpiredUnrenewed(kit.topology(), name, Duration.ofSeconds(60));
             assertTrue(r.get(60, TimeUnit.SECONDS), "the Redisson waiter never got the dead holder's lock");
             assertTrue(l.get(60, TimeUnit.SECONDS), "the relock waiter never got the dead holder's lock");
         }
