@@ -365,15 +365,23 @@ public abstract class DriverConformanceChapter extends TckChapter {
         BlockingListener second = new BlockingListener();
         Subscription again = get(ex.subscribe("tck:reuse", false, second));
         assertEquals(1L, redis("PUBLISH", "tck:reuse", "two"));
-        String m = second.next();
-        if (kit.topology().kind() == RedisTopology.Kind.CLUSTER && m.equals("nobody")) {
-            // A cluster spreads a PUBLISH to the other nodes over its bus, later: "nobody" may reach
-            // the node of the new subscription after it was made. It is not a message lost or duplicated.
-            m = second.next();
+        try {
+            String m = second.next();
+            if (kit.topology().kind() == RedisTopology.Kind.CLUSTER) {
+                // A cluster spreads a PUBLISH to the other nodes over its bus, later: "one" and
+                // "nobody" may reach the node of the new subscription after it was made, in the
+                // order they were published. That is not a message lost or duplicated.
+                List<String> late = new ArrayList<>(List.of("one", "nobody"));
+                while (!m.equals("two") && late.contains(m)) {
+                    late.subList(0, late.indexOf(m) + 1).clear();
+                    m = second.next();
+                }
+            }
+            assertEquals("two", m);
+            assertEquals(0, afterUnsubscribe.get(), "the first listener got a message after its unsubscribe completed");
+        } finally {
+            get(again.unsubscribe());
         }
-        assertEquals("two", m);
-        assertEquals(0, afterUnsubscribe.get(), "the first listener got a message after its unsubscribe completed");
-        get(again.unsubscribe());
     }
 
     /**
