@@ -1,0 +1,101 @@
+package io.github.relock.spring.boot;
+
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockOptions;
+import io.github.relock.core.RedisLocks;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configures one {@link LockClient} bean (closed when the context closes) and the
+ * {@link LockOptions} it uses, from the {@code relock.*} properties ({@link RelockProperties}).
+ *
+ * <p>Where the client comes from, first match wins:
+ * <ol>
+ * <li>the application's Spring Data Redis {@code RedisConnectionFactory} (Lettuce- or Jedis-backed,
+ *     standalone, cluster or Sentinel, as Boot configured it), through relock's
+ *     {@code driver-spring-data-redis};</li>
+ * <li>else a Lettuce {@code RedisClient} or {@code RedisClusterClient} bean, through
+ *     {@code driver-lettuce};</li>
+ * <li>else a Jedis {@code UnifiedJedis} bean ({@code RedisClient}, {@code RedisClusterClient},
+ *     {@code JedisCluster}, ...), through {@code driver-jedis}.</li>
+ * </ol>
+ * relock never closes the application's factory or client. Every bean backs off when the
+ * application defines its own ({@code @ConditionalOnMissingBean}); {@code relock.enabled=false}
+ * turns the whole configuration off. It runs after Boot's Redis auto-configuration (Boot 4.1's
+ * {@code DataRedisAutoConfiguration}, Boot 3.5's {@code RedisAutoConfiguration}).
+ *
+ * <p>Thread-safety: configuration only; the beans it creates are thread-safe.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+@ConditionalOnClass(LockClient.class)
+@ConditionalOnProperty(prefix = "relock", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(RelockProperties.class)
+@Import({RelockAutoConfiguration.FromConnectionFactory.class, RelockAutoConfiguration.FromLettuce.class,
+        RelockAutoConfiguration.FromJedis.class})
+public class RelockAutoConfiguration {
+
+    /** Package-private: only Spring instantiates it. */
+    RelockAutoConfiguration() {
+    }
+
+    /**
+     * @param properties the bound {@code relock.*} properties
+     * @return the options of the auto-configured client
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    LockOptions relockLockOptions(RelockProperties properties) {
+        return properties.toLockOptions();
+    }
+
+    /** From the application's {@code RedisConnectionFactory}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.data.redis.connection.RedisConnectionFactory")
+    @ConditionalOnSingleCandidate(type = "org.springframework.data.redis.connection.RedisConnectionFactory")
+    @ConditionalOnMissingBean(LockClient.class)
+    static class FromConnectionFactory {
+
+        @Bean(destroyMethod = "close")
+        LockClient relockLockClient(org.springframework.data.redis.connection.RedisConnectionFactory factory,
+                                    LockOptions options) {
+            return RedisLocks.create(factory, options);
+        }
+    }
+
+    /** From a Lettuce client bean, when there is no connection factory. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.lettuce.core.AbstractRedisClient")
+    @ConditionalOnBean(type = "io.lettuce.core.AbstractRedisClient")
+    @ConditionalOnMissingBean(LockClient.class)
+    static class FromLettuce {
+
+        @Bean(destroyMethod = "close")
+        LockClient relockLockClient(io.lettuce.core.AbstractRedisClient client, LockOptions options) {
+            return RedisLocks.create(client, options);
+        }
+    }
+
+    /** From a Jedis client bean, when there is no connection factory and no Lettuce client. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "redis.clients.jedis.UnifiedJedis")
+    @ConditionalOnBean(type = "redis.clients.jedis.UnifiedJedis")
+    @ConditionalOnMissingBean(LockClient.class)
+    static class FromJedis {
+
+        @Bean(destroyMethod = "close")
+        LockClient relockLockClient(redis.clients.jedis.UnifiedJedis client, LockOptions options) {
+            return RedisLocks.create(client, options);
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package io.github.relock.spring.boot;
+
+import io.github.relock.api.LockOptions;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code relock.*} properties, bound to {@link LockOptions}. A property left unset keeps
+ * relock's default; a value {@code LockOptions} refuses fails the application's start with the
+ * option's own message (what was passed, what is allowed).
+ *
+ * <p>Thread-safety: a mutable bean, bound once at start-up; not meant to change afterwards.
+ */
+@ConfigurationProperties("relock")
+public class RelockProperties {
+
+    /** Whether to auto-configure the relock LockClient bean. */
+    private boolean enabled = true;
+
+    /**
+     * How long a lock taken without a lease stays held in Redis between renewals; renewed every
+     * third of it while held. At least 30 ms. Default 30 s.
+     */
+    private Duration lockWatchdogTimeout;
+
+    /** How long a fair-lock waiter that stopped waiting (crashed) can keep its place in the queue. Default 300 s. */
+    private Duration fairLockWaitTimeout;
+
+    /** How long a single Redis command may take before it counts as failed. Default 3 s. */
+    private Duration commandTimeout;
+
+    /** How long a wait channel's subscription may take to be confirmed. Default 7.5 s. */
+    private Duration subscriptionTimeout;
+
+    /** How many held locks one renewal script renews, 1 to 1000. Default 100. */
+    private Integer renewalBatchSize;
+
+    /**
+     * The client id that starts every owner field (client id, ':', thread id): not blank, no ':'.
+     * Default: a random UUID per client, as Redisson does.
+     */
+    private String clientId;
+
+    /** The spin lock's back-off. */
+    private final SpinBackOff spinBackOff = new SpinBackOff();
+
+    /** Opt-in replica acknowledgement of every lock write (WAIT); off unless replicas is set. */
+    private final ReplicaSync replicaSync = new ReplicaSync();
+
+    /** @return whether the LockClient bean is auto-configured */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    /** @param enabled whether the LockClient bean is auto-configured */
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** @return the watchdog timeout, or null for relock's default */
+    public Duration getLockWatchdogTimeout() {
+        return lockWatchdogTimeout;
+    }
+
+    /** @param lockWatchdogTimeout the watchdog timeout */
+    public void setLockWatchdogTimeout(Duration lockWatchdogTimeout) {
+        this.lockWatchdogTimeout = lockWatchdogTimeout;
+    }
+
+    /** @return the fair-lock wait timeout, or null for relock's default */
+    public Duration getFairLockWaitTimeout() {
+        return fairLockWaitTimeout;
+    }
+
+    /** @param fairLockWaitTimeout the fair-lock wait timeout */
+    public void setFairLockWaitTimeout(Duration fairLockWaitTimeout) {
+        this.fairLockWaitTimeout = fairLockWaitTimeout;
+    }
+
+    /** @return the command timeout, or null for relock's default */
+    public Duration getCommandTimeout() {
+        return commandTimeout;
+    }
+
+    /** @param commandTimeout the command timeout */
+    public void setCommandTimeout(Duration commandTimeout) {
+        this.commandTimeout = commandTimeout;
+    }
+
+    /** @return the subscription timeout, or null for relock's default */
+    public Duration getSubscriptionTimeout() {
+        return subscriptionTimeout;
+    }
+
+    /** @param subscriptionTimeout the subscription timeout */
+    public void setSubscriptionTimeout(Duration subscriptionTimeout) {
+        this.subscriptionTimeout = subscriptionTimeout;
+    }
+
+    /** @return the renewal batch size, or null for relock's default */
+    public Integer getRenewalBatchSize() {
+        return renewalBatchSize;
+    }
+
+    /** @param renewalBatchSize the renewal batch size */
+    public void setRenewalBatchSize(Integer renewalBatchSize) {
+        this.renewalBatchSize = renewalBatchSize;
+    }
+
+    /** @return the client id, or null for a random one */
+    public String getClientId() {
+        return clientId;
+    }
+
+    /** @param clientId the client id */
+    public void setClientId(String clientId) {
+        this.clientId = clientId;
+    }
+
+    /** @return the spin lock's back-off properties */
+    public SpinBackOff getSpinBackOff() {
+        return spinBackOff;
+    }
+
+    /** @return the replica acknowledgement properties */
+    public ReplicaSync getReplicaSync() {
+        return replicaSync;
+    }
+
+    /**
+     * @return the options these properties describe
+     * @throws IllegalArgumentException naming the property, when LockOptions refuses a value
+     */
+    LockOptions toLockOptions() {
+        LockOptions.Builder b = LockOptions.builder();
+        set("relock.lock-watchdog-timeout", lockWatchdogTimeout, b::lockWatchdogTimeout);
+        set("relock.fair-lock-wait-timeout", fairLockWaitTimeout, b::fairLockWaitTimeout);
+        set("relock.command-timeout", commandTimeout, b::commandTimeout);
+        set("relock.subscription-timeout", subscriptionTimeout, b::subscriptionTimeout);
+        set("relock.renewal-batch-size", renewalBatchSize, b::renewalBatchSize);
+        set("relock.client-id", clientId, b::clientId);
+        if (spinBackOff.initial != null || spinBackOff.max != null) {
+            Duration initial = spinBackOff.initial != null ? spinBackOff.initial : LockOptions.DEFAULT_SPIN_BACK_OFF_INITIAL;
+            Duration max = spinBackOff.max != null ? spinBackOff.max : LockOptions.DEFAULT_SPIN_BACK_OFF_MAX;
+            set("relock.spin-back-off", initial, i -> b.spinBackOff(i, max));
+        }
+        if (replicaSync.replicas != null) {
+            set("relock.replica-sync", replicaSync.replicas, r -> b.replicaSync(r, replicaSync.timeout));
+        } else if (replicaSync.timeout != null) {
+            throw new IllegalArgumentException("relock.replica-sync.timeout is set (" + replicaSync.timeout
+                    + ") but relock.replica-sync.replicas is not: set the number of replicas (at least 1) "
+                    + "to turn replica acknowledgement on");
+        }
+        return b.build();
+    }
+
+    private static <T> void set(String property, T value, java.util.function.Consumer<T> setter) {
+        if (value == null) {
+            return;
+        }
+        try {
+            setter.accept(value);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code relock.spin-back-off.*}: the spin lock's exponential back-off.
+     *
+     * <p>Thread-safety: as {@link RelockProperties}.
+     */
+    public static class SpinBackOff {
+
+        /** The first pause between polls. Default 1 ms. */
+        private Duration initial;
+
+        /** The longest pause between polls, at most 1 minute. Default 128 ms. */
+        private Duration max;
+
+        /** @return the first pause, or null for relock's default */
+        public Duration getInitial() {
+            return initial;
+        }
+
+        /** @param initial the first pause */
+        public void setInitial(Duration initial) {
+            this.initial = initial;
+        }
+
+        /** @return the longest pause, or null for relock's default */
+        public Duration getMax() {
+            return max;
+        }
+
+        /** @param max the longest pause */
+        public void setMax(Duration max) {
+            this.max = max;
+        }
+    }
+
+    /**
+     * {@code relock.replica-sync.*}: replica acknowledgement of every lock write.
+     *
+     * <p>Thread-safety: as {@link RelockProperties}.
+     */
+    public static class ReplicaSync {
+
+        /** How many replicas must acknowledge each lock write; unset turns the feature off. */
+        private Integer replicas;
+
+        /** How long each write waits for the replicas, 1 ms to 1 minute; required with replicas. */
+        private Duration timeout;
+
+        /** @return the replica count, or null when off */
+        public Integer getReplicas() {
+            return replicas;
+        }
+
+        /** @param replicas the replica count */
+        public void setReplicas(Integer replicas) {
+            this.replicas = replicas;
+        }
+
+        /** @return the wait per write */
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        /** @param timeout the wait per write */
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+}
