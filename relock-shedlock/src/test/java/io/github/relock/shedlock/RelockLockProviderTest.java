@@ -1,0 +1,241 @@
+package io.github.relock.shedlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.LockClient;
+import io.github.relock.core.RedisLocks;
+import io.github.relock.tck.Await;
+import io.github.relock.tck.RedisFixture;
+import io.github.relock.tck.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link RelockLockProvider} on a real Redis: two providers on two clients stand for two application
+ * instances. Covers what ShedLock's own provider test support checks, without fixed sleeps.
+ */
+@Timeout(60)
+class RelockLockProviderTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(10);
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    private final RedisServer server = RedisFixture.shared();
+    private String name; // the test's lock name
+    private LockClient clientA;
+    private RelockLockProvider providerA; // instance A
+    private LockClient clientB;
+    private RelockLockProvider providerB; // instance B
+
+    @BeforeEach
+    void setUp(TestInfo info) {
+        clientA = RedisLocks.connect(server.uri().toString());
+        clientB = RedisLocks.connect(server.uri().toString());
+        providerA = new RelockLockProvider(clientA);
+        providerB = new RelockLockProvider(clientB);
+        name = info.getTestMethod().orElseThrow().getName();
+    }
+
+    @AfterEach
+    void tearDown() {
+        clientA.close();
+        clientB.close();
+        server.call("DEL", key());
+    }
+
+    private String key() {
+        return RelockLockProvider.DEFAULT_KEY_PREFIX + name;
+    }
+
+    private LockConfiguration config(Duration lockAtMostFor, Duration lockAtLeastFor) {
+        return new LockConfiguration(ClockProvider.now(), name, lockAtMostFor, lockAtLeastFor);
+    }
+
+    private long pttl() {
+        return (Long) server.call("PTTL", key());
+    }
+
+    private boolean exists() {
+        return (Long) server.call("EXISTS", key()) == 1L;
+    }
+
+    /** One ShedLock attempt by {@code provider}; a lock it gets is given back at once. */
+    private boolean lockable(LockProvider provider) {
+        Optional<SimpleLock> lock = provider.lock(config(LONG, Duration.ZERO));
+        lock.ifPresent(SimpleLock::unlock);
+        return lock.isPresent();
+    }
+
+    @Test
+    void lock_createsTheKeyWithLockAtMostForAsTtl_andUnlockDeletesIt() {
+        SimpleLock lock = providerA.lock(config(Duration.ofSeconds(20), Duration.ZERO)).orElseThrow();
+        long ttl = pttl();
+        assertTrue(ttl > 15_000 && ttl <= 20_000, "TTL is lockAtMostFor, was " + ttl);
+        lock.unlock();
+        assertFalse(exists());
+    }
+
+    @Test
+    void lockHeldElsewhere_givesEmpty_evenToTheSameProviderAndThread() {
+        SimpleLock lock = providerA.lock(config(LONG, Duration.ZERO)).orElseThrow();
+        assertFalse(lockable(providerB), "another instance");
+        assertFalse(lockable(providerA), "the same provider, on the same thread: ShedLock locks do not re-enter");
+        lock.unlock();
+        assertTrue(lockable(providerB));
+    }
+
+    @Test
+    void locksOfDifferentNames_areIndependent() {
+        SimpleLock first = providerA.lock(config(LONG, Duration.ZERO)).orElseThrow();
+        SimpleLock second = providerB.lock(new LockConfiguration(ClockProvider.now(), name + "-other", LONG,
+                Duration.ZERO)).orElseThrow();
+        second.unlock();
+        first.unlock();
+        server.call("DEL", key() + "-other");
+    }
+
+    @Test
+    void lock_canBeTakenAgainRightAfterUnlock() {
+        for (int i = 0; i < 10; i++) {
+            assertTrue(lockable(i % 2 == 0 ? providerA : providerB), "attempt " + i);
+        }
+    }
+
+    @Test
+    void lockAtMostFor_expiryFreesTheLockWithoutUnlock() {
+        providerA.lock(config(Duration.ofMillis(500), Duration.ZERO)).orElseThrow();
+        long ttl = pttl();
+        assertTrue(ttl > 0 && ttl <= 500, "TTL is lockAtMostFor, was " + ttl);
+        assertFalse(lockable(providerB));
+        Await.until(DEADLINE, () -> lockable(providerB), () -> "the lock expires after lockAtMostFor");
+    }
+
+    @Test
+    void unlockBeforeLockAtLeastFor_keepsTheLockUntilThen() {
+        SimpleLock lock = providerA.lock(config(LONG, Duration.ofMillis(1_500))).orElseThrow();
+        lock.unlock();
+        long ttl = pttl();
+        assertTrue(ttl > 0 && ttl <= 1_500, "TTL is the rest of lockAtLeastFor, was " + ttl);
+        assertFalse(lockable(providerB), "kept for lockAtLeastFor");
+        assertFalse(lockable(providerA), "kept for lockAtLeastFor, for the same provider too");
+        Await.until(DEADLINE, () -> lockable(providerB), () -> "the lock is free after lockAtLeastFor");
+    }
+
+    @Test
+    void unlockAfterLockAtLeastFor_deletesTheLock() {
+        LockConfiguration config = config(LONG, Duration.ofMillis(300));
+        SimpleLock lock = providerA.lock(config).orElseThrow();
+        Await.until(DEADLINE, () -> ClockProvider.now().isAfter(config.getLockAtLeastUntil()),
+                () -> "lockAtLeastFor passes");
+        assertTrue(pttl() > 20_000, "still held for lockAtMostFor");
+        lock.unlock();
+        assertFalse(exists());
+    }
+
+    @Test
+    void unlock_worksFromAnotherThread() throws Exception {
+        SimpleLock lock = providerA.lock(config(LONG, Duration.ZERO)).orElseThrow();
+        CompletableFuture.runAsync(lock::unlock).get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        assertFalse(exists());
+    }
+
+    @Test
+    void unlockAfterExpiry_leavesTheNextHoldersLockAlone() {
+        SimpleLock expired = providerA.lock(config(Duration.ofMillis(200), Duration.ZERO)).orElseThrow();
+        Await.until(DEADLINE, () -> !exists(), () -> "the first lock expires");
+        SimpleLock next = providerB.lock(config(LONG, Duration.ZERO)).orElseThrow();
+        expired.unlock();
+        assertTrue(exists(), "the late unlock did not delete the next holder's lock");
+        assertFalse(lockable(providerA));
+        next.unlock();
+    }
+
+    @Test
+    void extend_setsTheTtlToTheNewLockAtMostFor_andRetiresTheOldLock() {
+        SimpleLock lock = providerA.lock(config(Duration.ofSeconds(2), Duration.ZERO)).orElseThrow();
+        SimpleLock extended = lock.extend(Duration.ofSeconds(20), Duration.ZERO).orElseThrow();
+        long ttl = pttl();
+        assertTrue(ttl > 15_000 && ttl <= 20_000, "extended TTL, was " + ttl);
+        assertThrows(IllegalStateException.class, lock::unlock, "the old lock is no longer valid");
+        assertTrue(exists());
+        extended.unlock();
+        assertFalse(exists(), "one unlock of the extended lock releases it");
+    }
+
+    @Test
+    void extend_afterExpiry_givesEmptyAndTakesNothing() {
+        SimpleLock lock = providerA.lock(config(Duration.ofMillis(200), Duration.ZERO)).orElseThrow();
+        Await.until(DEADLINE, () -> !exists(), () -> "the lock expires");
+        assertTrue(lock.extend(LONG, Duration.ZERO).isEmpty());
+        assertFalse(exists());
+        SimpleLock next = providerB.lock(config(LONG, Duration.ZERO)).orElseThrow();
+        SimpleLock again = providerA.lock(config(Duration.ofMillis(200), Duration.ZERO)).orElse(null);
+        assertEquals(null, again, "held by the next holder");
+        next.unlock();
+    }
+
+    @Test
+    void lockingTaskExecutor_skipsTheTaskOnAnotherInstanceWhileHeld() {
+        AtomicInteger runs = new AtomicInteger();
+        DefaultLockingTaskExecutor executorA = new DefaultLockingTaskExecutor(providerA);
+        DefaultLockingTaskExecutor executorB = new DefaultLockingTaskExecutor(providerB);
+        executorA.executeWithLock((Runnable) () -> {
+            runs.incrementAndGet();
+            // another thread: ShedLock's executor runs a nested task of the same name on the same thread unlocked
+            CompletableFuture.runAsync(() -> executorB.executeWithLock((Runnable) runs::incrementAndGet,
+                    config(LONG, Duration.ZERO))).join();
+        }, config(LONG, Duration.ZERO));
+        assertEquals(1, runs.get(), "the second instance skipped the task");
+        assertFalse(exists());
+    }
+
+    @Test
+    void concurrentInstances_neverHoldTheLockTogether() throws Exception {
+        AtomicInteger holders = new AtomicInteger();
+        AtomicInteger maxHolders = new AtomicInteger();
+        AtomicInteger acquisitions = new AtomicInteger();
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            RelockLockProvider provider = w % 2 == 0 ? providerA : providerB;
+            workers.add(CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < 100; i++) {
+                    Optional<SimpleLock> lock = provider.lock(config(LONG, Duration.ZERO));
+                    if (lock.isPresent()) {
+                        maxHolders.accumulateAndGet(holders.incrementAndGet(), Math::max);
+                        acquisitions.incrementAndGet();
+                        holders.decrementAndGet();
+                        lock.get().unlock();
+                    }
+                }
+            }));
+        }
+        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(DEADLINE.toMillis() * 3,
+                TimeUnit.MILLISECONDS);
+        assertEquals(1, maxHolders.get(), "at most one holder at a time");
+        assertTrue(acquisitions.get() > 0, "some attempts succeeded");
+    }
+
+    @Test
+    void badInput_isRejectedWithWhatWasPassed() {
+        NullPointerException e = assertThrows(NullPointerException.class, () -> new RelockLockProvider(clientA, null));
+        assertTrue(e.getMessage().contains("keyPrefix"), e.getMessage());
+        assertThrows(NullPointerException.class, () -> providerA.lock(null));
+    }
+}
