@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
 import io.github.relock.core.RedisLocks;
 import io.github.relock.tck.Await;
 import io.github.relock.tck.RedisFixture;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.javacrumbs.shedlock.core.ClockProvider;
@@ -136,6 +139,21 @@ class RelockLockProviderTest {
         assertFalse(lockable(providerB), "kept for lockAtLeastFor");
         assertFalse(lockable(providerA), "kept for lockAtLeastFor, for the same provider too");
         Await.until(DEADLINE, () -> lockable(providerB), () -> "the lock is free after lockAtLeastFor");
+    }
+
+    @Test
+    void lockKeptForLockAtLeastFor_isReportedAsLeaseExpiredWhenItRunsOut() {
+        // A limit of the public API (no call sets a held lock's TTL): the kept hold is left to expire.
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        try (LockClient client = RedisLocks.connect(server.uri().toString(),
+                LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(300)).build())) {
+            client.addLockLostListener(lost::add);
+            new RelockLockProvider(client).lock(config(LONG, Duration.ofMillis(300))).orElseThrow().unlock();
+            Await.until(DEADLINE, () -> !lost.isEmpty(), () -> "the kept hold is reported when it runs out");
+            assertEquals(LockLostEvent.Reason.LEASE_EXPIRED, lost.get(0).reason());
+            assertEquals(key(), lost.get(0).lockName());
+            assertFalse(exists());
+        }
     }
 
     @Test
