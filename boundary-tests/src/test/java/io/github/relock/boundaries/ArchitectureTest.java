@@ -86,6 +86,26 @@ class ArchitectureTest {
     }
 
     @Test
+    void integrations_useOnlyThePublicApi() {
+        noClasses().that().resideInAnyPackage("io.github.relock.spring..", "io.github.relock.shedlock..",
+                        "io.github.relock.micrometer..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "io.github.relock.core.internal..", "io.github.relock.spi..", "io.github.relock.driver..",
+                        "io.github.relock.tck..")
+                .because("an integration is a thin module over the public API; the engine may change under it")
+                .check(relock);
+    }
+
+    @Test
+    void spring_onlyInTheSpringModules() {
+        noClasses().that().resideOutsideOfPackages("io.github.relock.spring..", "io.github.relock.driver.springdata..",
+                        "io.github.relock.examples..")
+                .should().dependOnClassesThat().resideInAPackage("org.springframework..")
+                .because("applications without Spring must not need it on their class path")
+                .check(relock);
+    }
+
+    @Test
     void packages_haveNoCycles() {
         slices().matching("io.github.relock.(**)")
                 .should().beFreeOfCycles()
