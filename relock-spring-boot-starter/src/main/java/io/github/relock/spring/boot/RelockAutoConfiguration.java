@@ -22,7 +22,8 @@ import org.springframework.context.annotation.Import;
  * <ol>
  * <li>the application's Spring Data Redis {@code RedisConnectionFactory} (Lettuce- or Jedis-backed,
  *     standalone, cluster or Sentinel, as Boot configured it), through relock's
- *     {@code driver-spring-data-redis};</li>
+ *     {@code driver-spring-data-redis}; without that driver, a Lettuce-backed factory's own
+ *     Lettuce client, through {@code driver-lettuce};</li>
  * <li>else a Lettuce {@code RedisClient} or {@code RedisClusterClient} bean, through
  *     {@code driver-lettuce};</li>
  * <li>else a Jedis {@code UnifiedJedis} bean ({@code RedisClient}, {@code RedisClusterClient},
@@ -69,7 +70,21 @@ public class RelockAutoConfiguration {
         @Bean(destroyMethod = "close")
         LockClient relockLockClient(org.springframework.data.redis.connection.RedisConnectionFactory factory,
                                     LockOptions options) {
-            return RedisLocks.create(factory, options);
+            try {
+                return RedisLocks.create(factory, options);
+            } catch (IllegalArgumentException noDriverForFactory) {
+                // No driver takes the factory itself (driver-spring-data-redis is absent): a
+                // Lettuce-backed factory still has the Lettuce client it built, which driver-lettuce takes.
+                if (factory instanceof org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory lettuce) {
+                    try {
+                        return RedisLocks.create(lettuce.getRequiredNativeClient(), options);
+                    } catch (RuntimeException alsoFailed) {
+                        alsoFailed.addSuppressed(noDriverForFactory);
+                        throw alsoFailed;
+                    }
+                }
+                throw noDriverForFactory;
+            }
         }
     }
 

@@ -61,6 +61,31 @@ class RelockAutoConfigurationTest {
     }
 
     @Test
+    void lettuceBackedConnectionFactory_withoutTheSpringDataDriver_locksThroughItsLettuceClient() {
+        runner.withConfiguration(AutoConfigurations.of(bootRedisAutoConfiguration()))
+                .withPropertyValues("spring.data.redis.url=" + server.uri())
+                .run(context -> {
+                    assertNull(context.getStartupFailure());
+                    assertEquals(1, context.getBeansOfType(
+                            org.springframework.data.redis.connection.RedisConnectionFactory.class).size());
+                    assertHeldInRedis(context.getBean(LockClient.class), "starter:factory");
+                });
+    }
+
+    /** Boot 4.1's Redis auto-configuration, or Boot 3.5's under {@code -Pboot-3.5}. */
+    private static Class<?> bootRedisAutoConfiguration() {
+        for (String name : List.of("org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+                "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")) {
+            try {
+                return Class.forName(name);
+            } catch (ClassNotFoundException e) {
+                // the other Boot generation
+            }
+        }
+        throw new IllegalStateException("no Spring Boot Redis auto-configuration on the test class path");
+    }
+
+    @Test
     void properties_areBoundToLockOptions_andUsedByTheClient() {
         runner.withUserConfiguration(LettuceClientConfig.class)
                 .withPropertyValues("relock.lock-watchdog-timeout=12s", "relock.fair-lock-wait-timeout=2m",
