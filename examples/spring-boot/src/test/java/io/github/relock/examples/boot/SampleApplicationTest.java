@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -43,9 +42,6 @@ class SampleApplicationTest {
 
     @Autowired
     LockClient locks;
-
-    @Autowired
-    RedisConnectionFactory connectionFactory;
 
     @Autowired
     StringRedisTemplate redis;
@@ -84,8 +80,9 @@ class SampleApplicationTest {
     @Test
     void scheduledJob_skipsItsRunsWhileAnotherInstanceHoldsTheLock() throws Exception {
         Await.until(DEADLINE, () -> job.runs() >= 2, () -> "the job ran " + job.runs() + " times");
-        // Another instance of the application: its own relock client on the same Redis.
-        try (LockClient other = RedisLocks.create(connectionFactory)) {
+        // Another instance of the application: its own Redis client and relock client on the same Redis.
+        io.lettuce.core.RedisClient otherRedis = io.lettuce.core.RedisClient.create(RedisFixture.shared().uri().toString());
+        try (LockClient other = RedisLocks.create(otherRedis)) {
             DistributedLock lock = other.getLock(ReportJob.LOCK_NAME);
             lock.lock();
             long runsWhileHeld;
@@ -101,6 +98,8 @@ class SampleApplicationTest {
                 lock.unlock();
             }
             Await.until(DEADLINE, () -> job.runs() > runsWhileHeld, () -> "the job runs again once the lock is free");
+        } finally {
+            otherRedis.shutdown();
         }
     }
 
