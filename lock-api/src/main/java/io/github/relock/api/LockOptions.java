@@ -43,6 +43,7 @@ public final class LockOptions {
     private final Duration spinBackOffMax;
     private final int replicaSyncReplicas;
     private final Duration replicaSyncTimeout;
+    private final NameMapper nameMapper;
 
     private LockOptions(Builder b) {
         this.lockWatchdogTimeout = b.lockWatchdogTimeout;
@@ -56,6 +57,7 @@ public final class LockOptions {
         this.spinBackOffMax = b.spinBackOffMax;
         this.replicaSyncReplicas = b.replicaSyncReplicas;
         this.replicaSyncTimeout = b.replicaSyncTimeout;
+        this.nameMapper = b.nameMapper;
     }
 
     /** @return options with every default (each client made from them picks its own random id) */
@@ -82,6 +84,7 @@ public final class LockOptions {
         b.spinBackOffMax = spinBackOffMax;
         b.replicaSyncReplicas = replicaSyncReplicas;
         b.replicaSyncTimeout = replicaSyncTimeout;
+        b.nameMapper = nameMapper;
         return b;
     }
 
@@ -155,6 +158,11 @@ public final class LockOptions {
         return Optional.ofNullable(replicaSyncTimeout);
     }
 
+    /** @return maps lock names to names in Redis (see {@link Builder#nameMapper}); identity by default */
+    public NameMapper nameMapper() {
+        return nameMapper;
+    }
+
     @Override
     public String toString() {
         return "LockOptions{lockWatchdogTimeout=" + lockWatchdogTimeout
@@ -166,7 +174,8 @@ public final class LockOptions {
                 + ", spinBackOff=" + spinBackOffInitial + ".." + spinBackOffMax
                 + (replicaSyncReplicas == 0 ? ""
                         : ", replicaSync=" + replicaSyncReplicas + " replica(s) within " + replicaSyncTimeout)
-                + (lockLostExecutor == null ? "" : ", lockLostExecutor=" + lockLostExecutor) + '}';
+                + (lockLostExecutor == null ? "" : ", lockLostExecutor=" + lockLostExecutor)
+                + (nameMapper == NameMapper.identity() ? "" : ", nameMapper=" + nameMapper) + '}';
     }
 
     /**
@@ -186,6 +195,7 @@ public final class LockOptions {
         private Duration spinBackOffMax = DEFAULT_SPIN_BACK_OFF_MAX;
         private int replicaSyncReplicas;
         private Duration replicaSyncTimeout;
+        private NameMapper nameMapper = NameMapper.identity();
 
         private Builder() {
         }
@@ -351,6 +361,16 @@ public final class LockOptions {
         public Builder noReplicaSync() {
             this.replicaSyncReplicas = 0;
             this.replicaSyncTimeout = null;
+            return this;
+        }
+
+        /**
+         * @param mapper maps each lock name to the name used in Redis, e.g. {@code NameMapper.prefix("app1:")};
+         *     give Redisson clients sharing the locks a mapper with the same result
+         * @return this builder
+         */
+        public Builder nameMapper(NameMapper mapper) {
+            this.nameMapper = Objects.requireNonNull(mapper, "nameMapper must not be null (use NameMapper.identity())");
             return this;
         }
 

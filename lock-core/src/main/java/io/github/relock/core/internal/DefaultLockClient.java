@@ -6,6 +6,7 @@ import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
+import io.github.relock.api.NameMapper;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.NoScriptException;
@@ -54,6 +55,8 @@ public final class DefaultLockClient implements LockClient {
 
     private final CommandExecutor executor;
     private final LockOptions options;
+    /** The lock-name mapper; null when it is the identity, so getting a lock does no extra work. */
+    private final NameMapper mapper;
     private final String clientId;
     private final boolean ownsExecutor;
     private final String publishMode;
@@ -87,6 +90,7 @@ public final class DefaultLockClient implements LockClient {
             return t;
         });
         this.clientId = options.clientId().orElseGet(() -> UUID.randomUUID().toString());
+        this.mapper = options.nameMapper() == NameMapper.identity() ? null : options.nameMapper();
         this.ownsExecutor = ownsExecutor;
         this.cluster = executor.capabilities().contains(Capability.CLUSTER);
         // Cluster: reach both Redisson 3.x (classic) and 4.x (sharded) subscribers; pcall in the
@@ -194,13 +198,37 @@ public final class DefaultLockClient implements LockClient {
         return MultiRedisLock.red(java.util.Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
     }
 
-    /** {@link Args#name}, and on a cluster {@link Keys#requireOneSlot}. */
+    /**
+     * {@link Args#name}, the {@link NameMapper} (skipped when it is the identity), {@link Args#name}
+     * again on the mapped name, and on a cluster {@link Keys#requireOneSlot}.
+     */
     private String name(String name) {
         String n = Args.name(name);
+        if (mapper != null) {
+            n = mapped(n);
+        }
         if (cluster) {
             Keys.requireOneSlot(n);
         }
         return n;
+    }
+
+    private String mapped(String name) {
+        String m;
+        try {
+            m = mapper.map(name);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("NameMapper " + mapper + " failed on lock name '" + Args.shown(name)
+                    + "': " + e, e);
+        }
+        try {
+            return Args.name(m);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("NameMapper " + mapper + " mapped lock name '" + Args.shown(name)
+                    + "' to " + (m == null ? "null" : "'" + Args.shown(m) + "'")
+                    + ", which is not a lock name (allowed: not null, not blank, text UTF-8 can encode): "
+                    + e.getMessage(), e);
+        }
     }
 
     @Override
