@@ -302,6 +302,40 @@ public abstract class BadInputChapter extends TckChapter {
     }
 
     /**
+     * Rule 17.15: a {@code NameMapper} that returns null, an empty or blank name, or a name with an
+     * unpaired surrogate, or that throws, makes every name entry fail with IllegalArgumentException
+     * naming the input, the mapped value and what a name must be; {@code NameMapper.prefix} and
+     * {@code LockOptions.Builder.nameMapper} refuse null and an empty prefix; nothing is written.
+     * When it fails: the mapped name reached Redis unchecked, or the message hides which name failed.
+     */
+    @Test
+    void rule17_15_badNameMapper_refusedNamingInputAndMappedValue() {
+        Map<String, io.github.relock.api.NameMapper> mappers = new LinkedHashMap<>();
+        mappers.put("null", name -> null);
+        mappers.put("''", name -> "");
+        mappers.put("' '", name -> " ");
+        mappers.put("'tck:\uD800'", name -> "tck:\uD800");
+        for (Map.Entry<String, io.github.relock.api.NameMapper> m : mappers.entrySet()) {
+            LockClient c = kit.newLockClient(LockOptions.builder().nameMapper(m.getValue()).build());
+            nameEntries(c).forEach((entry, get) -> assertRefused(IllegalArgumentException.class,
+                    entry + " with a mapper returning " + m.getKey(), () -> get.apply("tck:user"),
+                    "'tck:user'", m.getKey(), "not null, not blank"));
+        }
+        LockClient throwing = kit.newLockClient(LockOptions.builder().nameMapper(name -> {
+            throw new IllegalStateException("mapper broke");
+        }).build());
+        nameEntries(throwing).forEach((entry, get) -> assertRefused(IllegalArgumentException.class,
+                entry + " with a throwing mapper", () -> get.apply("tck:user"), "'tck:user'", "mapper broke"));
+        assertRefused(NullPointerException.class, "NameMapper.prefix(null)",
+                () -> io.github.relock.api.NameMapper.prefix(null), "prefix", "null");
+        assertRefused(IllegalArgumentException.class, "NameMapper.prefix('')",
+                () -> io.github.relock.api.NameMapper.prefix(""), "prefix", "empty", "identity");
+        assertRefused(NullPointerException.class, "nameMapper(null)",
+                () -> LockOptions.builder().nameMapper(null), "nameMapper", "null");
+        assertNothingWritten("refused mapped names");
+    }
+
+    /**
      * Rule 17.14: a name with a brace but no complete hash tag (<code>&#123;</code>,
      * <code>tck:&#123;&#125;x</code>, a '}' with no '{' before it) spreads the lock's hash and its channel over different slots. On
      * a Redis Cluster every name entry refuses it, naming the slots and what to use instead, and

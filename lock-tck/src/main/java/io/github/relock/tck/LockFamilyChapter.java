@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("lock-family")
 public abstract class LockFamilyChapter extends TckChapter {
 
     /** @param kit the enclosing kit */
@@ -361,6 +362,37 @@ public abstract class LockFamilyChapter extends TckChapter {
         } finally {
             redis("DEL", "redisson_lock_token:{tck:fence-async}");
         }
+    }
+
+    // ---------------------------------------------------------------- 13.4 name mapper
+
+    /**
+     * Rule 13.4.1: two clients with different {@code NameMapper.prefix} mappers do not exclude each
+     * other on the same user name; each lock's hash in Redis is the prefixed name, and a client with
+     * the same prefix is excluded. When it fails: the mapper is not applied, or not to every key.
+     */
+    @Test
+    void rule13_4_1_prefixMapper_differentPrefixesDoNotExclude_keysCarryPrefix() throws Exception {
+        LockClient a = kit.newLockClient(LockOptions.builder().nameMapper(io.github.relock.api.NameMapper.prefix("a1:")).build());
+        LockClient b = kit.newLockClient(LockOptions.builder().nameMapper(io.github.relock.api.NameMapper.prefix("b1:")).build());
+        LockClient a2 = kit.newLockClient(LockOptions.builder().nameMapper(io.github.relock.api.NameMapper.prefix("a1:")).build());
+        DistributedLock la = a.getLock("tck:shared");
+        DistributedLock lb = b.getLock("tck:shared");
+        la.lock();
+        assertTrue(otherThreadReturns(() -> {
+            boolean ok = lb.tryLock();
+            lb.unlock();
+            return ok;
+        }), "a client with another prefix was excluded");
+        assertFalse(otherThreadReturns(() -> a2.getLock("tck:shared").tryLock()), "a client with the same prefix got in");
+        assertEquals(1L, redis("EXISTS", "a1:tck:shared"));
+        assertEquals(0L, redis("EXISTS", "tck:shared"));
+        la.unlock();
+        DistributedLock fair = b.getFairLock("tck:shared-fair");
+        fair.lock();
+        assertEquals(1L, redis("EXISTS", "b1:tck:shared-fair"));
+        fair.unlock();
+        assertEquals(List.of(), redis("KEYS", "*shared*"));
     }
 
     private Object guardedWrite(long token, String value) {

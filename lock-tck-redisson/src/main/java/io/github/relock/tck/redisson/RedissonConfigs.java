@@ -20,6 +20,39 @@ final class RedissonConfigs {
     }
 
     static void connect(Config config, RedisTopology topology) {
+        connectAndGet(config, topology);
+    }
+
+    /**
+     * Sets a Redisson name mapper that puts {@code prefix} before every name (and removes it in
+     * {@code unmap}). The interface is {@code org.redisson.api.NameMapper} in 3.x and
+     * {@code org.redisson.config.NameMapper} in 4.x, so it is found and implemented by reflection.
+     */
+    static void connectWithPrefix(Config config, RedisTopology topology, String prefix) {
+        Object servers = connectAndGet(config, topology);
+        java.lang.reflect.Method setter = java.util.Arrays.stream(servers.getClass().getMethods())
+                .filter(m -> m.getName().equals("setNameMapper") && m.getParameterCount() == 1).findFirst()
+                .orElseThrow(() -> new IllegalStateException("this Redisson has no setNameMapper"));
+        Class<?> type = setter.getParameterTypes()[0];
+        Object mapper = java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "map" -> prefix + args[0];
+                    case "unmap" -> ((String) args[0]).startsWith(prefix)
+                            ? ((String) args[0]).substring(prefix.length()) : args[0];
+                    case "toString" -> "prefix " + prefix;
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> throw new UnsupportedOperationException(method.toString());
+                });
+        try {
+            setter.invoke(servers, mapper);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("could not set Redisson's name mapper", e);
+        }
+    }
+
+    /** @return the servers config it made (single, cluster or sentinel) */
+    private static Object connectAndGet(Config config, RedisTopology topology) {
         if (topology instanceof RedisCluster cluster) {
             ClusterServersConfig cc = config.useClusterServers();
             cluster.uris().forEach(u -> cc.addNodeAddress(u.toString()));
@@ -29,6 +62,7 @@ final class RedissonConfigs {
             cc.setSlaveConnectionPoolSize(2);
             cc.setSubscriptionConnectionMinimumIdleSize(1);
             cc.setSubscriptionConnectionPoolSize(4);
+            return cc;
         } else if (topology instanceof RedisSentinelGroup group) {
             SentinelServersConfig sc = config.useSentinelServers();
             sc.setMasterName(RedisSentinelGroup.MASTER_NAME);
@@ -39,9 +73,10 @@ final class RedissonConfigs {
             sc.setSlaveConnectionPoolSize(2);
             sc.setSubscriptionConnectionMinimumIdleSize(1);
             sc.setSubscriptionConnectionPoolSize(4);
+            return sc;
         } else {
             RedisServer server = (RedisServer) topology;
-            config.useSingleServer().setAddress("redis://" + server.host() + ":" + server.port())
+            return config.useSingleServer().setAddress("redis://" + server.host() + ":" + server.port())
                     .setConnectionMinimumIdleSize(2).setConnectionPoolSize(8)
                     .setSubscriptionConnectionMinimumIdleSize(1).setSubscriptionConnectionPoolSize(4);
         }

@@ -81,14 +81,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
         DistributedLock relock = client().getLock("tck:wake-r");
         RLock redisson = redisson(Duration.ofSeconds(30)).getLock("tck:wake-r");
         relock.lock();
-        long ms = wakeUpMillis(() -> {
-            boolean ok = redisson.tryLock(60, TimeUnit.SECONDS);
-            long at = System.nanoTime();
-            if (ok) {
-                redisson.unlock();
-            }
-            return ok ? at : -1L;
-        }, relock::unlock);
+        long ms = wakeUpMillis(acquireAndReleaseAt(redisson), relock::unlock);
         assertTrue(ms < 5_000, "Redisson waiter took " + ms + " ms after the relock unlock (TTL 30 s)");
     }
 
@@ -98,14 +91,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
         DistributedLock relock = client().getLock("tck:wake-l");
         RLock redisson = redisson(Duration.ofSeconds(30)).getLock("tck:wake-l");
         redisson.lock();
-        long ms = wakeUpMillis(() -> {
-            boolean ok = relock.tryLock(60, TimeUnit.SECONDS);
-            long at = System.nanoTime();
-            if (ok) {
-                relock.unlock();
-            }
-            return ok ? at : -1L;
-        }, redisson::unlock);
+        long ms = wakeUpMillis(acquireAndReleaseAt(relock), redisson::unlock);
         assertTrue(ms < 5_000, "relock waiter took " + ms + " ms after the Redisson unlock (TTL 30 s)");
     }
 
@@ -421,15 +407,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
     void rule10_16_readWrite_readersShareWritersExcludeAcrossLibraries() throws Exception {
         ReadWriteDistributedLock relock = client().getReadWriteLock("tck:rw-x");
         RReadWriteLock redisson = redisson(Duration.ofSeconds(30)).getReadWriteLock("tck:rw-x");
-        relock.readLock().lock();
-        assertTrue(otherThreadReturns(() -> {
-            boolean ok = redisson.readLock().tryLock(1, -1, TimeUnit.SECONDS);
-            redisson.readLock().unlock();
-            return ok;
-        }), "a Redisson reader was refused beside a relock reader");
-        assertFalse(otherThreadReturns(() -> redisson.writeLock().tryLock(100, -1, TimeUnit.MILLISECONDS)),
-                "a Redisson writer took a relock-read lock");
-        relock.readLock().unlock();
+        assertRelockReaderSharedWithRedissonReaderOnly(relock, redisson);
         relock.writeLock().lock();
         Future<Boolean> redissonReader = background(() -> {
             boolean ok = redisson.readLock().tryLock(30, -1, TimeUnit.SECONDS);
@@ -581,6 +559,148 @@ public abstract class RedissonInteropChapter extends TckChapter {
     private static boolean redissonPublishesShardedOnCluster() {
         return java.util.Arrays.stream(org.redisson.config.ClusterServersConfig.class.getMethods())
                 .anyMatch(m -> m.getName().equals("getShardedSubscriptionMode"));
+    }
+
+    private static final String PREFIX = "app1:";
+
+    /** @return a Redisson client whose name mapper puts {@link #PREFIX} before every name */
+    private RedissonClient prefixedRedisson() {
+        Config config = new Config();
+        config.setLockWatchdogTimeout(30_000);
+        RedissonConfigs.connectWithPrefix(config, kit.topology(), PREFIX);
+        RedissonClient client = Redisson.create(config);
+        kit.closeAfterTest(() -> client.shutdown(0, 5, TimeUnit.SECONDS));
+        return client;
+    }
+
+    /** @return a relock client with {@code NameMapper.prefix(PREFIX)} */
+    private LockClient prefixedRelock() {
+        return kit.newLockClient(io.github.relock.api.LockOptions.builder()
+                .nameMapper(io.github.relock.api.NameMapper.prefix(PREFIX)).build());
+    }
+
+    /** Redisson 3.x has its NameMapper in org.redisson.api (4.x: org.redisson.config). */
+    private static boolean redisson3() {
+        try {
+            Class.forName("org.redisson.api.NameMapper");
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Rule 10.20: with the same prefix mapper on both sides, relock and Redisson exclude each other
+     * on the same user name, both ways, and the lock hash in Redis is the prefixed name.
+     */
+    @Test
+    void rule10_20_prefixMapper_bothSidesExcludeOnSameUserName() throws Exception {
+        DistributedLock relock = prefixedRelock().getLock("tck:nm");
+        RLock redisson = prefixedRedisson().getLock("tck:nm");
+        redisson.lock();
+        assertEquals(1L, redis("EXISTS", PREFIX + "tck:nm"));
+        assertEquals(0L, redis("EXISTS", "tck:nm"));
+        assertFalse(otherThreadReturns(relock::tryLock), "relock took a lock Redisson holds under the same mapped name");
+        redisson.unlock();
+        relock.lock();
+        assertEquals(1L, redis("EXISTS", PREFIX + "tck:nm"));
+        assertFalse(otherThreadReturns(redisson::tryLock), "Redisson took a lock relock holds under the same mapped name");
+        relock.unlock();
+        assertEquals(0L, redis("EXISTS", PREFIX + "tck:nm"));
+    }
+
+    /** Rule 10.21: with the same prefix mapper, a relock waiter is woken by a Redisson unlock on the prefixed channel. */
+    @Test
+    void rule10_21_prefixMapper_relockWaiterWokenByRedissonUnlock() throws Exception {
+        DistributedLock relock = prefixedRelock().getLock("tck:nm-wake");
+        RLock redisson = prefixedRedisson().getLock("tck:nm-wake");
+        redisson.lock();
+        long ms = wakeUpMillis(acquireAndReleaseAt(relock), () -> {
+            assertTrue(subscribed("redisson_lock__channel:{" + PREFIX + "tck:nm-wake}"),
+                    () -> "the relock waiter is not on the prefixed channel: " + channels());
+            redisson.unlock();
+        });
+        assertTrue(ms < 5_000, "relock waiter took " + ms + " ms after the Redisson unlock (TTL 30 s)");
+    }
+
+    /**
+     * Rule 10.22: with the same prefix mapper, a fair-lock waiter of either library queues under the
+     * prefixed queue key, so the two share one queue. Documented difference: Redisson 3.17.7 (before
+     * 3.52.0) built its fair queue and timeout keys from the unmapped name, so its waiters queue
+     * under {@code redisson_lock_queue:{tck:nm-fair}} and the two libraries keep separate queues.
+     */
+    @Test
+    void rule10_22_prefixMapper_fairQueueKeysCarryPrefix() throws Exception {
+        DistributedLock relock = prefixedRelock().getFairLock("tck:nm-fair");
+        RLock redisson = prefixedRedisson().getFairLock("tck:nm-fair");
+        String mappedQueue = "redisson_lock_queue:{" + PREFIX + "tck:nm-fair}";
+        String redissonQueue = redisson3() ? "redisson_lock_queue:{tck:nm-fair}" : mappedQueue;
+        relock.lock();
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try {
+            Future<Boolean> waiter = pool.submit(() -> {
+                boolean ok = redisson.tryLock(30, -1, TimeUnit.SECONDS);
+                if (ok) {
+                    redisson.unlock();
+                }
+                return ok;
+            });
+            Await.until(Duration.ofSeconds(20), () -> ((List<?>) redis("LRANGE", redissonQueue, "0", "-1")).size() == 1,
+                    () -> "the Redisson waiter is not in " + redissonQueue + "; queues: " + redis("KEYS", "redisson_lock_queue:*"));
+            relock.unlock();
+            assertTrue(waiter.get(Await.scaled(Duration.ofSeconds(30)).toSeconds(), TimeUnit.SECONDS));
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0L, redis("EXISTS", mappedQueue, "redisson_lock_timeout:{" + PREFIX + "tck:nm-fair}"));
+    }
+
+    /**
+     * Rule 10.23: with the same prefix mapper, read-write locks share readers and exclude writers
+     * across libraries. Not run on Redisson 3.x, which mapped read/write lock names twice.
+     */
+    @Test
+    void rule10_23_prefixMapper_readWriteAcrossLibraries() throws Exception {
+        Assumptions.assumeFalse(redisson3(), "Redisson 3.17.7 maps readLock()/writeLock() names twice (app1:app1:...)");
+        ReadWriteDistributedLock relock = prefixedRelock().getReadWriteLock("tck:nm-rw");
+        RReadWriteLock redisson = prefixedRedisson().getReadWriteLock("tck:nm-rw");
+        assertRelockReaderSharedWithRedissonReaderOnly(relock, redisson);
+        redisson.writeLock().lock();
+        assertEquals(1L, redis("EXISTS", PREFIX + "tck:nm-rw"));
+        assertFalse(otherThreadReturns(() -> relock.readLock().tryLock()), "a relock reader took a Redisson-written lock");
+        redisson.writeLock().unlock();
+        assertTrue(otherThreadReturns(() -> {
+            boolean ok = relock.writeLock().tryLock();
+            relock.writeLock().unlock();
+            return ok;
+        }));
+        assertEquals(0L, redis("EXISTS", PREFIX + "tck:nm-rw"));
+    }
+
+    /** Takes a relock read lock, checks a Redisson reader shares it and a Redisson writer does not, releases it. */
+    private static void assertRelockReaderSharedWithRedissonReaderOnly(ReadWriteDistributedLock relock,
+            RReadWriteLock redisson) throws Exception {
+        relock.readLock().lock();
+        assertTrue(otherThreadReturns(() -> {
+            boolean ok = redisson.readLock().tryLock(1, -1, TimeUnit.SECONDS);
+            redisson.readLock().unlock();
+            return ok;
+        }), "a Redisson reader was refused beside a relock reader");
+        assertFalse(otherThreadReturns(() -> redisson.writeLock().tryLock(100, -1, TimeUnit.MILLISECONDS)),
+                "a Redisson writer took a relock-read lock");
+        relock.readLock().unlock();
+    }
+
+    /** @return a waiter for {@link #wakeUpMillis}: waits up to 60 s for {@code lock}, answers when it got it (or -1) */
+    private static Callable<Long> acquireAndReleaseAt(Lock lock) {
+        return () -> {
+            boolean ok = lock.tryLock(60, TimeUnit.SECONDS);
+            long at = System.nanoTime();
+            if (ok) {
+                lock.unlock();
+            }
+            return ok ? at : -1L;
+        };
     }
 
     private static void assumeRedissonHas(String method, String since) {
