@@ -13,6 +13,12 @@ import java.util.Objects;
  * valid lock name (not null, not blank, UTF-8 encodable, one hash slot on a cluster), or the
  * {@code get...Lock} call fails naming both the input and the mapped value.
  *
+ * <p>A lock's {@code getName()} returns the mapped name, the key in Redis (Redisson's
+ * {@code getName()} returns the unmapped one); {@link #unmap} gives the user's name back.
+ * Redisson 3.17.7 differs from 4.x when a mapper is set: its fair lock built the queue and timeout
+ * keys from the unmapped name (fixed in 3.52.0), and its read-write lock mapped the name twice, so
+ * with a mapper relock shares fair queues and read-write locks only with Redisson 4.x.
+ *
  * <p>Thread-safety: implementations must be safe for use by several threads (the client calls
  * them from any thread that gets a lock).
  */

@@ -293,4 +293,19 @@ class LockOptionsTest {
         assertThrows(NullPointerException.class, () -> b.replicaSync(1, null));
         assertFalse(b.build().replicaSyncEnabled(), "a refused value leaves the builder unchanged");
     }
+
+    @Test
+    void nameMapper_defaultsToIdentity_prefixMapsAndUnmaps_keptByToBuilder() {
+        assertSame(NameMapper.identity(), LockOptions.defaults().nameMapper());
+        assertFalse(LockOptions.defaults().toString().contains("nameMapper"), "the default is not shown");
+        NameMapper prefix = NameMapper.prefix("app1:");
+        assertEquals("app1:orders", prefix.map("orders"));
+        assertEquals("orders", prefix.unmap("app1:orders"));
+        assertEquals("other", prefix.unmap("other"), "a name without the prefix is left as it is");
+        LockOptions options = LockOptions.builder().nameMapper(prefix).build();
+        assertSame(prefix, options.toBuilder().build().nameMapper());
+        assertTrue(options.toString().contains("nameMapper=NameMapper.prefix(\"app1:\")"), options::toString);
+        NameMapper lambda = name -> name;
+        assertEquals("x", lambda.unmap("x"), "unmap defaults to the identity");
+    }
 }
