@@ -1,6 +1,7 @@
 package io.github.relock.spring.boot;
 
 import io.github.relock.api.LockOptions;
+import io.github.relock.api.NameMapper;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -40,6 +41,13 @@ public class RelockProperties {
      * Default: a random UUID per client, as Redisson does.
      */
     private String clientId;
+
+    /**
+     * A prefix put before every lock name in Redis keys and channels (NameMapper.prefix), so that
+     * applications sharing one Redis do not share lock names. A Redisson client sharing these locks
+     * needs a NameMapper with the same prefix. Default: none.
+     */
+    private String keyPrefix;
 
     /** The spin lock's back-off. */
     private final SpinBackOff spinBackOff = new SpinBackOff();
@@ -117,6 +125,16 @@ public class RelockProperties {
         this.clientId = clientId;
     }
 
+    /** @return the key prefix, or null for none */
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    /** @param keyPrefix the key prefix */
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
     /** @return the spin lock's back-off properties */
     public SpinBackOff getSpinBackOff() {
         return spinBackOff;
@@ -139,6 +157,7 @@ public class RelockProperties {
         set("relock.subscription-timeout", subscriptionTimeout, b::subscriptionTimeout);
         set("relock.renewal-batch-size", renewalBatchSize, b::renewalBatchSize);
         set("relock.client-id", clientId, b::clientId);
+        set("relock.key-prefix", keyPrefix, prefix -> b.nameMapper(NameMapper.prefix(prefix)));
         if (spinBackOff.initial != null || spinBackOff.max != null) {
             Duration initial = spinBackOff.initial != null ? spinBackOff.initial : LockOptions.DEFAULT_SPIN_BACK_OFF_INITIAL;
             Duration max = spinBackOff.max != null ? spinBackOff.max : LockOptions.DEFAULT_SPIN_BACK_OFF_MAX;

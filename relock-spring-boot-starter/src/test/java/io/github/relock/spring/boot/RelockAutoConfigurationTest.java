@@ -90,7 +90,7 @@ class RelockAutoConfigurationTest {
         runner.withUserConfiguration(LettuceClientConfig.class)
                 .withPropertyValues("relock.lock-watchdog-timeout=12s", "relock.fair-lock-wait-timeout=2m",
                         "relock.command-timeout=1500ms", "relock.subscription-timeout=4s",
-                        "relock.renewal-batch-size=50", "relock.client-id=orders-app",
+                        "relock.renewal-batch-size=50", "relock.client-id=orders-app", "relock.key-prefix=app1:",
                         "relock.spin-back-off.initial=2ms", "relock.spin-back-off.max=64ms")
                 .run(context -> {
                     LockOptions o = context.getBean(LockClient.class).options();
@@ -106,10 +106,11 @@ class RelockAutoConfigurationTest {
                     DistributedLock lock = locks.getLock("starter:props");
                     lock.lock();
                     try (RespClient admin = server.admin()) {
-                        Object fields = admin.call("HKEYS", "starter:props");
+                        assertEquals(0L, admin.call("EXISTS", "starter:props"), "the key carries relock.key-prefix");
+                        Object fields = admin.call("HKEYS", "app1:starter:props");
                         assertTrue(String.valueOf(fields).contains("orders-app:"),
                                 "the owner field carries the configured client id: " + fields);
-                        long ttl = (Long) admin.call("PTTL", "starter:props");
+                        long ttl = (Long) admin.call("PTTL", "app1:starter:props");
                         assertTrue(ttl > 0 && ttl <= 12_000, "watchdog TTL follows relock.lock-watchdog-timeout: " + ttl);
                     } finally {
                         lock.unlock();
@@ -203,7 +204,7 @@ class RelockAutoConfigurationTest {
         }
         for (String name : List.of("relock.enabled", "relock.lock-watchdog-timeout", "relock.fair-lock-wait-timeout",
                 "relock.command-timeout", "relock.subscription-timeout", "relock.renewal-batch-size",
-                "relock.client-id", "relock.spin-back-off.initial", "relock.spin-back-off.max",
+                "relock.client-id", "relock.key-prefix", "relock.spin-back-off.initial", "relock.spin-back-off.max",
                 "relock.replica-sync.replicas", "relock.replica-sync.timeout")) {
             int at = json.indexOf("\"name\": \"" + name + "\"");
             assertTrue(at >= 0, name + " is missing from the metadata:\n" + json);
