@@ -486,6 +486,7 @@ public abstract class FaultChapter extends TckChapter {
         }
 
         void release() {
+            history.record(name, History.Op.RELEASING, LOCK, -1, "");
             try {
                 lock.unlock();
                 history.record(name, History.Op.RELEASE, LOCK, -1, "ok");
@@ -497,6 +498,7 @@ public abstract class FaultChapter extends TckChapter {
         /** Releases, retrying while the reply is lost on a reset connection. */
         void releaseRetrying() throws InterruptedException {
             long deadline = System.nanoTime() + DEADLINE.toNanos();
+            history.record(name, History.Op.RELEASING, LOCK, -1, "");
             while (true) {
                 try {
                     lock.unlock();

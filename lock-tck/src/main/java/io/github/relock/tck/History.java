@@ -40,7 +40,13 @@ public final class History {
         WRITE_ACCEPTED,
         /** The protected resource refused a write with {@code token} (a newer one was seen). */
         WRITE_REFUSED,
-        /** The actor released the lock (or tried to: {@code detail} says how it went). */
+        /**
+         * The actor began to release the lock: from here on it no longer relies on holding it, so
+         * a grant to another actor after this point is a hand-off, not an overlap (the release can
+         * take effect in Redis, and wake the next holder, before the call returns).
+         */
+        RELEASING,
+        /** The actor's release call returned ({@code detail} says how it went). */
         RELEASE,
         /** The actor's {@code onLost} fired ({@code detail} is the reason). */
         LOST,
@@ -152,7 +158,7 @@ public final class History {
                 }
                 if (e.op() == Op.LOST && lost < 0) {
                     lost = e.nanos();
-                } else if (e.op() == Op.RELEASE || e.op() == Op.GRANT) {
+                } else if (e.op() == Op.RELEASING || e.op() == Op.RELEASE || e.op() == Op.GRANT) {
                     end = e.nanos();
                     break;
                 }
