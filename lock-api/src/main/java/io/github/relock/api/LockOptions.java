@@ -44,6 +44,7 @@ public final class LockOptions {
     private final int replicaSyncReplicas;
     private final Duration replicaSyncTimeout;
     private final NameMapper nameMapper;
+    private final LockEventListener eventListener;
 
     private LockOptions(Builder b) {
         this.lockWatchdogTimeout = b.lockWatchdogTimeout;
@@ -58,6 +59,7 @@ public final class LockOptions {
         this.replicaSyncReplicas = b.replicaSyncReplicas;
         this.replicaSyncTimeout = b.replicaSyncTimeout;
         this.nameMapper = b.nameMapper;
+        this.eventListener = b.eventListener;
     }
 
     /** @return options with every default (each client made from them picks its own random id) */
@@ -85,6 +87,7 @@ public final class LockOptions {
         b.replicaSyncReplicas = replicaSyncReplicas;
         b.replicaSyncTimeout = replicaSyncTimeout;
         b.nameMapper = nameMapper;
+        b.eventListener = eventListener;
         return b;
     }
 
@@ -163,6 +166,11 @@ public final class LockOptions {
         return nameMapper;
     }
 
+    /** @return the event listener ({@link LockEventListener#NOOP} when none is configured) */
+    public LockEventListener eventListener() {
+        return eventListener;
+    }
+
     @Override
     public String toString() {
         return "LockOptions{lockWatchdogTimeout=" + lockWatchdogTimeout
@@ -175,7 +183,8 @@ public final class LockOptions {
                 + (replicaSyncReplicas == 0 ? ""
                         : ", replicaSync=" + replicaSyncReplicas + " replica(s) within " + replicaSyncTimeout)
                 + (lockLostExecutor == null ? "" : ", lockLostExecutor=" + lockLostExecutor)
-                + (nameMapper == NameMapper.identity() ? "" : ", nameMapper=" + nameMapper) + '}';
+                + (nameMapper == NameMapper.identity() ? "" : ", nameMapper=" + nameMapper)
+                + (eventListener == LockEventListener.NOOP ? "" : ", eventListener=" + eventListener) + '}';
     }
 
     /**
@@ -196,6 +205,7 @@ public final class LockOptions {
         private int replicaSyncReplicas;
         private Duration replicaSyncTimeout;
         private NameMapper nameMapper = NameMapper.identity();
+        private LockEventListener eventListener = LockEventListener.NOOP;
 
         private Builder() {
         }
@@ -371,6 +381,17 @@ public final class LockOptions {
          */
         public Builder nameMapper(NameMapper mapper) {
             this.nameMapper = Objects.requireNonNull(mapper, "nameMapper must not be null (use NameMapper.identity())");
+            return this;
+        }
+
+        /**
+         * @param listener observes acquires, releases, losses and renewals (one per client; calls
+         *        happen on the thread that did the work); {@link LockEventListener#NOOP} for none
+         * @return this builder
+         */
+        public Builder eventListener(LockEventListener listener) {
+            this.eventListener = Objects.requireNonNull(listener,
+                    "eventListener must not be null; pass LockEventListener.NOOP for none");
             return this;
         }
 
