@@ -4,6 +4,7 @@
  */
 module io.github.relock.core {
     requires transitive io.github.relock.api;
+    requires jdk.jfr;
     exports io.github.relock.core;
     exports io.github.relock.spi;
     uses io.github.relock.spi.RedisDriverProvider;

@@ -57,6 +57,7 @@ public final class DefaultLockClient implements LockClient {
     private final LockOptions options;
     /** The lock-name mapper; null when it is the identity, so getting a lock does no extra work. */
     private final NameMapper mapper;
+    private final LockEvents events;
     private final String clientId;
     private final boolean ownsExecutor;
     private final String publishMode;
@@ -82,6 +83,7 @@ public final class DefaultLockClient implements LockClient {
     private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
         this.executor = executor;
         this.options = options;
+        this.events = new LockEvents(options.eventListener());
         this.syncReplicas = options.replicaSyncReplicas();
         this.syncTimeoutMs = options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L);
         this.syncRunner = syncReplicas == 0 ? null : java.util.concurrent.Executors.newCachedThreadPool(r -> {
@@ -109,7 +111,7 @@ public final class DefaultLockClient implements LockClient {
         this.holds = new HoldRegistry(watchdogMs, this::fireLost, this::runLostCallback);
         this.watchdog = new Watchdog(holds, this::renewAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
                 executor::nodeOfSlot,
-                Math.min(options.commandTimeout().toMillis(), watchdogMs));
+                Math.min(options.commandTimeout().toMillis(), watchdogMs), events);
         watchdog.start();
     }
 
@@ -467,7 +469,13 @@ public final class DefaultLockClient implements LockClient {
         return t;
     }
 
+    /** @return the client's event dispatch (listener and JFR) */
+    LockEvents events() {
+        return events;
+    }
+
     private void fireLost(LockLostEvent event) {
+        events.lost(event.lockName(), event.reason());
         for (Consumer<LockLostEvent> l : lostListeners) {
             HoldRegistry.deliver(l, event);
         }

@@ -52,6 +52,7 @@ final class HoldRegistry {
         private int count; // changed only inside the registry's map operations for this id
         private volatile long ttlMs; // last acquisition's TTL; Args.TTL_WATCHDOG for renewed holds
         private volatile long expiresAtNanos; // explicit TTL only
+        private volatile long acquiredNanos; // send time of the first acquisition (hold time for events)
         private volatile long lastConfirmedNanos; // send time of the acquisition or last successful renewal
         private volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
         private volatile int unsyncedRenewals; // replica sync: renewals in a row too few replicas acknowledged
@@ -100,6 +101,11 @@ final class HoldRegistry {
 
         boolean lost() {
             return lostReason != null;
+        }
+
+        /** @return the send time of the first acquisition of this hold (System.nanoTime) */
+        long acquiredNanos() {
+            return acquiredNanos;
         }
 
         LockLostEvent.Reason lostReason() {
@@ -167,6 +173,7 @@ final class HoldRegistry {
         Hold hold = holds.compute(id(key, field), (id, h) -> {
             if (h == null || h.lost()) {
                 h = new Hold(key, field, ownerId, lockName);
+                h.acquiredNanos = sentAtNanos;
             }
             h.count++;
             h.ttlMs = ttlMs;

@@ -56,7 +56,14 @@ class RedisLock extends AbstractLock {
 
     @Override
     boolean acquire(long waitMs, long ttlMs, long ownerId, boolean interruptible) throws InterruptedException {
-        return wait.acquire(waitMs, ttlMs, ownerId, interruptible);
+        LockEvents events = client.events();
+        if (!events.timing()) {
+            return wait.acquire(waitMs, ttlMs, ownerId, interruptible);
+        }
+        long start = System.nanoTime();
+        boolean acquired = wait.acquire(waitMs, ttlMs, ownerId, interruptible);
+        events.acquired(name, System.nanoTime() - start, acquired);
+        return acquired;
     }
 
     @Override
@@ -238,7 +245,11 @@ class RedisLock extends AbstractLock {
     }
 
     private void afterRelease(String field, long ownerId, long answer) {
+        Hold held = answer > 0 && client.events().timing() ? client.holds().get(name, field) : null;
         client.holds().released(name, field, answer);
+        if (held != null) {
+            client.events().released(name, System.nanoTime() - held.acquiredNanos());
+        }
         if (answer < 0) {
             throw new IllegalMonitorStateException("attempt to unlock lock '" + name
                     + "', not locked by current thread by node id: " + client.clientId() + " thread-id: " + ownerId

@@ -57,10 +57,12 @@ final class Watchdog {
     private final AtomicBoolean ticking = new AtomicBoolean();
     private volatile ScheduledFuture<?> task;
     private volatile boolean stopped;
+    private final LockEvents events;
 
     Watchdog(HoldRegistry registry, AsyncScripts scripts, ScheduledExecutorService timer, long watchdogMs,
-             int batchSize, boolean cluster, IntFunction<Object> nodeOfSlot, long renewTimeoutMs) {
+             int batchSize, boolean cluster, IntFunction<Object> nodeOfSlot, long renewTimeoutMs, LockEvents events) {
         this.registry = registry;
+        this.events = events;
         this.scripts = scripts;
         this.timer = timer;
         this.watchdogMs = watchdogMs;
@@ -270,8 +272,10 @@ final class Watchdog {
             reply = ((ReplicaShortfall) reply).reply;
         }
         int i = 0;
+        int failed = 0;
         for (Hold h : batch) {
             if (error != null) {
+                failed++;
                 registry.renewalFailed(h, now);
             } else {
                 Object r = reply instanceof List<?> list && i < list.size() ? list.get(i) : null;
@@ -281,9 +285,13 @@ final class Watchdog {
                     registry.renewed(h, sentAt);
                 } else {
                     registry.notHeld(h);
+                    failed++;
                 }
             }
             i++;
+        }
+        if (events.renewalTiming()) {
+            events.renewalBatch(batch.size() - failed, failed, now - sentAt);
         }
         if (error != null) {
             LOG.log(System.Logger.Level.WARNING, "renewing " + batch.size() + " lock(s) failed; retrying next period",
