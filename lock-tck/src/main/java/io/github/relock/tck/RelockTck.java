@@ -126,4 +126,12 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 19: {@link ObservabilityChapter}, run against this driver. */
+    @Nested
+    class Observability extends ObservabilityChapter {
+        Observability() {
+            super(RelockTck.this);
+        }
+    }
 }

@@ -1,0 +1,237 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockEventListener;
+import io.github.relock.api.LockLease;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 19: observability. A client's {@link LockEventListener} hears acquires (with the wait),
+ * releases (with the hold time), losses (with the reason) and renewal batches; a throwing listener
+ * never breaks locking; and the same facts are JFR events ({@code relock.*}).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+@org.junit.jupiter.api.Tag("observability")
+public abstract class ObservabilityChapter extends TckChapter {
+
+    private static final Duration WATCHDOG = Duration.ofMillis(600);
+
+    /** @param kit the enclosing kit */
+    protected ObservabilityChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    /** What a listener heard, one line per call. */
+    static final class Heard implements LockEventListener {
+        final List<String> acquired = new CopyOnWriteArrayList<>();
+        final List<Duration> waits = new CopyOnWriteArrayList<>();
+        final List<String> timedOut = new CopyOnWriteArrayList<>();
+        final List<Duration> holds = new CopyOnWriteArrayList<>();
+        final List<String> released = new CopyOnWriteArrayList<>();
+        final List<LockLostEvent.Reason> lost = new CopyOnWriteArrayList<>();
+        final List<int[]> renewals = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void acquired(String lockName, Duration waited) {
+            acquired.add(lockName);
+            waits.add(waited);
+        }
+
+        @Override
+        public void acquireTimedOut(String lockName, Duration waited) {
+            timedOut.add(lockName);
+        }
+
+        @Override
+        public void released(String lockName, Duration held) {
+            released.add(lockName);
+            holds.add(held);
+        }
+
+        @Override
+        public void lost(String lockName, LockLostEvent.Reason reason) {
+            lost.add(reason);
+        }
+
+        @Override
+        public void renewalBatch(int renewed, int failed, Duration duration) {
+            renewals.add(new int[] {renewed, failed});
+        }
+    }
+
+    private LockClient client(LockEventListener listener) {
+        return kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(WATCHDOG).eventListener(listener).build());
+    }
+
+    /** Rule 19.1: an acquire that waited behind another holder reports its lock name and a wait above zero. */
+    @Test
+    void rule19_1_acquireAfterContention_reportsWait() throws Exception {
+        Heard heard = new Heard();
+        LockClient holder = client();
+        LockClient waiter = client(heard);
+        DistributedLock held = holder.getLock("tck:obs:wait");
+        held.lock();
+        CompletableFuture<Boolean> got = CompletableFuture.supplyAsync(() -> {
+            try {
+                DistributedLock l = waiter.getLock("tck:obs:wait");
+                boolean ok = l.tryLock(10, TimeUnit.SECONDS);
+                if (ok) {
+                    l.unlock();
+                }
+                return ok;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        Await.until(Duration.ofSeconds(5), () -> !channels().isEmpty(), () -> "the waiter never subscribed");
+        held.unlock();
+        assertTrue(got.get(15, TimeUnit.SECONDS));
+        assertEquals(List.of("tck:obs:wait"), heard.acquired);
+        assertTrue(heard.waits.get(0).toNanos() > 0, () -> "wait " + heard.waits.get(0));
+    }
+
+    /** Rule 19.2: the last release reports the hold time; a timed-out acquire is reported as such. */
+    @Test
+    void rule19_2_release_reportsHoldTime_andTimeoutReported() throws Exception {
+        Heard heard = new Heard();
+        LockClient c = client(heard);
+        DistributedLock lock = c.getLock("tck:obs:hold");
+        lock.lock();
+        lock.lock();
+        lock.unlock();
+        assertEquals(List.of(), heard.released, "a reentrant unlock is not the release");
+        lock.unlock();
+        assertEquals(List.of("tck:obs:hold"), heard.released);
+        assertFalse(heard.holds.get(0).isNegative(), () -> "hold " + heard.holds.get(0));
+        LockClient other = client();
+        DistributedLock busy = other.getLock("tck:obs:hold");
+        busy.lock();
+        try {
+            assertFalse(lock.tryLock(50, TimeUnit.MILLISECONDS));
+        } finally {
+            busy.unlock();
+        }
+        assertEquals(List.of("tck:obs:hold"), heard.timedOut);
+    }
+
+    /** Rule 19.3: a hold whose key is deleted behind its back is reported lost with reason NOT_HELD. */
+    @Test
+    void rule19_3_keyDeletedBehindBack_lossReportedWithReason() throws Exception {
+        Heard heard = new Heard();
+        LockClient c = client(heard);
+        LockLease lease = c.getLock("tck:obs:lost").acquire(Duration.ofSeconds(5));
+        redis("DEL", "tck:obs:lost");
+        Await.until(WATCHDOG.multipliedBy(5), () -> !heard.lost.isEmpty(), () -> "loss not reported");
+        assertEquals(LockLostEvent.Reason.NOT_HELD, heard.lost.get(0));
+        assertThrows(IllegalMonitorStateException.class, lease::close);
+    }
+
+    /** Rule 19.4: each watchdog renewal batch is reported with its renewed and failed counts. */
+    @Test
+    void rule19_4_heldLock_renewalBatchesReported() {
+        Heard heard = new Heard();
+        LockClient c = client(heard);
+        DistributedLock lock = c.getLock("tck:obs:renew");
+        lock.lock();
+        try {
+            Await.until(WATCHDOG.multipliedBy(5), () -> heard.renewals.stream().anyMatch(r -> r[0] >= 1),
+                    () -> "no renewal batch reported");
+            assertEquals(0, heard.renewals.get(0)[1], "a held lock's renewal failed");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Rule 19.5: a listener that throws from every callback does not break locking. */
+    @Test
+    void rule19_5_throwingListener_lockingUnaffected() throws Exception {
+        LockEventListener thrower = new LockEventListener() {
+            @Override
+            public void acquired(String lockName, Duration waited) {
+                throw new IllegalStateException("listener fails on purpose");
+            }
+
+            @Override
+            public void acquireTimedOut(String lockName, Duration waited) {
+                throw new IllegalStateException("listener fails on purpose");
+            }
+
+            @Override
+            public void released(String lockName, Duration held) {
+                throw new IllegalStateException("listener fails on purpose");
+            }
+        };
+        LockClient c = client(thrower);
+        DistributedLock lock = c.getLock("tck:obs:throw");
+        assertTrue(lock.tryLock(1, TimeUnit.SECONDS));
+        assertTrue(lock.isHeldByCurrentThread());
+        lock.unlock();
+        assertFalse(lock.isLocked());
+        LockClient other = client();
+        DistributedLock busy = other.getLock("tck:obs:throw");
+        busy.lock();
+        try {
+            assertFalse(lock.tryLock(20, TimeUnit.MILLISECONDS));
+        } finally {
+            busy.unlock();
+        }
+    }
+
+    /** Rule 19.6: an in-process JFR recording holds relock.LockAcquire, LockHold and Renewal events with their fields. */
+    @Test
+    void rule19_6_jfrRecording_holdsRelockEvents() throws Exception {
+        Heard heard = new Heard();
+        Path file = Files.createTempFile("relock-tck", ".jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable("relock.LockAcquire");
+            recording.enable("relock.LockHold");
+            recording.enable("relock.Renewal");
+            recording.enable("relock.LockLost");
+            recording.start();
+            LockClient c = client(heard);
+            DistributedLock lock = c.getLock("tck:obs:jfr");
+            lock.lock();
+            Await.until(WATCHDOG.multipliedBy(5), () -> !heard.renewals.isEmpty(), () -> "no renewal");
+            lock.unlock();
+            recording.stop();
+            recording.dump(file);
+            List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+            RecordedEvent acquire = only(events, "relock.LockAcquire", "tck:obs:jfr");
+            assertTrue(acquire.getBoolean("acquired"));
+            assertTrue(acquire.getDuration("waited").toNanos() >= 0);
+            RecordedEvent hold = only(events, "relock.LockHold", "tck:obs:jfr");
+            assertTrue(hold.getDuration("held").toNanos() > 0);
+            assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals("relock.Renewal")
+                    && e.getInt("batchSize") >= 1), "no relock.Renewal event");
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static RecordedEvent only(List<RecordedEvent> events, String type, String name) {
+        List<RecordedEvent> found = events.stream()
+                .filter(e -> e.getEventType().getName().equals(type) && name.equals(e.getString("name"))).toList();
+        assertEquals(1, found.size(), () -> type + " events for " + name + ": " + found);
+        return found.get(0);
+    }
+}
