@@ -123,14 +123,7 @@ public abstract class ObservabilityChapter extends TckChapter {
         lock.unlock();
         assertEquals(List.of("tck:obs:hold"), heard.released);
         assertFalse(heard.holds.get(0).isNegative(), () -> "hold " + heard.holds.get(0));
-        LockClient other = client();
-        DistributedLock busy = other.getLock("tck:obs:hold");
-        busy.lock();
-        try {
-            assertFalse(lock.tryLock(50, TimeUnit.MILLISECONDS));
-        } finally {
-            busy.unlock();
-        }
+        tryLockWhileHeldElsewhere(lock);
         assertEquals(List.of("tck:obs:hold"), heard.timedOut);
     }
 
@@ -168,17 +161,21 @@ public abstract class ObservabilityChapter extends TckChapter {
         LockEventListener thrower = new LockEventListener() {
             @Override
             public void acquired(String lockName, Duration waited) {
-                throw new IllegalStateException("listener fails on purpose");
+                fail(lockName);
             }
 
             @Override
             public void acquireTimedOut(String lockName, Duration waited) {
-                throw new IllegalStateException("listener fails on purpose");
+                fail(lockName);
             }
 
             @Override
             public void released(String lockName, Duration held) {
-                throw new IllegalStateException("listener fails on purpose");
+                fail(lockName);
+            }
+
+            private void fail(String lockName) {
+                throw new IllegalStateException("listener fails on purpose for " + lockName);
             }
         };
         LockClient c = client(thrower);
@@ -187,14 +184,7 @@ public abstract class ObservabilityChapter extends TckChapter {
         assertTrue(lock.isHeldByCurrentThread());
         lock.unlock();
         assertFalse(lock.isLocked());
-        LockClient other = client();
-        DistributedLock busy = other.getLock("tck:obs:throw");
-        busy.lock();
-        try {
-            assertFalse(lock.tryLock(20, TimeUnit.MILLISECONDS));
-        } finally {
-            busy.unlock();
-        }
+        tryLockWhileHeldElsewhere(lock);
     }
 
     /** Rule 19.6: an in-process JFR recording holds relock.LockAcquire, LockHold and Renewal events with their fields. */
@@ -225,6 +215,17 @@ public abstract class ObservabilityChapter extends TckChapter {
                     && e.getInt("batchSize") >= 1), "no relock.Renewal event");
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /** Another client holds {@code lock}'s name while {@code lock} tries for a short while, and fails. */
+    private void tryLockWhileHeldElsewhere(DistributedLock lock) throws InterruptedException {
+        DistributedLock busy = client().getLock(lock.getName());
+        busy.lock();
+        try {
+            assertFalse(lock.tryLock(20, TimeUnit.MILLISECONDS));
+        } finally {
+            busy.unlock();
         }
     }
 
