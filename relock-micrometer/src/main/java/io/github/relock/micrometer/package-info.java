@@ -1,0 +1,2 @@
+/** Micrometer metrics for relock: {@link io.github.relock.micrometer.MicrometerLockEventListener}. */
+package io.github.relock.micrometer;
