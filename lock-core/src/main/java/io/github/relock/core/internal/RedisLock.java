@@ -68,7 +68,15 @@ class RedisLock extends AbstractLock {
 
     @Override
     <T> CompletableFuture<T> acquireAsync(long waitMs, long ttlMs, long ownerId, Function<Boolean, T> outcome) {
-        return wait.acquireAsync(waitMs, ttlMs, ownerId, outcome);
+        LockEvents events = client.events();
+        if (!events.timing()) {
+            return wait.acquireAsync(waitMs, ttlMs, ownerId, outcome);
+        }
+        long start = System.nanoTime();
+        return wait.acquireAsync(waitMs, ttlMs, ownerId, ok -> {
+            events.acquired(name, System.nanoTime() - start, ok);
+            return outcome.apply(ok);
+        });
     }
 
     @Override
