@@ -7,9 +7,11 @@ import java.time.Duration;
  * {@link LockOptions.Builder#eventListener(LockEventListener)}. Every method is a no-op by default,
  * so an implementation overrides only what it needs.
  *
- * <p>Calls happen on the thread that did the work (the acquiring or releasing thread, or the
- * watchdog's renewal thread for {@link #lost} and {@link #renewalBatch}), synchronously: keep them
- * short and non-blocking. An exception thrown by a listener never breaks locking; it is caught and
+ * <p>Calls happen synchronously on the thread that did the work: the acquiring or releasing thread
+ * (for async acquires, the thread completing the future), the client's timer thread for
+ * {@link #renewalBatch}, and the thread delivering lock-lost listeners for {@link #lost}
+ * ({@link LockOptions#lockLostExecutor()}, by default the timer thread). Keep them short and
+ * non-blocking. An exception thrown by a listener never breaks locking; it is caught and
  * logged once per listener through {@link System.Logger}.
  *
  * <p>Thread-safety: implementations must be thread-safe; they are called from many threads at once.
