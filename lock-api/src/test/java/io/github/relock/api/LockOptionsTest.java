@@ -308,4 +308,16 @@ class LockOptionsTest {
         NameMapper lambda = name -> name;
         assertEquals("x", lambda.unmap("x"), "unmap defaults to the identity");
     }
+
+    @Test
+    void eventListener_defaultsToNoop_isKeptByToBuilder_andNullIsRejected() {
+        assertSame(LockEventListener.NOOP, LockOptions.defaults().eventListener());
+        LockEventListener listener = new LockEventListener() { };
+        LockOptions o = LockOptions.builder().eventListener(listener).build();
+        assertSame(listener, o.eventListener());
+        assertSame(listener, o.toBuilder().build().eventListener());
+        NullPointerException e = assertThrows(NullPointerException.class,
+                () -> LockOptions.builder().eventListener(null));
+        assertTrue(e.getMessage().contains("NOOP"), e.getMessage());
+    }
 }
