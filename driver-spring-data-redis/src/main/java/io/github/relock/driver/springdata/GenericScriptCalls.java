@@ -1,0 +1,61 @@
+package io.github.relock.driver.springdata;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Scripts over Spring's {@code RedisConnection.execute(command, args)}, which on Jedis hands back
+ * the client's raw reply (see {@link RawReply}). One connection is borrowed from the factory per
+ * call and given back at once. The async calls run the same code on a few daemon threads
+ * {@code relock-sdr-async-N}.
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+final class GenericScriptCalls implements ScriptCalls {
+
+    private static final int ASYNC_THREADS = 4;
+
+    private final RedisConnectionFactory factory;
+    private final ExecutorService async;
+
+    GenericScriptCalls(RedisConnectionFactory factory) {
+        this.factory = factory;
+        AtomicInteger n = new AtomicInteger();
+        this.async = Executors.newFixedThreadPool(ASYNC_THREADS, r -> {
+            Thread t = new Thread(r, "relock-sdr-async-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Override
+    public Object call(String command, String body, List<String> keys, List<String> args, String label) {
+        // A blocking socket read ignores interrupts; only a pool borrow would see one. Hold the
+        // flag back for the call so a script that ran is never reported as interrupted.
+        boolean interrupted = Thread.interrupted();
+        try (RedisConnection c = factory.getConnection()) {
+            return RawReply.toSpi(c.execute(command, ScriptCalls.argv(body, keys, args)));
+        } catch (RuntimeException e) {
+            throw SpringErrors.translate(e, label);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Object> callAsync(String command, String body, List<String> keys, List<String> args, String label) {
+        return CompletableFuture.supplyAsync(() -> call(command, body, keys, args, label), async);
+    }
+
+    @Override
+    public void close() {
+        async.shutdown();
+    }
+}

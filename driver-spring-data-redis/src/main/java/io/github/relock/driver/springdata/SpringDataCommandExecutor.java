@@ -1,0 +1,114 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.Script;
+import io.github.relock.spi.Subscription;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * relock's executor over an application's {@link RedisConnectionFactory}: every script borrows a
+ * connection from the factory for one call; pub/sub lives on one connection of its own
+ * ({@link SpringPubSub}). No capability is declared: Spring Data Redis offers no sharded
+ * subscribe and no pipelined {@code WAIT} through its connection API. {@link #close()} stops the
+ * driver's threads and its pub/sub connection, never the factory.
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+final class SpringDataCommandExecutor implements CommandExecutor {
+
+    private final String description;
+    private final ScriptCalls scripts;
+    private final SpringPubSub pubSub;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    SpringDataCommandExecutor(RedisConnectionFactory factory, ScriptCalls scripts, boolean blockingSubscribe,
+                              DriverOptions options) {
+        this.description = factory.getClass().getSimpleName();
+        this.scripts = scripts;
+        this.pubSub = new SpringPubSub(factory, options.commandTimeout(), blockingSubscribe);
+    }
+
+    @Override
+    public Object evalSha(Script script, List<String> keys, List<String> args) {
+        open();
+        return scripts.call("EVALSHA", script.sha1(), keys, args, "EVALSHA " + script.name());
+    }
+
+    @Override
+    public Object eval(Script script, List<String> keys, List<String> args) {
+        open();
+        return scripts.call("EVAL", script.text(), keys, args, "EVAL " + script.name());
+    }
+
+    @Override
+    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        return scripts.callAsync("EVALSHA", script.sha1(), keys, args, "EVALSHA " + script.name());
+    }
+
+    @Override
+    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        return scripts.callAsync("EVAL", script.text(), keys, args, "EVAL " + script.name());
+    }
+
+    @Override
+    public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
+        Objects.requireNonNull(channel, "channel must not be null");
+        Objects.requireNonNull(listener, "listener must not be null");
+        if (sharded) {
+            throw new UnsupportedOperationException("the spring-data-redis driver does not declare "
+                    + Capability.SHARDED_PUBSUB + ": Spring Data Redis has no SSUBSCRIBE");
+        }
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        return pubSub.subscribe(channel, listener);
+    }
+
+    @Override
+    public void setConnectionListener(ConnectionListener listener) {
+        pubSub.setConnectionListener(listener);
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return Set.of();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            pubSub.close();
+            scripts.close();
+        }
+    }
+
+    private void open() {
+        if (closed.get()) {
+            throw closedError();
+        }
+    }
+
+    private IllegalStateException closedError() {
+        return new IllegalStateException("this relock executor over " + description + " is closed");
+    }
+
+    @Override
+    public String toString() {
+        return "SpringDataCommandExecutor[" + description + "]";
+    }
+}

@@ -1,0 +1,473 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.Subscription;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.SubscriptionListener;
+
+/**
+ * The executor's one pub/sub connection, taken from the application's factory while anything is
+ * subscribed.
+ *
+ * <p>Design. Spring's {@code RedisConnection.subscribe} blocks the calling thread for its whole
+ * life on Jedis and returns at once on Lettuce, so a <em>session</em> (one connection) is started
+ * on a short-lived reader thread {@code relock-sdr-pubsub-reader}; further channels join it through
+ * Spring's {@code Subscription}. Every subscribe and unsubscribe runs in order on one control
+ * thread {@code relock-sdr-pubsub}, which waits for Redis's confirmation (delivered to this object
+ * as Spring's {@link SubscriptionListener}) before the next: futures complete on the confirmation,
+ * on the thread that also delivers the channel's messages, so no message follows a completed
+ * unsubscribe. When the last channel leaves, Redis ends the session (Jedis' reading loop stops at
+ * zero channels) and the next subscribe opens a new one; no keep-alive channel is left behind.
+ *
+ * <p>Breaks. Lettuce reconnects and resubscribes by itself; Jedis' reading loop throws, and this
+ * class opens a new session with every live channel (retrying with a growing delay). Either way
+ * Redis confirms channels this class already had; once every live channel is confirmed again the
+ * {@link ConnectionListener} is told. A subscribe whose confirmation the break swallowed fails
+ * with {@link RedisUnavailableException} and is not resubscribed.
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+final class SpringPubSub implements org.springframework.data.redis.connection.MessageListener, SubscriptionListener {
+
+    private static final System.Logger LOG = System.getLogger(SpringPubSub.class.getName());
+    private static final long MAX_RETRY_MS = 1_000;
+
+    private final RedisConnectionFactory factory;
+    private final Duration timeout;
+    private final boolean blockingSubscribe;
+    private final ScheduledThreadPoolExecutor control;
+    private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+    private final ReentrantLock resubscribeLock = new ReentrantLock();
+    private final Set<String> awaitingResubscribe = new HashSet<>();
+    private volatile ConnectionListener connectionListener;
+    private volatile boolean closed;
+
+    // control thread only
+    private RedisConnection session;
+    private Thread reader;
+    /** Channels Redis counts on the current session, from its last (un)subscribe confirmation. */
+    private volatile long sessionCount;
+    /** Completes at the current session's first confirmation, or when it ends. */
+    private volatile CompletableFuture<Void> sessionReady = CompletableFuture.completedFuture(null);
+    private long retryMs = 50;
+
+    /**
+     * @param blockingSubscribe whether the factory's {@code subscribe} holds the calling thread for the
+     *     session's life (Jedis) rather than returning at once (Lettuce)
+     */
+    SpringPubSub(RedisConnectionFactory factory, Duration timeout, boolean blockingSubscribe) {
+        this.factory = factory;
+        this.timeout = timeout;
+        this.blockingSubscribe = blockingSubscribe;
+        this.control = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "relock-sdr-pubsub");
+            t.setDaemon(true);
+            return t;
+        });
+        this.control.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    void setConnectionListener(ConnectionListener listener) {
+        this.connectionListener = listener;
+    }
+
+    CompletableFuture<Subscription> subscribe(String name, MessageListener listener) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new IllegalStateException("the executor is closed"));
+        }
+        Channel ch = new Channel(name, listener);
+        Channel prior = channels.putIfAbsent(name, ch);
+        if (prior != null) {
+            if (prior.leaving) {
+                // core unsubscribed it a moment ago: subscribe again once Redis confirmed that
+                return prior.unsubscribed.thenCompose(v -> subscribe(name, listener));
+            }
+            return CompletableFuture.failedFuture(new IllegalStateException(
+                    "channel " + name + " is already subscribed on this executor"));
+        }
+        if (!submit(() -> doSubscribe(ch))) {
+            channels.remove(name, ch);
+            ch.subscribed.completeExceptionally(new IllegalStateException("the executor is closed"));
+        }
+        return ch.subscribed;
+    }
+
+    private CompletableFuture<Void> unsubscribe(Channel ch) {
+        if (channels.get(ch.name) != ch || closed) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (!ch.leaving) {
+            ch.leaving = true;
+            if (!submit(() -> doUnsubscribe(ch))) {
+                gone(ch);
+            }
+        }
+        return ch.unsubscribed.thenApply(v -> v);
+    }
+
+    private boolean submit(Runnable task) {
+        try {
+            control.execute(task);
+            return true;
+        } catch (RejectedExecutionException closedMeanwhile) {
+            return false;
+        }
+    }
+
+    // ------------------------------------------------------------------ control thread
+
+    private void doSubscribe(Channel ch) {
+        if (closed) {
+            fail(ch, new IllegalStateException("the executor is closed"));
+            return;
+        }
+        try {
+            RedisConnection s = session;
+            if (!usable(s)) {
+                startSession(List.of(ch));
+            } else {
+                s.getSubscription().subscribe(ch.raw);
+            }
+        } catch (RuntimeException e) {
+            fail(ch, SpringErrors.translate(e, "SUBSCRIBE " + ch.name));
+            return;
+        }
+        if (!awaitDone(ch.subscribed)) {
+            fail(ch, new RedisUnavailableException("SUBSCRIBE " + ch.name + ": Redis did not confirm within " + timeout));
+        }
+    }
+
+    private void doUnsubscribe(Channel ch) {
+        RedisConnection s = session;
+        if (ch.unsubscribed.isDone()) {
+            return;
+        }
+        if (!usable(s)) {
+            gone(ch); // no connection, so nothing is subscribed
+            return;
+        }
+        try {
+            s.getSubscription().unsubscribe(ch.raw);
+        } catch (RuntimeException e) {
+            gone(ch);
+            return;
+        }
+        if (!awaitDone(ch.unsubscribed)) {
+            LOG.log(System.Logger.Level.WARNING, "UNSUBSCRIBE {0}: Redis did not confirm within {1}; "
+                    + "treating the pub/sub connection as broken", ch.name, timeout);
+            gone(ch);
+            endSession(s);
+        }
+    }
+
+    /** Opens a connection and subscribes {@code first} on a reader thread (Jedis blocks there). */
+    private void startSession(List<Channel> first) {
+        if (session != null) {
+            endSession(session);
+        }
+        RedisConnection s = factory.getConnection();
+        session = s;
+        sessionCount = 0;
+        sessionReady = new CompletableFuture<>();
+        byte[][] raws = new byte[first.size()][];
+        for (int i = 0; i < raws.length; i++) {
+            raws[i] = first.get(i).raw;
+        }
+        Thread t = new Thread(() -> read(s, raws), "relock-sdr-pubsub-reader");
+        t.setDaemon(true);
+        reader = t;
+        t.start();
+    }
+
+    private void read(RedisConnection s, byte[][] raws) {
+        RuntimeException failure = null;
+        try {
+            s.subscribe(this, raws);
+            if (!blockingSubscribe) {
+                return; // Lettuce: its event loop delivers, and resubscribes after a break, from now on
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        if (!closed) {
+            sessionEnded(s, failure);
+        }
+    }
+
+    /** Reader thread: the session's connection stopped (a break, or Redis counted zero channels). */
+    private void sessionEnded(RedisConnection s, RuntimeException failure) {
+        sessionReady.complete(null);
+        RedisUnavailableException lost = new RedisUnavailableException(
+                "the pub/sub connection broke before Redis confirmed: " + (failure == null ? "session ended" : failure.getMessage()), failure);
+        boolean live = false;
+        for (Channel ch : channels.values()) {
+            if (!ch.subscribed.isDone()) {
+                fail(ch, lost);
+            } else if (ch.leaving) {
+                gone(ch);
+            } else {
+                live = true;
+            }
+        }
+        boolean reconnect = live;
+        submit(() -> {
+            if (session == s) {
+                endSession(s);
+            }
+            if (reconnect) {
+                if (failure != null) {
+                    LOG.log(System.Logger.Level.INFO, "pub/sub connection lost ({0}); resubscribing", failure.getMessage());
+                }
+                resubscribeAll();
+            }
+        });
+    }
+
+    private void resubscribeAll() {
+        if (closed || usable(session)) {
+            return;
+        }
+        List<Channel> live = new ArrayList<>();
+        for (Channel ch : channels.values()) {
+            if (ch.subscribed.isDone() && !ch.subscribed.isCompletedExceptionally() && !ch.leaving) {
+                live.add(ch);
+            }
+        }
+        if (live.isEmpty()) {
+            return;
+        }
+        resubscribeLock.lock();
+        try {
+            awaitingResubscribe.clear();
+            live.forEach(ch -> awaitingResubscribe.add(ch.name));
+        } finally {
+            resubscribeLock.unlock();
+        }
+        try {
+            startSession(live);
+            awaitDone(sessionReady); // later subscribes join this session, not replace it
+            retryMs = 50;
+        } catch (RuntimeException e) {
+            long delay = retryMs;
+            retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
+            LOG.log(System.Logger.Level.DEBUG, "resubscribe failed, retrying in {0} ms: {1}", delay, e.getMessage());
+            try {
+                control.schedule(this::resubscribeAll, delay, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closedMeanwhile) {
+                // closed: nothing to resubscribe
+            }
+        }
+    }
+
+    private void endSession(RedisConnection s) {
+        try {
+            org.springframework.data.redis.connection.Subscription sub = s.getSubscription();
+            if (sub != null && sub.isAlive()) {
+                sub.close();
+            }
+        } catch (RuntimeException ignored) {
+            // the connection is gone anyway
+        }
+        Thread r = reader;
+        if (r != null && r != Thread.currentThread()) {
+            try {
+                r.join(timeout.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            s.close();
+        } catch (RuntimeException ignored) {
+            // already closed by the break
+        }
+        if (session == s) {
+            session = null;
+            reader = null;
+        }
+    }
+
+    /**
+     * Whether more channels can join {@code s}: Spring still has it subscribed, Redis counts a
+     * channel on it (at zero Jedis' reading loop stops, and a SUBSCRIBE sent then would never be
+     * read), and on Jedis its reader still runs.
+     */
+    private boolean usable(RedisConnection s) {
+        if (s == null || s != session || !s.isSubscribed() || s.getSubscription() == null || sessionCount <= 0) {
+            return false;
+        }
+        Thread r = reader;
+        return !blockingSubscribe || (r != null && r.isAlive());
+    }
+
+    private boolean awaitDone(CompletableFuture<?> f) {
+        try {
+            f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return f.isDone();
+        }
+    }
+
+    private void fail(Channel ch, Throwable why) {
+        channels.remove(ch.name, ch);
+        ch.subscribed.completeExceptionally(why);
+    }
+
+    private void gone(Channel ch) {
+        channels.remove(ch.name, ch);
+        resubscribed(ch.name);
+        ch.unsubscribed.complete(null);
+    }
+
+    // ------------------------------------------------------------------ reader / event-loop thread
+
+    @Override
+    public void onMessage(Message message, byte[] pattern) {
+        String name = new String(message.getChannel(), StandardCharsets.UTF_8);
+        Channel ch = channels.get(name);
+        if (ch != null && !ch.unsubscribed.isDone()) {
+            ch.listener.onMessage(name, new String(message.getBody(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Override
+    public void onChannelSubscribed(byte[] raw, long count) {
+        sessionCount = count;
+        sessionReady.complete(null);
+        String name = new String(raw, StandardCharsets.UTF_8);
+        Channel ch = channels.get(name);
+        if (ch == null) {
+            // confirmed after its subscribe had timed out: nobody listens, so take it back
+            submit(() -> {
+                RedisConnection s = session;
+                if (!channels.containsKey(name) && usable(s)) {
+                    s.getSubscription().unsubscribe(raw);
+                }
+            });
+            return;
+        }
+        if (!ch.subscribed.isDone()) {
+            ch.subscribed.complete(ch);
+            return;
+        }
+        // a channel confirmed again: the client (Lettuce) or this class (Jedis) resubscribed after a break
+        resubscribeLock.lock();
+        try {
+            if (awaitingResubscribe.isEmpty()) {
+                for (Channel c : channels.values()) {
+                    if (c.subscribed.isDone() && !c.leaving) {
+                        awaitingResubscribe.add(c.name);
+                    }
+                }
+            }
+        } finally {
+            resubscribeLock.unlock();
+        }
+        resubscribed(name);
+    }
+
+    @Override
+    public void onChannelUnsubscribed(byte[] raw, long count) {
+        sessionCount = count;
+        String name = new String(raw, StandardCharsets.UTF_8);
+        Channel ch = channels.get(name);
+        if (ch != null && ch.leaving) {
+            gone(ch);
+        }
+    }
+
+    private void resubscribed(String name) {
+        boolean all;
+        resubscribeLock.lock();
+        try {
+            all = awaitingResubscribe.remove(name) && awaitingResubscribe.isEmpty();
+        } finally {
+            resubscribeLock.unlock();
+        }
+        ConnectionListener l = connectionListener;
+        if (all && l != null && !closed) {
+            l.onReconnect();
+        }
+    }
+
+    // ------------------------------------------------------------------ close
+
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        if (submit(() -> {
+            RedisConnection s = session;
+            if (s != null) {
+                endSession(s);
+            }
+            ended.complete(null);
+        })) {
+            awaitDone(ended);
+        }
+        control.shutdownNow();
+        IllegalStateException closedNow = new IllegalStateException("the executor is closed");
+        for (Channel ch : channels.values()) {
+            ch.subscribed.completeExceptionally(closedNow);
+            gone(ch);
+        }
+    }
+
+    /** One channel this executor subscribes; also the {@link Subscription} handed to core. */
+    private final class Channel implements Subscription {
+        final String name;
+        final byte[] raw;
+        final MessageListener listener;
+        final CompletableFuture<Subscription> subscribed = new CompletableFuture<>();
+        final CompletableFuture<Void> unsubscribed = new CompletableFuture<>();
+        volatile boolean leaving;
+
+        Channel(String name, MessageListener listener) {
+            this.name = name;
+            this.raw = name.getBytes(StandardCharsets.UTF_8);
+            this.listener = listener;
+        }
+
+        @Override
+        public String channel() {
+            return name;
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe() {
+            return SpringPubSub.this.unsubscribe(this);
+        }
+
+        @Override
+        public String toString() {
+            return "Subscription[" + name + "]";
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * relock's driver on Spring Data Redis: runs relock's scripts and pub/sub over an application's
+ * {@code RedisConnectionFactory} (Lettuce- or Jedis-backed). Exports nothing; found through
+ * {@link java.util.ServiceLoader}.
+ */
+module io.github.relock.driver.springdata {
+    requires io.github.relock.core;
+    requires spring.data.redis;
+    requires spring.tx;
+    requires static lettuce.core;
+    provides io.github.relock.spi.RedisDriverProvider with io.github.relock.driver.springdata.SpringDataDriverProvider;
+}

@@ -1,0 +1,24 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RelockTck;
+
+/** Runs the whole relock kit against the driver over a standalone, pooled {@code JedisConnectionFactory}. */
+class SpringDataJedisTckTest extends RelockTck {
+
+    @Override
+    protected void closeNativeClient(Object factory) {
+        Factories.dispose(factory);
+    }
+
+    @Override
+    protected Object newNativeClient(RedisServer server) {
+        return Factories.jedis(server);
+    }
+
+    @Override
+    protected RedisDriverProvider provider() {
+        return new SpringDataDriverProvider();
+    }
+}

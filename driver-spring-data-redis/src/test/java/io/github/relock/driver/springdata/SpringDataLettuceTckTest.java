@@ -1,0 +1,24 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RelockTck;
+
+/** Runs the whole relock kit against the driver over a standalone {@code LettuceConnectionFactory}. */
+class SpringDataLettuceTckTest extends RelockTck {
+
+    @Override
+    protected Object newNativeClient(RedisServer server) {
+        return Factories.lettuce(server);
+    }
+
+    @Override
+    protected void closeNativeClient(Object factory) {
+        Factories.dispose(factory);
+    }
+
+    @Override
+    protected RedisDriverProvider provider() {
+        return new SpringDataDriverProvider();
+    }
+}
