@@ -66,6 +66,10 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage("io.github.relock.driver.jedis..")
                 .because("each driver stands alone")
                 .check(relock);
+        noClasses().that().resideInAPackage("io.github.relock.driver.springdata..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.github.relock.driver.jedis..", "io.github.relock.driver.lettuce..")
+                .because("each driver stands alone")
+                .check(relock);
     }
 
     @Test

@@ -54,6 +54,19 @@ class DiscoveryTest {
     }
 
     @Test
+    void create_springConnectionFactory_picksSpringDataDriver(RedisServer server) {
+        var factory = new org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory(
+                new org.springframework.data.redis.connection.RedisStandaloneConfiguration(server.host(), server.port()));
+        factory.afterPropertiesSet();
+        try (LockClient locks = RedisLocks.create(factory)) {
+            assertTrue(locks.getLock("discovery:s").tryLock());
+            locks.getLock("discovery:s").unlock();
+        } finally {
+            factory.destroy();
+        }
+    }
+
+    @Test
     void connect_twoDriversPresent_errorListsThem(RedisServer server) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> RedisLocks.connect(server.uri().toString()));

@@ -9,6 +9,7 @@ import io.github.relock.core.RedisLocks;
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.embeddedredis.RedisProcess;
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
+import io.github.relock.driver.springdata.SpringDataDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RelockTck;
 import java.io.IOException;
@@ -60,6 +61,18 @@ class ModuleDescriptorTest {
         assertEquals(Set.of(), exports(d));
         assertEquals(Map.of(RedisDriverProvider.class.getName(), Set.of(LettuceDriverProvider.class.getName())), provides(d));
         assertEquals(Set.of(LettuceDriverProvider.class.getName()), serviceFile(LettuceDriverProvider.class));
+    }
+
+    @Test
+    void driverSpringData_exportsNothing_providesDriver_needsLettuceOnlyStatically() throws Exception {
+        ModuleDescriptor d = descriptorOf(SpringDataDriverProvider.class);
+        assertEquals("io.github.relock.driver.springdata", d.name());
+        assertEquals(Set.of(), exports(d));
+        assertEquals(Map.of(RedisDriverProvider.class.getName(), Set.of(SpringDataDriverProvider.class.getName())), provides(d));
+        assertEquals(Set.of(SpringDataDriverProvider.class.getName()), serviceFile(SpringDataDriverProvider.class));
+        assertTrue(d.requires().stream().anyMatch(r -> r.name().equals("lettuce.core")
+                && r.modifiers().contains(ModuleDescriptor.Requires.Modifier.STATIC)),
+                "a Jedis-backed application must not need Lettuce: " + d.requires());
     }
 
     @Test

@@ -61,9 +61,9 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     private volatile ConnectionListener connectionListener;
     private volatile boolean closed;
 
-    // control thread only
-    private RedisConnection session;
-    private Thread reader;
+    // written on the control thread only; read by the reader to tell whether its session is current
+    private volatile RedisConnection session;
+    private volatile Thread reader;
     /** Channels Redis counts on the current session, from its last (un)subscribe confirmation. */
     private volatile long sessionCount;
     /** Completes at the current session's first confirmation, or when it ends. */
@@ -208,8 +208,18 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         } catch (RuntimeException e) {
             failure = e;
         }
-        if (!closed) {
+        if (closed || s != session) {
+            return; // closed, or replaced by a newer session: nothing here is current any more
+        }
+        if (failure != null) {
             sessionEnded(s, failure);
+        } else {
+            // Redis counted zero channels: the loop ended as it should; give the connection back
+            submit(() -> {
+                if (session == s && !usable(s)) {
+                    endSession(s);
+                }
+            });
         }
     }
 

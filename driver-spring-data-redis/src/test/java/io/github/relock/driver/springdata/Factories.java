@@ -2,7 +2,6 @@ package io.github.relock.driver.springdata;
 
 import io.github.relock.tck.RedisServer;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -35,10 +34,6 @@ final class Factories {
         } catch (Exception e) {
             throw new IllegalStateException("could not dispose " + factory, e);
         }
-    }
-
-    static boolean isFactory(Object o) {
-        return o instanceof RedisConnectionFactory;
     }
 
     private static RedisStandaloneConfiguration standalone(RedisServer server) {
