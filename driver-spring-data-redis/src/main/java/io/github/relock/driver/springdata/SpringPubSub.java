@@ -146,6 +146,11 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
                 startSession(List.of(ch));
             } else {
                 s.getSubscription().subscribe(ch.raw);
+                if (!blockingSubscribe) {
+                    // Lettuce's synchronous SUBSCRIBE returned, so Redis confirmed it
+                    sessionCount = Math.max(sessionCount, 1);
+                    ch.subscribed.complete(ch);
+                }
             }
         } catch (RuntimeException e) {
             fail(ch, SpringErrors.translate(e, "SUBSCRIBE " + ch.name));
@@ -166,8 +171,22 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
             return;
         }
         try {
-            s.getSubscription().unsubscribe(ch.raw);
+            org.springframework.data.redis.connection.Subscription sub = s.getSubscription();
+            if (blockingSubscribe && sub.getChannels().size() == 1 && sub.getPatterns().isEmpty()) {
+                // The last channel: Spring's unsubscribe(channel) would also close the subscription,
+                // sending a second UNSUBSCRIBE whose reply Jedis' loop (stopped at zero) never reads,
+                // and the pooled connection would hand it to the next command. close() sends one.
+                sub.close();
+            } else {
+                sub.unsubscribe(ch.raw);
+            }
         } catch (RuntimeException e) {
+            gone(ch);
+            return;
+        }
+        if (!blockingSubscribe) {
+            // Lettuce's synchronous UNSUBSCRIBE returns on Redis's confirmation, after the event
+            // loop handed out the channel's earlier messages
             gone(ch);
             return;
         }
@@ -188,21 +207,25 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         session = s;
         sessionCount = 0;
         sessionReady = new CompletableFuture<>();
-        byte[][] raws = new byte[first.size()][];
-        for (int i = 0; i < raws.length; i++) {
-            raws[i] = first.get(i).raw;
-        }
-        Thread t = new Thread(() -> read(s, raws), "relock-sdr-pubsub-reader");
+        Thread t = new Thread(() -> read(s, first), "relock-sdr-pubsub-reader");
         t.setDaemon(true);
         reader = t;
         t.start();
     }
 
-    private void read(RedisConnection s, byte[][] raws) {
+    private void read(RedisConnection s, List<Channel> first) {
+        byte[][] raws = new byte[first.size()][];
+        for (int i = 0; i < raws.length; i++) {
+            raws[i] = first.get(i).raw;
+        }
         RuntimeException failure = null;
         try {
             s.subscribe(this, raws);
             if (!blockingSubscribe) {
+                // Lettuce's synchronous SUBSCRIBE returned, so Redis confirmed them
+                sessionCount = Math.max(sessionCount, first.size());
+                sessionReady.complete(null);
+                first.forEach(ch -> ch.subscribed.complete(ch));
                 return; // Lettuce: its event loop delivers, and resubscribes after a break, from now on
             }
         } catch (RuntimeException e) {
