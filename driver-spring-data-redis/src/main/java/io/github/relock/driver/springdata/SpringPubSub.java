@@ -404,7 +404,8 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
             });
             return;
         }
-        if (!ch.subscribed.isDone()) {
+        if (ch.heard.getAndIncrement() == 0) {
+            // its first confirmation (on Lettuce the synchronous SUBSCRIBE may have returned first)
             ch.subscribed.complete(ch);
             return;
         }
@@ -480,6 +481,8 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         final MessageListener listener;
         final CompletableFuture<Subscription> subscribed = new CompletableFuture<>();
         final CompletableFuture<Void> unsubscribed = new CompletableFuture<>();
+        /** Confirmations Redis sent for it; a second one means a resubscription after a break. */
+        final java.util.concurrent.atomic.AtomicInteger heard = new java.util.concurrent.atomic.AtomicInteger();
         volatile boolean leaving;
 
         Channel(String name, MessageListener listener) {

@@ -1,27 +1,43 @@
 package io.github.relock.driver.springdata;
 
 import io.github.relock.tck.RedisServer;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import java.time.Duration;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** Builds and disposes the application-side factories the tests hand to the driver. */
 final class Factories {
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     private Factories() {
     }
 
     /** @return a started {@link LettuceConnectionFactory} on the server (Spring's defaults) */
     static LettuceConnectionFactory lettuce(RedisServer server) {
-        LettuceConnectionFactory f = new LettuceConnectionFactory(standalone(server));
+        // timeouts as an application would set them (Spring's default of 60 s makes every
+        // chapter that stops a server wait a minute)
+        LettuceClientConfiguration cfg = LettuceClientConfiguration.builder()
+                .commandTimeout(TIMEOUT)
+                .clientOptions(ClientOptions.builder()
+                        .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build()).build())
+                .build();
+        LettuceConnectionFactory f = new LettuceConnectionFactory(standalone(server), cfg);
         f.afterPropertiesSet();
         return f;
     }
 
     /** @return a started, pooled {@link JedisConnectionFactory} on the server (Spring's defaults) */
     static JedisConnectionFactory jedis(RedisServer server) {
-        JedisConnectionFactory f = new JedisConnectionFactory(standalone(server));
+        JedisClientConfiguration cfg = JedisClientConfiguration.builder()
+                .connectTimeout(CONNECT_TIMEOUT).readTimeout(TIMEOUT).usePooling().build();
+        JedisConnectionFactory f = new JedisConnectionFactory(standalone(server), cfg);
         f.afterPropertiesSet();
         f.start();
         return f;
