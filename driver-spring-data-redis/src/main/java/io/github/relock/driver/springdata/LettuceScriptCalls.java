@@ -43,9 +43,10 @@ final class LettuceScriptCalls implements ScriptCalls {
         // held back for the call: Lettuce's connect (a first call, or after a break) fails on an
         // interrupted thread, and a script that ran must never be reported as not run
         boolean interrupted = Thread.interrupted();
-        long deadline = System.nanoTime() + timeout.toNanos();
         try {
             CompletableFuture<Object> f = callAsync(command, body, keys, args, label);
+            // counted from the send: a first call's connect is bounded by the factory's own timeouts
+            long deadline = System.nanoTime() + timeout.toNanos();
             while (true) {
                 try {
                     return f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -1,14 +1,11 @@
 package io.github.relock.driver.springdata;
 
 import io.github.relock.tck.RedisServer;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.SocketOptions;
 import java.time.Duration;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** Builds and disposes the application-side factories the tests hand to the driver. */
@@ -21,20 +18,15 @@ final class Factories {
 
     /** @return a started {@link LettuceConnectionFactory} on the server (Spring's defaults) */
     static LettuceConnectionFactory lettuce(RedisServer server) {
-        // timeouts as an application would set them (Spring's default of 60 s makes every
-        // chapter that stops a server wait a minute)
-        LettuceClientConfiguration cfg = LettuceClientConfiguration.builder()
-                .commandTimeout(TIMEOUT)
-                .clientOptions(ClientOptions.builder()
-                        .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build()).build())
-                .build();
-        LettuceConnectionFactory f = new LettuceConnectionFactory(standalone(server), cfg);
+        LettuceConnectionFactory f = new LettuceConnectionFactory(standalone(server)); // Spring's defaults
         f.afterPropertiesSet();
         return f;
     }
 
     /** @return a started, pooled {@link JedisConnectionFactory} on the server (Spring's defaults) */
     static JedisConnectionFactory jedis(RedisServer server) {
+        // timeouts as an application would set them (with Spring's 60 s the stopped-server chapters
+        // wait a minute each)
         JedisClientConfiguration cfg = JedisClientConfiguration.builder()
                 .connectTimeout(CONNECT_TIMEOUT).readTimeout(TIMEOUT).usePooling().build();
         JedisConnectionFactory f = new JedisConnectionFactory(standalone(server), cfg);
