@@ -41,7 +41,8 @@ class ModuleDescriptorTest {
         ModuleDescriptor d = descriptorOf(RedisLocks.class);
         assertEquals("io.github.relock.core", d.name());
         assertEquals(Set.of("io.github.relock.core", "io.github.relock.spi"), exports(d));
-        assertEquals(Set.of("java.base", "io.github.relock.api"), requires(d));
+        assertEquals(Set.of("java.base", "io.github.relock.api", "jdk.jfr"), requires(d),
+                "lock-core needs only the API and the JDK (jdk.jfr for its flight-recorder events)");
         assertEquals(Set.of(RedisDriverProvider.class.getName()), d.uses());
     }
 
