@@ -5,6 +5,7 @@ import io.github.relock.api.LockLostEvent;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.jfr.Category;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -28,7 +29,11 @@ final class LockEvents {
 
     private static final System.Logger LOG = System.getLogger(LockEvents.class.getName());
 
+    // Off unless a recording asks for them: they are committed on the locking thread, once per
+    // lock and unlock, and committing a JFR event on a virtual thread can pin it (rule 8.1 saw
+    // "Contended monitor enter" inside commit while a plain recording was running).
     @Name("relock.LockAcquire")
+    @Enabled(false)
     @Label("Lock Acquire")
     @Category("relock")
     static final class AcquireEvent extends Event {
@@ -42,6 +47,7 @@ final class LockEvents {
     }
 
     @Name("relock.LockHold")
+    @Enabled(false)
     @Label("Lock Hold")
     @Category("relock")
     static final class HoldEvent extends Event {
