@@ -631,6 +631,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
      */
     @Test
     void rule10_22_prefixMapper_fairQueueKeysCarryPrefix() throws Exception {
+        // On a cluster, 3.17.7's unmapped queue key hashes to another slot than the mapped lock hash,
+        // so its fair lock cannot run its script at all there: nothing to compare.
+        Assumptions.assumeFalse(redisson3() && kit.topology().kind() == RedisTopology.Kind.CLUSTER,
+                "Redisson 3.17.7 builds the fair queue key from the unmapped name, in another cluster slot "
+                        + "than the mapped lock hash, so its prefixed fair lock cannot run on a cluster");
         DistributedLock relock = prefixedRelock().getFairLock("tck:nm-fair");
         RLock redisson = prefixedRedisson().getFairLock("tck:nm-fair");
         String mappedQueue = "redisson_lock_queue:{" + PREFIX + "tck:nm-fair}";
