@@ -25,21 +25,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * relock's {@link CommandExecutor} on a Jedis {@link UnifiedJedis}.
+ * relock's {@link CommandExecutor} on a Jedis {@link UnifiedJedis} or a classic pool of {@code Jedis}
+ * ({@link JedisAccess}), on Jedis 6.0 to 8.x ({@link JedisVersions}).
  *
  * <ul>
  *   <li>Scripts run on the caller's thread through the client ({@code EVALSHA}/{@code EVAL} with
@@ -70,7 +68,9 @@ final class JedisCommandExecutor implements CommandExecutor {
     private static final System.Logger LOG = System.getLogger(JedisCommandExecutor.class.getName());
     private static final AtomicInteger ASYNC_THREADS = new AtomicInteger();
 
-    private final UnifiedJedis client;
+    private final JedisAccess client;
+    /** The client when it is a cluster client; otherwise null. */
+    private final UnifiedJedis cluster;
     private final boolean ownsClient;
     private final String description;
     private final Duration commandTimeout;
@@ -84,31 +84,28 @@ final class JedisCommandExecutor implements CommandExecutor {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
-     * @param client the client to run on
+     * @param client the client or pool to run on
      * @param ownsClient whether {@link #close()} closes it (only when the driver created it)
      * @param description the server or client, for messages
      * @param options core's options
      */
-    JedisCommandExecutor(UnifiedJedis client, boolean ownsClient, String description, DriverOptions options) {
+    JedisCommandExecutor(JedisAccess client, boolean ownsClient, String description, DriverOptions options) {
         this.client = Objects.requireNonNull(client, "client");
+        this.cluster = client.cluster();
         this.ownsClient = ownsClient;
         this.description = description;
         this.commandTimeout = options.commandTimeout();
         EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
         ShardedPubSub sharded = null;
         IntFunction<Connection> slotConnection = null;
-        if (client instanceof JedisCluster || client instanceof RedisClusterClient) {
+        if (cluster != null) {
             caps.add(Capability.CLUSTER);
-            if (supportsShardedPubSub(client, description)) {
+            if (JedisVersions.readsNodeAddresses() && supportsShardedPubSub(cluster, description)) {
                 caps.add(Capability.SHARDED_PUBSUB);
-                slotConnection = client instanceof JedisCluster jc ? jc::getConnectionFromSlot
-                        : ((RedisClusterClient) client)::getConnectionFromSlot;
-                sharded = client instanceof JedisCluster jc
-                        ? new ShardedPubSub(client, jc::getConnectionFromSlot, node -> borrow(jc.getClusterNodes(), node),
-                                description, commandTimeout.plusSeconds(1))
-                        : new ShardedPubSub(client, ((RedisClusterClient) client)::getConnectionFromSlot,
-                                node -> borrow(((RedisClusterClient) client).getClusterNodes(), node),
-                                description, commandTimeout.plusSeconds(1));
+                slotConnection = JedisVersions.slotConnection(cluster);
+                Supplier<Map<String, ConnectionPool>> nodes = JedisVersions.clusterNodes(cluster);
+                sharded = new ShardedPubSub(cluster, slotConnection, node -> borrow(nodes.get(), node),
+                        description, commandTimeout.plusSeconds(1));
             }
         }
         this.sharded = sharded;
@@ -167,36 +164,38 @@ final class JedisCommandExecutor implements CommandExecutor {
             }
             // A cluster pipeline does not follow MOVED: the node refused, so nothing ran. One keyed
             // read follows the redirect and refreshes Jedis' slot cache; then send it once more.
-            client.exists(keys.get(0));
+            cluster.exists(keys.get(0));
             return pipelineWithWait(script, keys, args, replicas, timeoutMs, what);
         }
     }
 
     private List<Object> pipelineWithWait(Script script, List<String> keys, List<String> args, int replicas,
                                           long timeoutMs, String what) {
-        try (AbstractPipeline p = client.pipelined()) {
-            Response<Object> reply = p.evalsha(script.sha1(), keys, args);
-            Response<Long> acked;
-            if (!keys.isEmpty()) {
-                acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
-            } else if (p instanceof Pipeline single) {
-                acked = single.waitReplicas(replicas, timeoutMs);
-            } else {
-                throw new IllegalArgumentException("evalShaWithWait on a cluster needs at least one key to pick the node, "
-                        + "got none for " + script);
-            }
-            p.sync();
-            Object first;
-            try {
-                first = Replies.normalise(reply.get());
-            } catch (IllegalStateException notBuilt) {
-                // The pipeline ended without this reply (its node's connection failed).
-                throw new RedisUnavailableException(what + " on " + description
-                        + " got no reply; whether it ran is unknown", notBuilt);
-            } catch (RuntimeException e) {
-                throw Errors.translate(e, what);
-            }
-            return java.util.Arrays.asList(first, acked.get());
+        try {
+            return client.pipelined(p -> {
+                Response<Object> reply = p.evalsha(script.sha1(), keys, args);
+                Response<Long> acked;
+                if (!keys.isEmpty()) {
+                    acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
+                } else if (p instanceof Pipeline single) {
+                    acked = single.waitReplicas(replicas, timeoutMs);
+                } else {
+                    throw new IllegalArgumentException("evalShaWithWait on a cluster needs at least one key to pick the node, "
+                            + "got none for " + script);
+                }
+                p.sync();
+                Object first;
+                try {
+                    first = Replies.normalise(reply.get());
+                } catch (IllegalStateException notBuilt) {
+                    // The pipeline ended without this reply (its node's connection failed).
+                    throw new RedisUnavailableException(what + " on " + description
+                            + " got no reply; whether it ran is unknown", notBuilt);
+                } catch (RuntimeException e) {
+                    throw Errors.translate(e, what);
+                }
+                return java.util.Arrays.asList(first, acked.get());
+            });
         } catch (RedisErrorException | RedisUnavailableException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -239,7 +238,7 @@ final class JedisCommandExecutor implements CommandExecutor {
             return null;
         }
         try (Connection c = slotConnection.apply(slot)) {
-            return c.getHostAndPort();
+            return JedisVersions.hostAndPort(c);
         }
     }
 

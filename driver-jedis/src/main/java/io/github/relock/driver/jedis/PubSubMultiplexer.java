@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -33,8 +32,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <h2>Why it looks like this</h2>
  * Jedis pub/sub blocks the subscribing thread inside {@code UnifiedJedis.subscribe(JedisPubSub,
- * channels...)} until the connection has no channel left; it cannot start without a channel, and
- * it returns the connection to the client's pool when the last channel is gone. So the reader
+ * channels...)} (or {@code Jedis.subscribe} on a connection borrowed from a {@code JedisPool}) until
+ * the connection has no channel left; it cannot start without a channel, and the connection goes
+ * back to the client's pool when the last channel is gone. So the reader
  * thread ({@value #THREAD_NAME}) runs <em>sessions</em>: a session starts with every wanted
  * channel, other threads add and remove channels on the session's {@link JedisPubSub} while it
  * runs, and the session ends when the server's subscription count reaches zero. No private
@@ -135,7 +135,7 @@ final class PubSubMultiplexer implements AutoCloseable {
      * @param description the client for messages
      * @param stopTimeout how long {@link #close()} waits for the reader to end
      */
-    PubSubMultiplexer(UnifiedJedis client, String description, Duration stopTimeout) {
+    PubSubMultiplexer(JedisAccess client, String description, Duration stopTimeout) {
         this(PubSubTransport.classic(client), null, description, stopTimeout);
     }
 

@@ -4,7 +4,6 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.JedisShardedPubSub;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * How a {@link PubSubMultiplexer} session talks to Redis: classic {@code SUBSCRIBE} through the
@@ -47,8 +46,8 @@ interface PubSubTransport {
     /** @return "pub/sub" or "sharded pub/sub on host:port", for messages */
     String describe();
 
-    /** Classic pub/sub through the client's own connection provider. */
-    static PubSubTransport classic(UnifiedJedis client) {
+    /** Classic pub/sub through the client's own connection provider, or a connection borrowed from its pool. */
+    static PubSubTransport classic(JedisAccess client) {
         return new PubSubTransport() {
             @Override
             public Link newLink(Events events) {

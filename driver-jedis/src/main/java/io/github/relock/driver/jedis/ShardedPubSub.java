@@ -195,7 +195,7 @@ final class ShardedPubSub implements AutoCloseable {
             if (c == null) {
                 throw new JedisConnectionException("no node serves the slot of '" + channel + "'");
             }
-            return c.getHostAndPort();
+            return JedisVersions.hostAndPort(c);
         }
     }
 

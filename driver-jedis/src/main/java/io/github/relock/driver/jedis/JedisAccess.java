@@ -1,0 +1,117 @@
+package io.github.relock.driver.jedis;
+
+import java.util.List;
+import java.util.function.Function;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.Pool;
+
+/**
+ * How an executor reaches Redis: through a {@link UnifiedJedis} (pooled, cluster, sentinel
+ * clients), or by borrowing a {@link Jedis} per call from a classic {@code JedisPool} /
+ * {@code JedisSentinelPool} (what Spring Data Redis' {@code JedisConnectionFactory} holds). The
+ * executor and the pub/sub state machine are the same for both.
+ *
+ * <p>Thread-safety: safe for use by several threads, as the client or pool underneath is.
+ */
+interface JedisAccess {
+
+    Object evalsha(String sha1, List<String> keys, List<String> args);
+
+    Object eval(String script, List<String> keys, List<String> args);
+
+    /** Runs {@code body} on a new pipeline (on one borrowed connection) and closes it. */
+    <T> T pipelined(Function<AbstractPipeline, T> body);
+
+    /** Blocks in {@code SUBSCRIBE} on one connection until {@code pubsub} has no channel left. */
+    void subscribe(JedisPubSub pubsub, String[] channels);
+
+    /** Closes the client or pool. */
+    void close();
+
+    /** @return the client when it is a cluster client ({@link JedisVersions#isCluster}), else null */
+    UnifiedJedis cluster();
+
+    static JedisAccess of(UnifiedJedis client) {
+        UnifiedJedis cluster = JedisVersions.isCluster(client) ? client : null;
+        return new JedisAccess() {
+            @Override
+            public Object evalsha(String sha1, List<String> keys, List<String> args) {
+                return client.evalsha(sha1, keys, args);
+            }
+
+            @Override
+            public Object eval(String script, List<String> keys, List<String> args) {
+                return client.eval(script, keys, args);
+            }
+
+            @Override
+            public <T> T pipelined(Function<AbstractPipeline, T> body) {
+                try (AbstractPipeline p = JedisVersions.pipelined(client)) {
+                    return body.apply(p);
+                }
+            }
+
+            @Override
+            public void subscribe(JedisPubSub pubsub, String[] channels) {
+                client.subscribe(pubsub, channels);
+            }
+
+            @Override
+            public void close() {
+                client.close();
+            }
+
+            @Override
+            public UnifiedJedis cluster() {
+                return cluster;
+            }
+        };
+    }
+
+    /** Each call borrows a {@link Jedis} and gives it back (a broken one is discarded by the pool). */
+    static JedisAccess of(Pool<Jedis> pool) {
+        return new JedisAccess() {
+            @Override
+            public Object evalsha(String sha1, List<String> keys, List<String> args) {
+                try (Jedis j = pool.getResource()) {
+                    return j.evalsha(sha1, keys, args);
+                }
+            }
+
+            @Override
+            public Object eval(String script, List<String> keys, List<String> args) {
+                try (Jedis j = pool.getResource()) {
+                    return j.eval(script, keys, args);
+                }
+            }
+
+            @Override
+            public <T> T pipelined(Function<AbstractPipeline, T> body) {
+                try (Jedis j = pool.getResource(); Pipeline p = j.pipelined()) {
+                    return body.apply(p);
+                }
+            }
+
+            @Override
+            public void subscribe(JedisPubSub pubsub, String[] channels) {
+                try (Jedis j = pool.getResource()) {
+                    j.subscribe(pubsub, channels);
+                }
+            }
+
+            @Override
+            public void close() {
+                pool.close();
+            }
+
+            @Override
+            public UnifiedJedis cluster() {
+                return null;
+            }
+        };
+    }
+}
