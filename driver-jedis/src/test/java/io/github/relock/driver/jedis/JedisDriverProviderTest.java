@@ -39,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.RedisClient;
 
 /** What the TCK cannot see: URI handling, type checks, ownership, registration. Real Redis throughout. */
@@ -92,15 +93,19 @@ class JedisDriverProviderTest {
     }
 
     @Test
-    void supports_unifiedJedisOnly(RedisServer server) {
+    void supports_unifiedJedisAndPools_notASingleConnection(RedisServer server) {
         try (RedisClient client = RedisClient.create(server.uri());
+             JedisPool pool = new JedisPool(server.host(), server.port());
              Jedis single = new Jedis(server.host(), server.port())) {
             assertTrue(provider.supports(client));
+            assertTrue(provider.supports(pool), "a JedisPool (Spring Data's JedisConnectionFactory) is supported");
             assertFalse(provider.supports(single), "a single-connection Jedis is not thread-safe and not supported");
             assertFalse(provider.supports(null));
             assertFalse(provider.supports("redis://localhost"));
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> provider.create(single, options));
-            assertTrue(e.getMessage().contains(Jedis.class.getName()) && e.getMessage().contains("UnifiedJedis"), e.getMessage());
+            for (String named : List.of(Jedis.class.getName(), "UnifiedJedis", "JedisPool", "JedisSentinelPool", "JedisCluster")) {
+                assertTrue(e.getMessage().contains(named), "should name " + named + ": " + e.getMessage());
+            }
         }
     }
 

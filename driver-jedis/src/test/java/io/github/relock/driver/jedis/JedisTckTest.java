@@ -3,9 +3,15 @@ package io.github.relock.driver.jedis;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RelockTck;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.UnifiedJedis;
 
-/** Runs the whole relock TCK against the Jedis driver on a pooled {@link RedisClient}. */
+/**
+ * Runs the whole relock TCK against the Jedis driver on the pooled single-node client of the Jedis
+ * on the class path: a {@code RedisClient} on Jedis 7+, a {@code JedisPooled} on Jedis 6 (made the
+ * way the driver's own {@code connect} makes it), so the {@code jedis-*} profiles run it too.
+ */
 class JedisTckTest extends RelockTck {
 
     @Override
@@ -15,11 +21,12 @@ class JedisTckTest extends RelockTck {
 
     @Override
     protected Object newNativeClient(RedisServer server) {
-        return RedisClient.create(server.uri());
+        return JedisVersions.openPooled(new HostAndPort(server.host(), server.port()),
+                DefaultJedisClientConfig.builder().build());
     }
 
     @Override
     protected void closeNativeClient(Object nativeClient) {
-        ((RedisClient) nativeClient).close();
+        ((UnifiedJedis) nativeClient).close();
     }
 }
