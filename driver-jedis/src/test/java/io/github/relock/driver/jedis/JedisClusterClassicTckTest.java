@@ -13,22 +13,12 @@ import redis.clients.jedis.JedisCluster;
  * {@link JedisClusterTckTest}). Only the {@code jedis-*} version profiles run it; the default build
  * covers the cluster with {@link JedisClusterTckTest}.
  */
-class JedisClusterClassicTckTest extends JedisTckTest {
-
-    @Override
-    public RedisTopology topology() {
-        return RedisCluster.shared();
-    }
+class JedisClusterClassicTckTest extends JedisClusterTckTest {
 
     @Override
     protected Object newNativeClient(RedisTopology topology) {
         Set<HostAndPort> seeds = ((RedisCluster) topology).uris().stream()
                 .map(u -> new HostAndPort(u.getHost(), u.getPort())).collect(Collectors.toSet());
         return new JedisCluster(seeds);
-    }
-
-    @Override
-    protected void closeNativeClient(Object nativeClient) {
-        ((JedisCluster) nativeClient).close();
     }
 }

@@ -2,7 +2,6 @@ package io.github.relock.driver.jedis;
 
 import io.github.relock.tck.RedisCluster;
 import io.github.relock.tck.RedisTopology;
-import redis.clients.jedis.UnifiedJedis;
 
 /** Runs the whole relock TCK against the Jedis driver on a 3-master, 3-replica Redis Cluster. */
 class JedisClusterTckTest extends JedisTckTest {
@@ -15,10 +14,5 @@ class JedisClusterTckTest extends JedisTckTest {
     @Override
     protected Object newNativeClient(RedisTopology topology) {
         return JedisTopologies.client(topology);
-    }
-
-    @Override
-    protected void closeNativeClient(Object nativeClient) {
-        ((UnifiedJedis) nativeClient).close();
     }
 }

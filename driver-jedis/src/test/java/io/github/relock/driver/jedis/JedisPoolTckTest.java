@@ -1,8 +1,6 @@
 package io.github.relock.driver.jedis;
 
-import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RelockTck;
 import redis.clients.jedis.JedisPool;
 
 /**
@@ -11,20 +9,10 @@ import redis.clients.jedis.JedisPool;
  * holds one while anything is subscribed. Uses only API present in Jedis 6.0 to 8.x, so the
  * {@code jedis-*} profiles run it against older Jedis too.
  */
-class JedisPoolTckTest extends RelockTck {
-
-    @Override
-    protected RedisDriverProvider provider() {
-        return new JedisDriverProvider();
-    }
+class JedisPoolTckTest extends JedisTckTest {
 
     @Override
     protected Object newNativeClient(RedisServer server) {
         return new JedisPool(server.host(), server.port());
-    }
-
-    @Override
-    protected void closeNativeClient(Object nativeClient) {
-        ((JedisPool) nativeClient).close();
     }
 }

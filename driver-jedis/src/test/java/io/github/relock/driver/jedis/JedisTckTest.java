@@ -3,9 +3,11 @@ package io.github.relock.driver.jedis;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RelockTck;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Runs the whole relock TCK against the Jedis driver on the pooled single-node client of the Jedis
@@ -25,8 +27,13 @@ class JedisTckTest extends RelockTck {
                 DefaultJedisClientConfig.builder().build());
     }
 
+    /** Closes any Jedis client or pool (all are {@link Closeable}); the subclasses rely on it. */
     @Override
     protected void closeNativeClient(Object nativeClient) {
-        ((UnifiedJedis) nativeClient).close();
+        try {
+            ((Closeable) nativeClient).close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
