@@ -3,9 +3,6 @@ package io.github.relock.driver.jedis;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RelockTck;
-import java.io.Closeable;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 
@@ -27,13 +24,13 @@ class JedisTckTest extends RelockTck {
                 DefaultJedisClientConfig.builder().build());
     }
 
-    /** Closes any Jedis client or pool (all are {@link Closeable}); the subclasses rely on it. */
+    /** Closes any Jedis client or pool (all are {@link AutoCloseable}); the subclasses rely on it. */
     @Override
     protected void closeNativeClient(Object nativeClient) {
         try {
-            ((Closeable) nativeClient).close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            ((AutoCloseable) nativeClient).close();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing " + nativeClient + " failed", e);
         }
     }
 }
