@@ -1,5 +1,5 @@
 /**
- * relock's driver on Lettuce: runs relock's scripts and pub/sub on an application's
+ * relock's driver on Lettuce 6.6 to 7.x: runs relock's scripts and pub/sub on an application's
  * {@code io.lettuce.core.RedisClient} or {@code io.lettuce.core.cluster.RedisClusterClient}.
  * Exports nothing; core finds {@link io.github.relock.driver.lettuce.LettuceDriverProvider} through
  * {@link java.util.ServiceLoader}.

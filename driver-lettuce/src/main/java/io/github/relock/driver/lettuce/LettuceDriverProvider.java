@@ -15,7 +15,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The relock driver for Lettuce ({@code name() = "lettuce"}).
+ * The relock driver for Lettuce 6.6 to 7.x ({@code name() = "lettuce"}); compiled against the
+ * newest Lettuce, proven on 6.6 (with its Netty 4.1) and 7.5 by the {@code lettuce-*} profiles.
  *
  * <p>{@link #create} accepts an application's {@link RedisClient} or {@link RedisClusterClient}.
  * It opens two connections of its own on that client (one command connection, one pub/sub
