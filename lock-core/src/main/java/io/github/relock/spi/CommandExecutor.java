@@ -34,6 +34,14 @@ import java.util.concurrent.CompletableFuture;
  * its own: a lock script that runs twice changes a hold count. Where the client library itself
  * resends commands after a reconnect (Lettuce's at-least-once default), the driver documents it.
  *
+ * <h2>Calls refused before they are sent</h2>
+ * A driver that refuses an async call without sending it (for example because too many calls are
+ * already waiting for one of its threads) fails the future with a
+ * {@link io.github.relock.api.RedisUnavailableException} whose cause is a
+ * {@link java.util.concurrent.RejectedExecutionException}. Core then knows the script did not run
+ * and may send it again later, which it does for a release nobody else will retry (a lock given
+ * back after its caller left).
+ *
  * <h2>Failures of subscribe</h2>
  * The future fails with {@link io.github.relock.api.RedisUnavailableException} when the connection
  * is down or breaks before Redis confirms (nothing stays subscribed then), and with

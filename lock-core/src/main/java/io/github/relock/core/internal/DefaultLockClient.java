@@ -469,6 +469,19 @@ public final class DefaultLockClient implements LockClient {
         return t;
     }
 
+    /**
+     * Whether a call's failure says it was never sent: the driver refused it before sending (see
+     * {@link io.github.relock.spi.CommandExecutor}, "Calls refused before they are sent").
+     */
+    static boolean notSent(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof RejectedExecutionException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the client's event dispatch (listener and JFR) */
     LockEvents events() {
         return events;

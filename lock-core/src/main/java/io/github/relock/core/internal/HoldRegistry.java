@@ -251,6 +251,14 @@ final class HoldRegistry {
         });
     }
 
+    /** A release the driver refused before sending it: the hold is unchanged and may be released again. */
+    void releaseNotSent(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        if (h != null) {
+            h.releasing = false;
+        }
+    }
+
     /** This client force-unlocked {@code key}: its own holds of it are lost now, not at the next renewal. */
     void forceReleased(String key) {
         for (Hold h : holds.values()) {

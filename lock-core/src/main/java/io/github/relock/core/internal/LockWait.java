@@ -34,6 +34,9 @@ import java.util.function.Function;
  */
 final class LockWait {
     private static final System.Logger LOG = System.getLogger(LockWait.class.getName());
+    /** First back-off before a refused give-back is sent again; it doubles up to the maximum. */
+    private static final long GIVE_BACK_FIRST_RETRY_MS = 10;
+    private static final long GIVE_BACK_MAX_RETRY_MS = 1_000;
 
     private final RedisLock lock;
     private final DefaultLockClient client;
@@ -544,10 +547,30 @@ final class LockWait {
 
         /** An acquisition nobody will use: release it (the hold was registered, so this balances it). */
         private void giveBack() {
+            giveBack(System.nanoTime(), GIVE_BACK_FIRST_RETRY_MS);
+        }
+
+        /**
+         * Releases the unused acquisition. A release the driver refused before sending it (its queue
+         * of async calls was full, as when thousands of cancelled attempts land at once) is sent
+         * again after a back-off, while the hold is still renewed, for up to one watchdog timeout;
+         * then the hold is dropped and the key expires on its own. Any other failure has an unknown
+         * outcome and is not retried: a second release could take a hold count the owner still uses.
+         */
+        private void giveBack(long since, long retryMs) {
             if (client.isClosed()) {
-                return; // onAttempt registered nothing and already gave it back
+                return; // onAttempt registered nothing and already gave it back, or close released it
             }
             lock.unlockAsync(ownerId).exceptionally(t -> {
+                boolean inTime = System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(client.watchdogMs());
+                if (DefaultLockClient.notSent(t) && inTime) {
+                    long next = Math.min(retryMs * 2, GIVE_BACK_MAX_RETRY_MS);
+                    client.schedule(() -> giveBack(since, next), TimeUnit.MILLISECONDS.toNanos(retryMs), () -> { });
+                    return null;
+                }
+                if (DefaultLockClient.notSent(t)) {
+                    client.holds().releaseFailed(lock.name, lock.field(ownerId)); // stop renewing it
+                }
                 LOG.log(System.Logger.Level.WARNING,
                         "giving back lock ''" + lock.name + "'' after its caller left failed; it expires on its own", t);
                 return null;

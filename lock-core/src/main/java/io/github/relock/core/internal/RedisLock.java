@@ -114,6 +114,8 @@ class RedisLock extends AbstractLock {
                         Throwable cause = DefaultLockClient.unwrap(error);
                         if (cause instanceof ReplicaShortfall shortfall) {
                             afterRelease(field, ownerId, releaseAnswer(shortfall.reply, field)); // done on the master
+                        } else if (DefaultLockClient.notSent(cause)) {
+                            client.holds().releaseNotSent(name, field); // never ran: still held, still renewed
                         } else {
                             client.holds().releaseFailed(name, field); // outcome unknown: stop renewing
                         }
