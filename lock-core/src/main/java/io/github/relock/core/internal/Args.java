@@ -107,6 +107,26 @@ final class Args {
         return notTooLong(ms, lease.toString());
     }
 
+    /**
+     * The TTL of {@code LockLease.expireIn} and {@code releaseAfter}, in ms.
+     *
+     * @param method the method, for messages
+     * @param zeroAllowed whether {@code Duration.ZERO} is allowed (it is then answered as 0)
+     */
+    static long ttlMs(Duration ttl, String method, boolean zeroAllowed) {
+        String allowed = (zeroAllowed ? "zero (a normal release) or from 1 ms" : "from 1 ms")
+                + " to " + MAX_LEASE_MS + " ms (2^53 - 1)";
+        Objects.requireNonNull(ttl, () -> method + ": ttl must not be null; allowed: " + allowed);
+        if (ttl.isZero() && zeroAllowed) {
+            return 0;
+        }
+        long ms = ttl.isNegative() ? -1 : saturatedMillis(ttl);
+        if (ms <= 0 || ms > MAX_LEASE_MS) {
+            throw new IllegalArgumentException(method + ": ttl must be " + allowed + ", was " + ttl);
+        }
+        return ms;
+    }
+
     private static long notTooLong(long ms, String given) {
         if (ms > MAX_LEASE_MS) {
             throw new IllegalArgumentException("leaseTime must be at most " + MAX_LEASE_MS

@@ -25,6 +25,8 @@ import java.util.function.Consumer;
  * whose reply was lost is not counted), so a stray count left in Redis by such a ghost acquisition
  * is simply no longer renewed and expires within one TTL; it is never renewed forever. An unlock
  * marks its hold `releasing` before the script is sent, so a renewal miss meanwhile is no loss.
+ * A lease's releaseAfter ends its hold with no release script: the hold is forgotten, never
+ * reported; its expireIn makes a watchdog hold an explicit-TTL one (beginTtlChange).
  *
  * Loss. Holds found gone (NOT_HELD), not confirmed by a renewal by their deadline (RENEWAL_FAILED:
  * nine tenths of a watchdog timeout after the last confirmed send, before the key can expire),
@@ -199,6 +201,33 @@ final class HoldRegistry {
             h.ttlMs = ttlMs;
             h.expiresAtNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
         }
+    }
+
+    /**
+     * A lease is about to set its hold's TTL (LockLease.expireIn, releaseAfter), with a script sent
+     * at {@code sentAtNanos}. From now on the hold is not renewed (a watchdog hold becomes an
+     * explicit-TTL one) and is believed held until the earlier of its current end and the new
+     * one, since the script may not run; {@link #ttlChanged} moves the end once it has.
+     *
+     * @param ending releaseAfter: a loss found meanwhile is no loss, the caller then {@link #forget}s it
+     * @return false if the hold is no longer registered, lost or past its TTL (nothing changed)
+     */
+    boolean beginTtlChange(Hold h, long ttlMs, long sentAtNanos, boolean ending) {
+        return holds.computeIfPresent(h.id, (id, x) -> {
+            if (x == h && x.valid()) {
+                long end = x.watchdog() ? confirmDeadline(x) : x.expiresAtNanos;
+                long next = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
+                x.expiresAtNanos = next - end < 0 ? next : end;
+                x.ttlMs = ttlMs;
+                x.releasing |= ending;
+            }
+            return x;
+        }) == h && h.valid();
+    }
+
+    /** LockLease.releaseAfter: the hold ends without a release script: forgotten, neither renewed nor reported. */
+    void forget(Hold h) {
+        holds.remove(h.id, h);
     }
 
     Hold get(String key, String field) {

@@ -4,6 +4,7 @@ import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.internal.HoldRegistry.Hold;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,6 +14,8 @@ import java.util.function.Consumer;
  * A {@link LockLease}: one acquisition under a synthetic owner id. A release that fails (Redis
  * unreachable) leaves the lease closable again: the next {@link #close()} retries it. Meanwhile it
  * is no longer valid and no longer renewed, so if no retry ever succeeds the key expires on its own.
+ * {@link #expireIn} and {@link #releaseAfter} go through {@link RedisLock#expireHold}; after
+ * releaseAfter the lease is released: {@link #close()} does nothing.
  *
  * <p>Thread-safety: thread-safe.
  */
@@ -83,6 +86,28 @@ final class LeaseHandle implements LockLease {
     }
 
     @Override
+    public boolean expireIn(Duration ttl) {
+        long ms = Args.ttlMs(ttl, "expireIn", false);
+        return isValid() && lock.expireHold(hold, ms, false);
+    }
+
+    @Override
+    public boolean releaseAfter(Duration ttl) {
+        long ms = Args.ttlMs(ttl, "releaseAfter", true);
+        if (released.get()) {
+            return false;
+        }
+        if (ms == 0) {
+            return closeIfHeld(this);
+        }
+        if (!released.compareAndSet(false, true) || hold == null) {
+            return false;
+        }
+        hold.clearLostCallbacks();
+        return lock.expireHold(hold, ms, true);
+    }
+
+    @Override
     public void close() {
         if (released.compareAndSet(false, true)) {
             if (hold != null) {
@@ -95,6 +120,16 @@ final class LeaseHandle implements LockLease {
                 released.set(false); // a retry may still succeed; renewal has stopped either way
                 throw e;
             }
+        }
+    }
+
+    /** {@code releaseAfter(Duration.ZERO)}: closes {@code lease}; @return false if it no longer held its lock */
+    static boolean closeIfHeld(LockLease lease) {
+        try {
+            lease.close();
+            return true;
+        } catch (IllegalMonitorStateException notHeld) {
+            return false;
         }
     }
 

@@ -74,6 +74,19 @@ interface LockProtocol {
         return null;
     }
 
+    /**
+     * @return the script that sets one owner's TTL while it holds the lock (args: TTL in ms, owner
+     *     field), answering 1 if set, 0 if the owner does not hold it
+     */
+    default Script expireScript() {
+        return Scripts.LOCK_EXPIRE;
+    }
+
+    /** @return the expire script's keys for lock {@code name} and owner {@code field} */
+    default List<String> expireKeys(String name, String field) {
+        return List.of(name);
+    }
+
     /** @return the script answering {exists/locked 0|1, the field's hold count, PTTL} */
     default Script stateScript() {
         return Scripts.LOCK_STATE;

@@ -557,10 +557,12 @@ final class MultiRedisLock extends AbstractLock {
      * A lease over the locks this multi-lock holds for one synthetic owner id. A close() that
      * could not release every member (Redis unreachable) throws, leaves the lease invalid (those
      * members are no longer renewed) and may be called again: it retries only the members left.
+     * expireIn and releaseAfter set the TTL of every member hold ({@link RedisLock#expireHold}).
      */
     private final class MultiLease implements LockLease {
         private final long id;
         private final List<Hold> holds = new ArrayList<>();
+        private final List<RedisLock> held = new ArrayList<>(); // the lock of each of holds
         private final AtomicBoolean released = new AtomicBoolean();
         private final java.util.concurrent.locks.ReentrantLock closing = new java.util.concurrent.locks.ReentrantLock();
         private final List<RedisLock> toRelease = new java.util.concurrent.CopyOnWriteArrayList<>(locks);
@@ -575,6 +577,7 @@ final class MultiRedisLock extends AbstractLock {
                 Hold h = l.holdOf(id);
                 if (h != null) {
                     holds.add(h);
+                    held.add(l);
                     h.addLostCallback(this::subLost);
                 }
             }
@@ -623,6 +626,58 @@ final class MultiRedisLock extends AbstractLock {
                 HoldRegistry.deliver(callback, new LockLostEvent(name, "", id, LockLostEvent.Reason.NOT_HELD));
             }
             return this;
+        }
+
+        @Override
+        public boolean expireIn(Duration ttl) {
+            long ms = Args.ttlMs(ttl, "expireIn", false);
+            return isValid() && expireAll(ms, false);
+        }
+
+        @Override
+        public boolean releaseAfter(Duration ttl) {
+            long ms = Args.ttlMs(ttl, "releaseAfter", true);
+            closing.lock();
+            try {
+                if (released.get()) {
+                    return false;
+                }
+                if (ms == 0) {
+                    return LeaseHandle.closeIfHeld(this);
+                }
+                released.set(true);
+                callbacks.clear();
+                return expireAll(ms, true);
+            } finally {
+                closing.unlock();
+            }
+        }
+
+        /**
+         * Sets every member hold's TTL ({@link RedisLock#expireHold}). A member Redis could not be
+         * asked fails a MultiLock (after every member was tried) and counts as not held for a RedLock.
+         *
+         * @return whether all (MultiLock) or a majority (RedLock) of the locks are still held
+         */
+        private boolean expireAll(long ttlMs, boolean ending) {
+            int notHeld = locks.size() - holds.size();
+            RuntimeException first = null;
+            for (int i = 0; i < holds.size(); i++) {
+                try {
+                    if (!held.get(i).expireHold(holds.get(i), ttlMs, ending)) {
+                        notHeld++;
+                    }
+                } catch (RuntimeException e) {
+                    notHeld++;
+                    if (!red && first == null) {
+                        first = e;
+                    }
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+            return notHeld <= failedLocksLimit();
         }
 
         @Override

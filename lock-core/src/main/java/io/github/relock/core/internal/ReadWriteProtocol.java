@@ -155,6 +155,16 @@ abstract class ReadWriteProtocol implements LockProtocol {
         public List<String> forceReleaseArgs() {
             return List.of("read", "0", client.publishMode());
         }
+
+        @Override
+        public Script expireScript() {
+            return Scripts.READ_EXPIRE;
+        }
+
+        @Override
+        public List<String> expireKeys(String name, String field) {
+            return List.of(name, timeoutPrefix(field), keyPrefix);
+        }
     }
 
     /** The write half: exclusive, field {@code <owner>:write}, releases publish "1". */

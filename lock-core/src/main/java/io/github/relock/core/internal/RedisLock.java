@@ -27,6 +27,7 @@ class RedisLock extends AbstractLock {
     private static final String FENCED_REPLY = "{1, token} or {0, pttl}";
     private static final String RELEASE_REPLY = "an integer (1 released, 0 still held, -1 free, -2 held by another owner)";
     private static final String STATE_REPLY = "{exists 0 or 1, hold count, pttl}";
+    private static final String EXPIRE_REPLY = "1 (set) or 0 (not held)";
 
     final DefaultLockClient client;
     final String name;
@@ -280,7 +281,7 @@ class RedisLock extends AbstractLock {
     CompletableFuture<Boolean> expireFor(long ttlMs, long ownerId) {
         String field = field(ownerId);
         long sentAt = System.nanoTime();
-        return client.evalAsync(Scripts.LOCK_EXPIRE, stateKeys, List.of(Long.toString(ttlMs), field))
+        return client.evalAsync(protocol.expireScript(), protocol.expireKeys(name, field), List.of(Long.toString(ttlMs), field))
                 .thenApply(r -> {
                     boolean held = Long.valueOf(1).equals(r);
                     if (held) {
@@ -288,6 +289,48 @@ class RedisLock extends AbstractLock {
                     }
                     return held;
                 });
+    }
+
+    /**
+     * Sets the TTL of hold {@code h} to {@code ttlMs} from now (LockLease.expireIn), or, with
+     * {@code ending}, keeps the key for {@code ttlMs} and forgets the hold (LockLease.releaseAfter):
+     * never renewed again, never reported lost.
+     *
+     * @return whether the hold was still held (and, without {@code ending}, still is); a hold the
+     *     script finds gone is reported lost (NOT_HELD) unless {@code ending}
+     */
+    boolean expireHold(Hold h, long ttlMs, boolean ending) {
+        long sentAt = System.nanoTime();
+        if (!client.holds().beginTtlChange(h, ttlMs, sentAt, ending)) {
+            if (ending) {
+                client.holds().forget(h); // lost or past its TTL: ended without a report, as a release would
+            }
+            return false;
+        }
+        boolean held;
+        try {
+            client.ensureOpen();
+            Object reply = client.eval(protocol.expireScript(), protocol.expireKeys(name, h.field()),
+                    List.of(Long.toString(ttlMs), h.field()));
+            long answer = Replies.integer(reply, protocol.expireScript(), name, EXPIRE_REPLY);
+            if (answer != 0 && answer != 1) {
+                throw Replies.malformed(reply, protocol.expireScript(), name, EXPIRE_REPLY);
+            }
+            held = answer == 1;
+        } finally {
+            if (ending) {
+                client.holds().forget(h); // whatever the outcome: the key expires on its own
+            }
+        }
+        if (ending) {
+            return held;
+        }
+        if (!held) {
+            client.holds().notHeld(h);
+            return false;
+        }
+        client.holds().ttlChanged(name, h.field(), ttlMs, sentAt);
+        return h.valid();
     }
 
     /** @return the hold this client registered for {@code ownerId}, or null */

@@ -19,6 +19,7 @@ final class Scripts {
     static final Script LOCK_RENEW_NODE = load("lock-renew-node");
     static final Script LOCK_STATE = load("lock-state");
     static final Script LOCK_EXPIRE = load("lock-expire");
+    static final Script READ_EXPIRE = load("read-expire");
     static final Script FAIR_ACQUIRE = load("fair-acquire");
     static final Script FAIR_RELEASE = load("fair-release");
     static final Script FAIR_FORCE_RELEASE = load("fair-force-release");

@@ -1,5 +1,6 @@
 -- Sets a held lock's TTL (MultiLock/RedLock apply the caller's lease to every lock once all are
--- taken, spec 6.1). Only while the given owner still holds it.
+-- taken, spec 6.1; LockLease.expireIn and releaseAfter set a lease's). Only while the given owner
+-- still holds it; only PEXPIRE on the lock hash (spec 2.1: a hold is its owner field there).
 -- KEYS[1] lock hash N
 -- ARGV[1] TTL in ms
 -- ARGV[2] owner field

@@ -11,6 +11,7 @@
 -- Returns 1 when this owner holds no more reads (or the hash went), 0 while it still holds some,
 -- -1 not held and the lock is free, -2 not held and others hold it.
 --@include notify
+--@include longest-reader
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == false then
     notify(KEYS[2], '0', ARGV[3])
@@ -26,16 +27,7 @@ end
 redis.call('del', KEYS[3] .. ':' .. (count + 1))
 local mine = count == 0 and 1 or 0
 if redis.call('hlen', KEYS[1]) > 1 then
-    local longest = -3
-    local fields = redis.call('hkeys', KEYS[1])
-    for _, f in ipairs(fields) do
-        local n = tonumber(redis.call('hget', KEYS[1], f))
-        if n ~= nil then
-            for i = n, 1, -1 do
-                longest = math.max(longest, redis.call('pttl', KEYS[4] .. ':' .. f .. ':rwlock_timeout:' .. i))
-            end
-        end
-    end
+    local longest = longest_reader_ttl(KEYS[1], KEYS[4])
     if longest > 0 then
         redis.call('pexpire', KEYS[1], longest)
         return mine
