@@ -56,6 +56,10 @@ import org.junit.jupiter.api.Test;
  *     <td>{@link IllegalArgumentException} "leaseTime must be at most 9007199254740991 ms ..., was ..."</td></tr>
  * <tr><td>lease {@code Duration} zero, negative, under 1 ms, {@code ofSeconds(Long.MAX_VALUE)}</td>
  *     <td>every {@code Duration} lease entry</td><td>{@link IllegalArgumentException} naming the Duration</td></tr>
+ * <tr><td>TTL {@code Duration} zero (expireIn only), negative, under 1 ms, over 2^53 - 1 ms, {@code null}</td>
+ *     <td>{@code LockLease.expireIn}, {@code LockLease.releaseAfter} (a lock's lease and a multi-lock's)</td>
+ *     <td>{@link IllegalArgumentException} / {@link NullPointerException} "expireIn: ttl must be from 1 ms
+ *     to 9007199254740991 ms (2^53 - 1), was ..."; the lease and its TTL are left as they were</td></tr>
  * <tr><td>wait {@code -2}, {@code Long.MIN_VALUE}, a negative {@code Duration}</td><td>every wait entry</td>
  *     <td>{@link IllegalArgumentException} "waitTime must be &gt;= 0, or -1 for a single attempt, was ..."</td></tr>
  * <tr><td>{@code null} TimeUnit; {@code null} wait or lease Duration</td><td>every entry taking one</td>
@@ -827,5 +831,46 @@ public abstract class BadInputChapter extends TckChapter {
         assertRefused(LockException.class, "getToken() answered a word", fenced::getToken, "fenced-token", "not-a-number", "expected");
         assertRefused(LockException.class, "getTokenAsync() answered a word", fenced::getTokenAsync, "fenced-token", "not-a-number");
         assertNothingWritten("malformed state replies");
+    }
+
+    /**
+     * Rule 17.16: {@code LockLease.expireIn} refuses a null, zero, negative, sub-millisecond or
+     * over 2^53 - 1 ms TTL, and {@code releaseAfter} the same except zero (a normal release),
+     * naming the method, the value and the allowed range, for a single lock's lease and a
+     * MultiLock's; the lease stays valid and its keys keep their TTL. When it fails: a TTL reached
+     * Redis unchecked (a PEXPIRE of 0 or less deletes the key) or the lease was ended before the check.
+     */
+    @Test
+    void rule17_16_badLeaseTtl_refusedLeaseUntouched() throws Exception {
+        LockClient c = client();
+        String range = "from 1 ms to " + MAX_LEASE_MS + " ms";
+        List<LockLease> leases = List.of(c.getLock("tck:bad:ttl").acquire(Duration.ZERO, Duration.ofSeconds(30)),
+                c.getMultiLock(c.getLock("tck:bad:ttl1"), c.getLock("tck:bad:ttl2"))
+                        .acquire(Duration.ZERO, Duration.ofSeconds(30)));
+        List<Duration> bad = List.of(Duration.ZERO, Duration.ofMillis(-1), Duration.ofNanos(999_999),
+                Duration.ofSeconds(Long.MIN_VALUE), Duration.ofMillis(MAX_LEASE_MS + 1), Duration.ofSeconds(Long.MAX_VALUE));
+        for (LockLease lease : leases) {
+            String what = lease.lockName();
+            for (Duration ttl : bad) {
+                assertRefused(IllegalArgumentException.class, what + " expireIn(" + ttl + ")", () -> lease.expireIn(ttl),
+                        "expireIn: ttl must be " + range, "was " + ttl);
+                if (!ttl.isZero()) {
+                    assertRefused(IllegalArgumentException.class, what + " releaseAfter(" + ttl + ")",
+                            () -> lease.releaseAfter(ttl), "releaseAfter: ttl must be zero (a normal release) or " + range,
+                            "was " + ttl);
+                }
+            }
+            assertRefused(NullPointerException.class, what + " expireIn(null)", () -> lease.expireIn(null),
+                    "expireIn: ttl must not be null", range);
+            assertRefused(NullPointerException.class, what + " releaseAfter(null)", () -> lease.releaseAfter(null),
+                    "releaseAfter: ttl must not be null", range);
+            assertTrue(lease.isValid(), what + " ended by a refused call");
+        }
+        for (String key : List.of("tck:bad:ttl", "tck:bad:ttl1", "tck:bad:ttl2")) {
+            long pttl = (Long) redis("PTTL", key);
+            assertTrue(pttl > 20_000 && pttl <= 30_000, "PTTL of " + key + " changed by a refused call: " + pttl);
+        }
+        leases.forEach(LockLease::close);
+        assertNothingWritten("refused lease TTLs");
     }
 }

@@ -20,14 +20,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Chapter 4: leases and the watchdog (spec 4). Renewal keeps watchdog locks alive, stops on
  * unlock and close, batches its scripts, and tells holders when a lock is lost.
  *
+ * <p>Run it alone with {@code -Dtest=JedisTckTest -Dgroups=lease-watchdog} (its tag).
+ *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@Tag("lease-watchdog")
 public abstract class LeaseWatchdogChapter extends TckChapter {
     private static final Duration WATCHDOG = Duration.ofMillis(1500);
 
@@ -171,9 +175,8 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      */
     @Test
     void rule4_5_unlockDuringRenewal_noZombieAndNoFalseLoss() {
-        LockClient c = client(WATCHDOG);
         List<LockLostEvent> events = new CopyOnWriteArrayList<>();
-        c.addLockLostListener(events::add);
+        LockClient c = clientTelling(events);
         DistributedLock lock = c.getLock("tck:zombie");
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WATCHDOG.toMillis() * 2);
         int cycles = 0;
@@ -256,6 +259,194 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         assertTrue(e.getMessage().contains("5 ms"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().renewalBatchSize(0));
         assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().clientId("a:b"));
+    }
+
+    /**
+     * Rule 4.12: {@code expireIn} on a held lease sets the lock's TTL to the new time from now and
+     * keeps it held: a lease with an explicit lease time lives past its first end and can be
+     * shortened again, with no loss reported; a watchdog lease is no longer renewed, so its key is
+     * gone soon after the new time.
+     */
+    @Test
+    void rule4_12_expireIn_heldLease_setsPttlAndKeepsItHeld() throws Exception {
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        LockClient c = clientTelling(events);
+        LockLease lease = c.getLock("tck:ttl").acquire(Duration.ZERO, Duration.ofMillis(1000));
+        assertTrue(lease.expireIn(Duration.ofSeconds(20)), "a held lease answers true");
+        assertPttl("tck:ttl", 15_000, 20_000);
+        Await.holdsFor(Duration.ofMillis(1500), lease::isValid, () -> "the lease ended at its first lease time");
+        assertEquals(List.of(), events, "a lease extended by expireIn was reported lost");
+        assertTrue(lease.expireIn(Duration.ofSeconds(2)), "shortened");
+        assertPttl("tck:ttl", 1, 2_000);
+        assertTrue(lease.isValid());
+        lease.close();
+        assertEquals(0L, redis("EXISTS", "tck:ttl"));
+
+        LockLease watched = c.getLock("tck:ttl-watchdog").acquire(Duration.ZERO);
+        assertTrue(watched.expireIn(Duration.ofMillis(500)));
+        assertPttl("tck:ttl-watchdog", 1, 500);
+        Await.until(WATCHDOG.multipliedBy(4), () -> Long.valueOf(0).equals(redis("EXISTS", "tck:ttl-watchdog")),
+                () -> "the watchdog still renews a lease after expireIn");
+        Await.until(Duration.ofSeconds(5), () -> !watched.isValid(), () -> "the lease is valid after its new TTL");
+        assertEquals(List.of(), events.stream().filter(e -> e.lockName().equals("tck:ttl")).toList());
+    }
+
+    /**
+     * Rule 4.13: {@code expireIn} on a lease that no longer holds its lock answers false and leaves
+     * the next holder's key alone: a lease whose lease time ran out (no Redis call), and a lease
+     * that still believes it holds but whose key was deleted and taken by another client (told
+     * NOT_HELD).
+     */
+    @Test
+    void rule4_13_expireIn_leaseNoLongerHeld_answersFalse_otherHolderUntouched() throws Exception {
+        LockClient c = client(WATCHDOG);
+        LockClient other = client();
+        LockLease expired = c.getLock("tck:ttl-gone").acquire(Duration.ZERO, Duration.ofMillis(200));
+        Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", "tck:ttl-gone")),
+                () -> "the lease's key expires");
+        LockLease next = other.getLock("tck:ttl-gone").acquire(Duration.ZERO, Duration.ofSeconds(30));
+        assertFalse(expired.expireIn(Duration.ofSeconds(60)));
+        assertUntouched("tck:ttl-gone", other, next);
+
+        LockLease robbed = c.getLock("tck:ttl-robbed").acquire(Duration.ZERO, Duration.ofSeconds(30));
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        robbed.onLost(lost::add);
+        redis("DEL", "tck:ttl-robbed");
+        LockLease thief = other.getLock("tck:ttl-robbed").acquire(Duration.ZERO, Duration.ofSeconds(30));
+        assertTrue(robbed.isValid(), "nothing has told the lease yet");
+        assertFalse(robbed.expireIn(Duration.ofSeconds(60)));
+        assertFalse(robbed.isValid());
+        Await.until(Duration.ofSeconds(5), () -> !lost.isEmpty(), () -> "the lease was not told it is lost");
+        assertEquals(LockLostEvent.Reason.NOT_HELD, lost.get(0).reason());
+        assertUntouched("tck:ttl-robbed", other, thief);
+        next.close();
+        thief.close();
+    }
+
+    /**
+     * Rule 4.14: {@code releaseAfter} ends a lease but keeps its lock for the given time: the key
+     * stays with that TTL (another client cannot take it), then expires and the lock is free. No
+     * lock-lost listener and no {@code onLost} callback is told, for a lease with an explicit
+     * lease time and for a watchdog lease (which is no longer renewed). The lease is invalid
+     * afterwards; {@code close()} then does nothing and a second {@code releaseAfter} answers false.
+     */
+    @Test
+    void rule4_14_releaseAfter_keepsTheLockForTtl_thenFree_noLossReported() throws Exception {
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        LockClient c = clientTelling(events);
+        LockClient other = client();
+        for (Duration leaseTime : java.util.Arrays.asList(Duration.ofSeconds(30), null)) {
+            String name = leaseTime == null ? "tck:keep:watchdog" : "tck:keep:fixed";
+            LockLease lease = c.getLock(name).acquireAsync(Duration.ZERO, leaseTime).get(10, TimeUnit.SECONDS);
+            lease.onLost(events::add);
+            assertTrue(lease.releaseAfter(Duration.ofMillis(1500)), name);
+            assertFalse(lease.isValid(), name);
+            assertPttl(name, 1, 1500);
+            assertThrows(LockTimeoutException.class, () -> other.getLock(name).acquire(Duration.ZERO), name + " is kept");
+            lease.close();
+            assertFalse(lease.releaseAfter(Duration.ofMillis(1500)), "a second releaseAfter");
+            Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", name)),
+                    () -> name + " is kept past its TTL (still renewed?)");
+            other.getLock(name).acquire(Duration.ZERO).close();
+        }
+        Await.holdsFor(WATCHDOG, events::isEmpty, () -> "a lock ended by releaseAfter was reported lost: " + events);
+    }
+
+    /**
+     * Rule 4.15: {@code releaseAfter(Duration.ZERO)} is a normal release; on a lease that no longer
+     * holds its lock, {@code releaseAfter} answers false (it never throws) and leaves the next
+     * holder's key alone.
+     */
+    @Test
+    void rule4_15_releaseAfterZero_releases_lostLeaseAnswersFalse() throws Exception {
+        LockClient c = client();
+        LockClient other = client();
+        LockLease lease = c.getLock("tck:keep-zero").acquire(Duration.ZERO);
+        assertTrue(lease.releaseAfter(Duration.ZERO));
+        assertEquals(0L, redis("EXISTS", "tck:keep-zero"));
+        assertFalse(lease.isValid());
+        assertFalse(lease.releaseAfter(Duration.ZERO), "already released");
+        for (Duration keep : List.of(Duration.ZERO, Duration.ofSeconds(1))) {
+            LockLease robbed = c.getLock("tck:keep-robbed").acquire(Duration.ZERO, Duration.ofSeconds(30));
+            redis("DEL", "tck:keep-robbed");
+            LockLease thief = other.getLock("tck:keep-robbed").acquire(Duration.ZERO, Duration.ofSeconds(30));
+            assertFalse(robbed.releaseAfter(keep), "releaseAfter(" + keep + ") of a lease whose lock is taken");
+            assertUntouched("tck:keep-robbed", other, thief);
+            thief.close();
+        }
+    }
+
+    /**
+     * Rule 4.16: {@code expireIn} and {@code releaseAfter} work for a lease of every lock type: fair,
+     * spin, fenced (its token key keeps no TTL), non-reentrant, write, MultiLock and RedLock set
+     * their keys' TTL; a read lease sets its own timeout keys and never cuts another reader short.
+     * Each lock is free once the kept time has run out; no loss is reported.
+     */
+    @Test
+    void rule4_16_expireInAndReleaseAfter_everyLockType() throws Exception {
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        LockClient c = clientTelling(events);
+        java.util.Map<DistributedLock, List<String>> locks = new java.util.LinkedHashMap<>();
+        locks.put(c.getFairLock("tck:types:fair"), List.of("tck:types:fair"));
+        locks.put(c.getSpinLock("tck:types:spin"), List.of("tck:types:spin"));
+        locks.put(c.getFencedLock("tck:types:fenced"), List.of("tck:types:fenced"));
+        locks.put(c.getNonReentrantLock("tck:types:nonreentrant"), List.of("tck:types:nonreentrant"));
+        locks.put(c.getReadWriteLock("tck:types:rw").writeLock(), List.of("tck:types:rw"));
+        locks.put(c.getMultiLock(c.getLock("tck:types:m1"), c.getLock("tck:types:m2")),
+                List.of("tck:types:m1", "tck:types:m2"));
+        locks.put(c.getRedLock(c.getLock("tck:types:r1"), c.getLock("tck:types:r2"), c.getLock("tck:types:r3")),
+                List.of("tck:types:r1", "tck:types:r2", "tck:types:r3"));
+        for (java.util.Map.Entry<DistributedLock, List<String>> e : locks.entrySet()) {
+            LockLease lease = e.getKey().acquire(Duration.ZERO, Duration.ofSeconds(5));
+            assertTrue(lease.expireIn(Duration.ofSeconds(20)), e.getKey() + " expireIn");
+            for (String key : e.getValue()) {
+                assertPttl(key, 15_000, 20_000);
+            }
+            assertTrue(lease.isValid(), e.getKey().toString());
+            assertTrue(lease.releaseAfter(Duration.ofMillis(1500)), e.getKey() + " releaseAfter");
+            for (String key : e.getValue()) {
+                assertPttl(key, 1, 1500);
+                Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", key)),
+                        () -> key + " is kept past its TTL");
+            }
+            e.getKey().acquire(Duration.ZERO).close();
+        }
+        assertEquals(-1L, redis("PTTL", "redisson_lock_token:{tck:types:fenced}"), "the token key keeps no TTL");
+        redis("DEL", "redisson_lock_token:{tck:types:fenced}");
+
+        DistributedLock read = c.getReadWriteLock("tck:types:read").readLock();
+        LockLease a = read.acquire(Duration.ZERO, Duration.ofSeconds(30));
+        LockLease b = read.acquire(Duration.ZERO, Duration.ofSeconds(5));
+        assertTrue(b.releaseAfter(Duration.ofMillis(1000)));
+        assertPttl("tck:types:read", 20_000, 30_000); // reader a is not cut short
+        assertTrue(a.expireIn(Duration.ofSeconds(3)));
+        assertPttl("tck:types:read", 1, 3_000);
+        assertPttl("{tck:types:read}:" + c.clientId() + ":" + a.ownerId() + ":rwlock_timeout:1", 1, 3_000);
+        assertTrue(a.releaseAfter(Duration.ofMillis(500)));
+        Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", "tck:types:read")),
+                () -> "the read lock is kept past its readers' TTLs");
+        c.getReadWriteLock("tck:types:read").writeLock().acquire(Duration.ZERO).close();
+        Await.until(Duration.ofSeconds(10), () -> ((List<?>) redis("KEYS", "*")).isEmpty(),
+                () -> "timeout keys outlive their TTL: " + redis("KEYS", "*"));
+        Await.holdsFor(WATCHDOG, events::isEmpty, () -> "a lock ended by releaseAfter was reported lost: " + events);
+    }
+
+    /** @return a client with the chapter's short watchdog whose lock-lost listener adds to {@code events} */
+    private LockClient clientTelling(List<LockLostEvent> events) {
+        LockClient c = client(WATCHDOG);
+        c.addLockLostListener(events::add);
+        return c;
+    }
+
+    /** {@code key} is still held once by {@code holder} of client {@code c}, with its 30 s lease. */
+    private void assertUntouched(String key, LockClient c, LockLease holder) {
+        assertPttl(key, 20_000, 30_000);
+        assertEquals("1", redis("HGET", key, c.clientId() + ":" + holder.ownerId()));
+    }
+
+    private void assertPttl(String key, long min, long max) {
+        long pttl = (Long) redis("PTTL", key);
+        assertTrue(pttl >= min && pttl <= max, "PTTL of " + key + " is " + pttl + ", expected " + min + ".." + max);
     }
 
     private long scriptCalls() {
