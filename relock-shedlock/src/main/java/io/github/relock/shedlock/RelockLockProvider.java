@@ -8,29 +8,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
-import net.javacrumbs.shedlock.support.LockException;
 
 /*
  * Design. A ShedLock lock is a relock LockLease taken with one attempt and a fixed lease of
  * lockAtMostFor (no watchdog): a lease has an owner id of its own, never a thread's and never
  * reused, so a second lock() of the same name is refused even from the same thread (a thread-owned
- * relock lock would re-enter), and unlock() may run on any thread.
- *
- * Shortening and extending. relock's public API has no call that sets the TTL of a held lock.
- * Both go through re-entry with the lease's owner id (the ...Async(..., threadId) methods accept a
- * lease's ownerId): re-entering with lease L sets the key's TTL to L, and releasing that extra hold
- * keeps the key with the TTL of the owner's last acquisition, L. The lease's single hold is left,
- * unreleased, to expire; relock reports that expiry to lock-lost listeners (LEASE_EXPIRED) and logs
- * it. If the lease had already expired and the key was free, the re-entry takes a fresh hold that
- * the release deletes again: the lock ends up free, as it would have been.
+ * relock lock would re-enter), and unlock() may run on any thread. Keeping the lock until
+ * lockAtLeastUntil is LockLease.releaseAfter (the client forgets the hold: its expiry is no loss);
+ * extending is LockLease.expireIn. Both touch the key only while the lease still holds it.
  */
 /**
  * A ShedLock {@link ExtensibleLockProvider} whose locks are relock reentrant locks named
@@ -42,8 +32,12 @@ import net.javacrumbs.shedlock.support.LockException;
  *       elsewhere, including by an earlier {@code lock()} of this provider. The lock expires on its
  *       own at {@code lockAtMostUntil}; nothing renews it.</li>
  *   <li>{@link SimpleLock#unlock()} (from any thread) deletes the lock, or, before
- *       {@code lockAtLeastUntil}, keeps it until then by setting its TTL to the time left.</li>
- *   <li>{@link SimpleLock#extend} sets the TTL of a still-held lock to the new {@code lockAtMostFor}.</li>
+ *       {@code lockAtLeastUntil}, keeps it until then ({@link LockLease#releaseAfter}: its TTL is the
+ *       time left, and its expiry is not reported to lock-lost listeners). An unlock of a lock no
+ *       longer held (lockAtMostFor ran out, or it was force-unlocked) changes nothing and logs a
+ *       warning.</li>
+ *   <li>{@link SimpleLock#extend} sets the TTL of a still-held lock to the new {@code lockAtMostFor}
+ *       ({@link LockLease#expireIn}); a lock no longer held gives {@link Optional#empty()}.</li>
  * </ul>
  * Times are measured from {@link ClockProvider#now()} on this machine; Redis's own clock decides
  * when a key expires.
@@ -117,47 +111,19 @@ public final class RelockLockProvider implements ExtensibleLockProvider {
         @Override
         protected void doUnlock() {
             long keepMs = millisUntil(lockConfiguration.getLockAtLeastUntil());
-            try {
-                if (keepMs <= 0) {
-                    lease.close();
-                } else if (!setTtl(keepMs)) {
-                    LOG.log(System.Logger.Level.WARNING, "ShedLock lock ''{0}'' was no longer held at unlock "
-                            + "(lockAtMostFor {1} ran out, or it was force-unlocked)", lock.getName(),
-                            lockConfiguration.getLockAtMostFor());
-                }
-            } catch (IllegalMonitorStateException lost) {
-                LOG.log(System.Logger.Level.WARNING, "ShedLock lock ''{0}'' was no longer held at unlock: {1}",
-                        lock.getName(), lost.getMessage());
+            if (!lease.releaseAfter(Duration.ofMillis(Math.max(0, keepMs)))) {
+                LOG.log(System.Logger.Level.WARNING, "ShedLock lock ''{0}'' was no longer held at unlock "
+                        + "(lockAtMostFor {1} ran out, or it was force-unlocked)", lock.getName(),
+                        lockConfiguration.getLockAtMostFor());
             }
         }
 
         @Override
         protected Optional<SimpleLock> doExtend(LockConfiguration extended) {
-            if (!lease.isValid() || !setTtl(Math.max(1, millisUntil(extended.getLockAtMostUntil())))) {
+            if (!lease.expireIn(Duration.ofMillis(Math.max(1, millisUntil(extended.getLockAtMostUntil()))))) {
                 return Optional.empty();
             }
             return Optional.of(new RelockSimpleLock(lock, lease, extended));
-        }
-
-        /** Sets the TTL of the lease's hold by re-entry and release; answers whether it is still held. */
-        private boolean setTtl(long ttlMs) {
-            long owner = lease.ownerId();
-            if (!join(lock.tryLockAsync(0, ttlMs, TimeUnit.MILLISECONDS, owner))) {
-                return false; // held by another owner
-            }
-            join(lock.unlockAsync(owner));
-            return join(lock.isHeldByThreadAsync(owner));
-        }
-
-        private static <T> T join(CompletableFuture<T> f) {
-            try {
-                return f.join();
-            } catch (CompletionException e) {
-                if (e.getCause() instanceof RuntimeException r) {
-                    throw r;
-                }
-                throw new LockException("relock call failed", e.getCause());
-            }
         }
 
         @Override

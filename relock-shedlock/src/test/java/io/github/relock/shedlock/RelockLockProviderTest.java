@@ -79,6 +79,14 @@ class RelockLockProviderTest {
         return (Long) server.call("EXISTS", key()) == 1L;
     }
 
+    /** @return a client whose watchdog ticks every 100 ms and whose lock-lost listener adds to {@code lost} */
+    private LockClient clientTelling(List<LockLostEvent> lost) {
+        LockClient client = RedisLocks.connect(server.uri().toString(),
+                LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(300)).build());
+        client.addLockLostListener(lost::add);
+        return client;
+    }
+
     /** One ShedLock attempt by {@code provider}; a lock it gets is given back at once. */
     private boolean lockable(LockProvider provider) {
         Optional<SimpleLock> lock = provider.lock(config(LONG, Duration.ZERO));
@@ -142,16 +150,26 @@ class RelockLockProviderTest {
     }
 
     @Test
-    void lockKeptForLockAtLeastFor_isReportedAsLeaseExpiredWhenItRunsOut() {
-        // A limit of the public API (no call sets a held lock's TTL): the kept hold is left to expire.
+    void lockKeptForLockAtLeastFor_expiresWithoutALossReport() {
+        // The kept lock is no longer the application's: its expiry is no loss (LockLease.releaseAfter).
         List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
-        try (LockClient client = RedisLocks.connect(server.uri().toString(),
-                LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(300)).build())) {
-            client.addLockLostListener(lost::add);
+        try (LockClient client = clientTelling(lost)) {
             new RelockLockProvider(client).lock(config(LONG, Duration.ofMillis(300))).orElseThrow().unlock();
-            Await.until(DEADLINE, () -> !lost.isEmpty(), () -> "the kept hold is reported when it runs out");
-            assertEquals(LockLostEvent.Reason.LEASE_EXPIRED, lost.get(0).reason());
-            assertEquals(key(), lost.get(0).lockName());
+            Await.until(DEADLINE, () -> !exists(), () -> "the kept lock expires after lockAtLeastFor");
+            Await.holdsFor(Duration.ofMillis(600), lost::isEmpty, () -> "the kept lock was reported lost: " + lost);
+        }
+    }
+
+    @Test
+    void extendedLock_outlivesItsFirstLockAtMostFor_withoutALossReport() {
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        try (LockClient client = clientTelling(lost)) {
+            SimpleLock lock = new RelockLockProvider(client).lock(config(Duration.ofMillis(500), Duration.ZERO))
+                    .orElseThrow();
+            SimpleLock extended = lock.extend(Duration.ofSeconds(20), Duration.ZERO).orElseThrow();
+            Await.holdsFor(Duration.ofMillis(1_000), () -> lost.isEmpty() && exists(),
+                    () -> "the extended lock ended at its first lockAtMostFor: " + lost);
+            extended.unlock();
             assertFalse(exists());
         }
     }
