@@ -66,7 +66,12 @@ class LockOptionsTest {
         assertEquals(Duration.ofSeconds(300), LockOptions.DEFAULT_FAIR_LOCK_WAIT_TIMEOUT);
         assertEquals(Duration.ofSeconds(3), LockOptions.DEFAULT_COMMAND_TIMEOUT);
         assertEquals(Duration.ofMillis(7500), LockOptions.DEFAULT_SUBSCRIPTION_TIMEOUT);
-        assertEquals(100, LockOptions.DEFAULT_RENEWAL_BATCH_SIZE);
+    }
+
+    @Test
+    void defaultRenewalBatchSize_isFiveHundred_notRedissonsHundred() {
+        // Larger than Redisson's 100 on purpose: 10,000 held locks cost 20 scripts per period, not 100.
+        assertEquals(500, LockOptions.DEFAULT_RENEWAL_BATCH_SIZE);
     }
 
     @ParameterizedTest(name = "{0}")

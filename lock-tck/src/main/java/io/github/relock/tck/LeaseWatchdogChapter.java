@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -88,31 +89,33 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
     }
 
     /**
-     * Rule 4.4: renewal batches: 1,000 held locks cost at most 10 scripts per period on one server
-     * (at most one per hash slot on a cluster).
+     * Rule 4.4: renewal batches: with the default options, 1,000 held locks cost at most 2 scripts
+     * per period on one server (batches of {@value #DEFAULT_BATCH}); on a cluster at most one per
+     * {@value #DEFAULT_BATCH} locks per node where the driver tells which node serves a slot, else
+     * one per hash slot.
      */
     @Test
-    void rule4_4_renewal_thousandLocks_atMostTenScriptsPerPeriod() throws Exception {
+    void rule4_4_renewal_thousandLocks_atMostTwoScriptsPerPeriod() throws Exception {
         Duration watchdog = Duration.ofMillis(1500);
         LockClient c = client(watchdog);
+        List<String> names = new ArrayList<>();
         List<CompletableFuture<Void>> all = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
-            all.add(c.getLock("tck:many:" + i).lockAsync(10_000 + i));
+            names.add("tck:many:" + i);
+            all.add(c.getLock(names.get(i)).lockAsync(10_000 + i));
         }
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        boolean byNode = byNode(names);
+        long batches = expectedBatches(names, byNode);
+        String where = batchesWhere(names, byNode);
         redis("CONFIG", "RESETSTAT");
         long t0 = System.nanoTime();
         Await.holdsFor(watchdog.multipliedBy(2), () -> true, () -> "");
         long scripts = scriptCalls();
         long periods = (System.nanoTime() - t0) / TimeUnit.MILLISECONDS.toNanos(watchdog.toMillis() / 3) + 1;
-        // One server: 10 batches of 100. A cluster: a script's keys must share a slot, so one
-        // batch per slot the names fall in (each slot here holds far fewer than 100 of them).
-        long batches = kit.topology().kind() == RedisTopology.Kind.CLUSTER
-                ? java.util.stream.IntStream.range(0, 1000).map(i -> RedisCluster.slot("tck:many:" + i)).distinct().count()
-                : 10;
-        assertTrue(scripts <= batches * periods, scripts + " scripts in " + periods + " periods for 1,000 locks"
-                + " in " + batches + " batches");
-        assertTrue(scripts >= 10, "renewal did not run: " + scripts + " scripts");
+        assertTrue(scripts <= batches * periods, scripts + " scripts in " + periods + " periods for 1,000 locks;"
+                + " expected at most " + batches + " a period (" + where + ", batches of " + DEFAULT_BATCH + ")");
+        assertTrue(scripts >= 2, "renewal did not run: " + scripts + " scripts");
         assertEquals(1000L, redis("DBSIZE"));
         for (int i = 0; i < 1000; i++) {
             c.getLock("tck:many:" + i).unlockAsync(10_000 + i).get(10, TimeUnit.SECONDS);
@@ -120,8 +123,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
     }
 
     /**
-     * Rule 4.11: renewal at scale: 10,000 held locks cost at most one script per renewal batch (100
-     * locks) per period — on a cluster per node, where the driver tells which node serves a slot
+     * Rule 4.11: renewal at scale: 10,000 held locks cost at most one script per renewal batch
+     * ({@value #DEFAULT_BATCH} locks, the default) per period — 20 on one server, 0.20 per 100
+     * locks; on a cluster per node, where the driver tells which node serves a slot
      * ({@code CommandExecutor.nodeOfSlot}), else per slot. Counted with {@code INFO commandstats} on
      * every master; the figures are logged.
      */
@@ -137,18 +141,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
             all.add(c.getLock(names.get(i)).lockAsync(20_000 + i));
         }
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
-        long batches;
-        String where;
-        if (kit.topology() instanceof RedisCluster cluster) {
-            java.util.Map<RedisServer, Integer> perMaster = cluster.countByMaster(names);
-            boolean byNode = kit.newExecutor().nodeOfSlot(RedisCluster.slot(names.get(0))) != null;
-            batches = byNode ? perMaster.values().stream().mapToLong(k -> (k + 99) / 100).sum()
-                    : names.stream().map(RedisCluster::slot).distinct().count();
-            where = (byNode ? "per node " : "per slot ") + perMaster.values();
-        } else {
-            batches = n / 100;
-            where = "one server";
-        }
+        boolean byNode = byNode(names);
+        long batches = expectedBatches(names, byNode);
+        String where = batchesWhere(names, byNode);
         redis("CONFIG", "RESETSTAT");
         long t0 = System.nanoTime();
         Await.holdsFor(watchdog.multipliedBy(2), () -> true, () -> "");
@@ -166,6 +161,53 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
             released.add(c.getLock(names.get(i)).unlockAsync(20_000 + i));
         }
         CompletableFuture.allOf(released.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Rule 4.17: a renewal round sends its batches without waiting for one another's replies
+     * (pipelined, not one after another): with 1,000 held locks (at least two batches) and every
+     * renewal reply held back, at least two renewal scripts are sent before any hold is reported
+     * lost. One after another, the second would wait for the first to time out, and the holds'
+     * confirmation deadline (nine tenths of the watchdog timeout) comes first.
+     */
+    @Test
+    void rule4_17_renewalBatches_sentWithoutWaitingForEachOther() throws Exception {
+        Duration watchdog = Duration.ofMillis(1500);
+        Faults faults = new Faults();
+        LockClient c = kit.newFaultyLockClient(LockOptions.builder().lockWatchdogTimeout(watchdog)
+                .commandTimeout(Duration.ofSeconds(10)).build(), faults);
+        AtomicInteger before = new AtomicInteger(); // renewals sent before the replies were held back
+        AtomicInteger sentAtFirstLoss = new AtomicInteger(-1);
+        c.addLockLostListener(e -> sentAtFirstLoss.compareAndSet(-1, renewalsSent(faults) - before.get()));
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            all.add(c.getLock("tck:pipelined:" + i).lockAsync(30_000 + i));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        List<Faults.Gate> gates = List.of(faults.on("lock-renew").times(Integer.MAX_VALUE).delayReply(),
+                faults.on("lock-renew-node").times(Integer.MAX_VALUE).delayReply());
+        before.set(renewalsSent(faults)); // counted from here, where replies start being held back
+        try {
+            Await.until(Duration.ofSeconds(15), () -> renewalsSent(faults) - before.get() >= 2
+                    || sentAtFirstLoss.get() >= 0, () -> "no renewal round ran");
+            int atLoss = sentAtFirstLoss.get();
+            assertTrue(atLoss < 0 || atLoss >= 2, "only " + atLoss + " renewal script(s) sent before holds were"
+                    + " reported lost: the round waited for one batch's reply before sending the next");
+        } finally {
+            gates.forEach(Faults.Gate::release);
+            faults.clear();
+        }
+        List<CompletableFuture<Void>> released = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            released.add(c.getLock("tck:pipelined:" + i).unlockAsync(30_000 + i).exceptionally(t -> null));
+        }
+        CompletableFuture.allOf(released.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("DBSIZE")),
+                () -> "locks left after unlocking: " + redis("DBSIZE"));
+    }
+
+    private static int renewalsSent(Faults faults) {
+        return faults.sent("lock-renew") + faults.sent("lock-renew-node");
     }
 
     /**
@@ -449,6 +491,43 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
     private void assertPttl(String key, long min, long max) {
         long pttl = (Long) redis("PTTL", key);
         assertTrue(pttl >= min && pttl <= max, "PTTL of " + key + " is " + pttl + ", expected " + min + ".." + max);
+    }
+
+    /**
+     * The default {@code LockOptions.renewalBatchSize} these rules hold a client to, written out
+     * (not read from LockOptions) so that a smaller default fails them.
+     */
+    static final int DEFAULT_BATCH = 500;
+
+    /**
+     * @param byNode {@link #byNode}
+     * @return the renewal scripts one period may cost for {@code names} held: one per
+     *     {@link #DEFAULT_BATCH} locks on one server, or per node on a cluster whose driver tells
+     *     which node serves a slot, else one per hash slot
+     */
+    private long expectedBatches(List<String> names, boolean byNode) {
+        if (kit.topology() instanceof RedisCluster cluster) {
+            if (byNode) {
+                return cluster.countByMaster(names).values().stream()
+                        .mapToLong(k -> (k + DEFAULT_BATCH - 1) / DEFAULT_BATCH).sum();
+            }
+            return names.stream().map(RedisCluster::slot).distinct().count();
+        }
+        return (names.size() + DEFAULT_BATCH - 1) / DEFAULT_BATCH;
+    }
+
+    /** @return how {@link #expectedBatches} grouped the names, for messages */
+    private String batchesWhere(List<String> names, boolean byNode) {
+        if (kit.topology() instanceof RedisCluster cluster) {
+            return (byNode ? "per node " : "per slot ") + cluster.countByMaster(names).values();
+        }
+        return "one server";
+    }
+
+    /** @return whether the driver renews by node: on a cluster, it tells which node serves a slot */
+    private boolean byNode(List<String> names) {
+        return kit.topology().kind() == RedisTopology.Kind.CLUSTER
+                && kit.newExecutor().nodeOfSlot(RedisCluster.slot(names.get(0))) != null;
     }
 
     private long scriptCalls() {

@@ -1,6 +1,8 @@
 package io.github.relock.core.internal;
 
 import io.github.relock.api.LockLostEvent;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +14,11 @@ import java.util.function.Consumer;
 /*
  * Design: the registry of holds, the single owner of hold state.
  *
- * State. One Hold per (lock key, owner field) this client holds, in one map; a Hold's fields are
- * private to this class and change only through its methods. An acquisition (the acquire script
+ * State. One Hold per (lock key, owner field) this client holds, in one map keyed by a small
+ * HoldKey (the two strings the caller already has, no concatenated id); a Hold's fields are
+ * private to this class and change only through its methods. A Hold is kept lean, since a client
+ * may hold tens of thousands of locks: primitive fields, the lock's own key and field strings
+ * (shared, never copied), and no lost-callback list until someone registers a callback. An acquisition (the acquire script
  * answered nil) creates the Hold or bumps its count; a release follows the release script's
  * answer; holds taken with an explicit TTL are kept too, so leases can say whether they are valid,
  * and dropped once that TTL has run out. The Watchdog only asks: which holds to renew, and tells
@@ -46,9 +51,7 @@ final class HoldRegistry {
      * its accessors; changed only by {@link HoldRegistry}.
      */
     static final class Hold {
-        private final String id;
-        private final String key;
-        private final String field;
+        private final HoldKey id;
         private final long ownerId;
         private final String lockName;
         private int count; // changed only inside the registry's map operations for this id
@@ -57,26 +60,24 @@ final class HoldRegistry {
         private volatile long acquiredNanos; // send time of the first acquisition (hold time for events)
         private volatile long lastConfirmedNanos; // send time of the acquisition or last successful renewal
         private volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
-        private volatile int unsyncedRenewals; // replica sync: renewals in a row too few replicas acknowledged
+        private volatile byte unsyncedRenewals; // replica sync: renewals in a row too few replicas acknowledged
         private volatile LockLostEvent.Reason lostReason; // non-null once lost
         private volatile long token = NO_TOKEN; // the fenced lock's token of the last acquisition
         private volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too
-        private final List<Consumer<LockLostEvent>> lostCallbacks = new CopyOnWriteArrayList<>();
+        private volatile List<Consumer<LockLostEvent>> lostCallbacks; // null until the first callback
 
-        private Hold(String key, String field, long ownerId, String lockName) {
-            this.id = id(key, field);
-            this.key = key;
-            this.field = field;
+        private Hold(HoldKey id, long ownerId, String lockName) {
+            this.id = id;
             this.ownerId = ownerId;
             this.lockName = lockName;
         }
 
         String key() {
-            return key;
+            return id.key;
         }
 
         String field() {
-            return field;
+            return id.field;
         }
 
         long ownerId() {
@@ -122,22 +123,71 @@ final class HoldRegistry {
         /** @return the event this hold was lost with, or null while it is not lost */
         LockLostEvent lostEvent() {
             LockLostEvent.Reason r = lostReason;
-            return r == null ? null : new LockLostEvent(lockName, field, ownerId, r);
+            return r == null ? null : new LockLostEvent(lockName, id.field, ownerId, r);
         }
 
         void addLostCallback(Consumer<LockLostEvent> callback) {
-            lostCallbacks.add(callback);
+            List<Consumer<LockLostEvent>> callbacks = lostCallbacks;
+            if (callbacks == null) {
+                CALLBACKS.compareAndSet(this, null, new CopyOnWriteArrayList<Consumer<LockLostEvent>>());
+                callbacks = lostCallbacks;
+            }
+            callbacks.add(callback);
         }
 
         void clearLostCallbacks() {
-            lostCallbacks.clear();
+            List<Consumer<LockLostEvent>> callbacks = lostCallbacks;
+            if (callbacks != null) {
+                callbacks.clear();
+            }
+        }
+
+        private static final VarHandle CALLBACKS;
+
+        static {
+            try {
+                CALLBACKS = MethodHandles.lookup().findVarHandle(Hold.class, "lostCallbacks", List.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+
+    /**
+     * A hold's map key: the lock key and the owner field, compared by value. The Hold keeps the
+     * one it was registered with; lookups build a throwaway one from the caller's strings.
+     */
+    static final class HoldKey {
+        final String key;
+        final String field;
+        private final int hash;
+
+        HoldKey(String key, String field) {
+            this.key = key;
+            this.field = field;
+            this.hash = 31 * key.hashCode() + field.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof HoldKey k && hash == k.hash && key.equals(k.key) && field.equals(k.field);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return key + " (" + field + ")";
         }
     }
 
     /** The token of a hold taken on a lock that grants none (every lock type but the fenced lock). */
     static final long NO_TOKEN = Long.MIN_VALUE;
 
-    private final Map<String, Hold> holds = new ConcurrentHashMap<>();
+    private final Map<HoldKey, Hold> holds = new ConcurrentHashMap<>();
     private final long watchdogMs;
     private final Consumer<LockLostEvent> lostSink;
     private final Consumer<Runnable> callbackRunner;
@@ -154,8 +204,8 @@ final class HoldRegistry {
         this.callbackRunner = callbackRunner;
     }
 
-    static String id(String key, String field) {
-        return key + '\u0000' + field;
+    static HoldKey id(String key, String field) {
+        return new HoldKey(key, field);
     }
 
     /**
@@ -174,7 +224,7 @@ final class HoldRegistry {
         }
         Hold hold = holds.compute(id(key, field), (id, h) -> {
             if (h == null || h.lost()) {
-                h = new Hold(key, field, ownerId, lockName);
+                h = new Hold(id, ownerId, lockName);
                 h.acquiredNanos = sentAtNanos;
             }
             h.count++;
@@ -259,7 +309,7 @@ final class HoldRegistry {
             if (answer == 0) {
                 LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' ({1}) is still held in Redis after its last known "
                         + "release (an acquisition whose reply was lost counted twice); no longer renewed, it "
-                        + "expires within {2} ms", h.lockName, h.field, h.watchdog() ? watchdogMs : h.ttlMs);
+                        + "expires within {2} ms", h.lockName, h.id.field, h.watchdog() ? watchdogMs : h.ttlMs);
             }
             return null;
         });
@@ -291,7 +341,7 @@ final class HoldRegistry {
     /** This client force-unlocked {@code key}: its own holds of it are lost now, not at the next renewal. */
     void forceReleased(String key) {
         for (Hold h : holds.values()) {
-            if (h.key.equals(key)) {
+            if (h.id.key.equals(key)) {
                 lose(h, LockLostEvent.Reason.NOT_HELD);
             }
         }
@@ -330,7 +380,10 @@ final class HoldRegistry {
      * a failover could then resurrect an expired copy or lose the hold.
      */
     void renewedUnsynced(Hold h) {
-        if (++h.unsyncedRenewals >= 2 && !h.releasing) {
+        if (h.unsyncedRenewals < 2) {
+            h.unsyncedRenewals++;
+        }
+        if (h.unsyncedRenewals >= 2 && !h.releasing) {
             lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
         }
     }
@@ -402,10 +455,11 @@ final class HoldRegistry {
 
     private void report(Hold h, LockLostEvent.Reason reason, Consumer<Runnable> runner) {
         h.lostReason = reason;
-        LockLostEvent event = new LockLostEvent(h.lockName, h.field, h.ownerId, reason);
-        LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' held by {1} lost: {2}", h.lockName, h.field, reason);
+        LockLostEvent event = new LockLostEvent(h.lockName, h.id.field, h.ownerId, reason);
+        LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' held by {1} lost: {2}", h.lockName, h.id.field, reason);
         runner.accept(() -> {
-            for (Consumer<LockLostEvent> c : h.lostCallbacks) {
+            List<Consumer<LockLostEvent>> callbacks = h.lostCallbacks;
+            for (Consumer<LockLostEvent> c : callbacks == null ? List.<Consumer<LockLostEvent>>of() : callbacks) {
                 deliver(c, event);
             }
             deliver(lostSink, event);

@@ -13,17 +13,25 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /*
  * Design: the watchdog. It owns no hold state: every period it asks the HoldRegistry which holds
  * are due and tells it each answer.
  *
  * One periodic task per client, every lockWatchdogTimeout / 3, renews every watchdog hold in
- * batches: one script per renewalBatchSize holds (on a cluster grouped by node where the driver
- * can tell which node serves a slot, else by hash slot; see lock-renew-node.lua), the batches
- * chained one after another on the driver's async path, so the timer thread never blocks and a
- * slow Redis cannot pile ticks up (a tick that finds the previous one still running is skipped).
+ * batches: one script per renewalBatchSize holds (500 by default; on a cluster grouped by node
+ * where the driver can tell which node serves a slot, else by hash slot; see lock-renew-node.lua).
+ * The batches are sent on the driver's async path up to IN_FLIGHT at a time, each one sent as
+ * soon as one in flight answers, so a round costs about one round trip per IN_FLIGHT batches (a
+ * pipeline on Lettuce's shared connection, parallel pooled connections on Jedis, the nodes of a
+ * cluster at once) rather than one per batch; the timer thread never blocks, and a slow Redis
+ * cannot pile ticks up (a tick that finds the previous round still running is skipped). Each
+ * batch keeps its own send time, timeout and answer: one slow or failed batch does not hold
+ * back or fail the others.
+ *
  * The script extends a key only while the given owner still holds it, so a renewal can never
  * resurrect a released key or extend someone else's lock (and there is no per-lock timer to race
  * with unlock: Redisson #7272's class of bug cannot happen).
@@ -44,6 +52,13 @@ final class Watchdog {
     interface AsyncScripts {
         CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args);
     }
+
+    /**
+     * Renewal batches in flight at once per round: enough to keep a pipeline (or a few pooled
+     * connections, or every master of a cluster) busy, few enough not to crowd out the
+     * application's own commands in a driver's async queue.
+     */
+    static final int IN_FLIGHT = 8;
 
     private final HoldRegistry registry;
     private final AsyncScripts scripts;
@@ -106,16 +121,16 @@ final class Watchdog {
                 }
                 groups.computeIfAbsent(group, g -> new ArrayList<>()).add(h);
             }
-            CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+            List<Supplier<CompletableFuture<Void>>> batches = new ArrayList<>();
             for (Map.Entry<Object, List<Hold>> e : groups.entrySet()) {
                 boolean byNode = e.getKey() instanceof NodeGroup;
                 List<Hold> group = e.getValue();
                 for (int from = 0; from < group.size(); from += batchSize) {
                     List<Hold> batch = group.subList(from, Math.min(group.size(), from + batchSize));
-                    chain = chain.thenCompose(v -> byNode ? renewOnNode(batch) : renew(batch));
+                    batches.add(() -> byNode ? renewOnNode(batch) : renew(batch));
                 }
             }
-            chain.whenComplete((v, t) -> ticking.set(false));
+            sendAll(batches).whenComplete((v, t) -> ticking.set(false));
         } catch (RuntimeException e) {
             ticking.set(false);
             LOG.log(System.Logger.Level.WARNING, "renewal tick failed", e);
@@ -140,6 +155,62 @@ final class Watchdog {
             } catch (java.util.concurrent.RejectedExecutionException closing) {
                 // the client is closing: close() reports what is still held
             }
+        }
+    }
+
+    /**
+     * Sends the batches at most {@link #IN_FLIGHT} at a time, the next one as soon as one in
+     * flight has answered (or timed out).
+     *
+     * @return completes when every batch has answered
+     */
+    static CompletableFuture<Void> sendAll(List<Supplier<CompletableFuture<Void>>> batches) {
+        if (batches.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        int lanes = Math.min(IN_FLIGHT, batches.size());
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger running = new AtomicInteger(lanes);
+        for (int i = 0; i < lanes; i++) {
+            lane(batches, next, running, done);
+        }
+        return done;
+    }
+
+    /** Sends batches one after another until none is left; a batch that answers at once does not recurse. */
+    private static void lane(List<Supplier<CompletableFuture<Void>>> batches, AtomicInteger next,
+                             AtomicInteger running, CompletableFuture<Void> done) {
+        while (true) {
+            int i = next.getAndIncrement();
+            if (i >= batches.size()) {
+                if (running.decrementAndGet() == 0) {
+                    done.complete(null);
+                }
+                return;
+            }
+            CompletableFuture<Void> sent;
+            try {
+                sent = batches.get(i).get();
+            } catch (RuntimeException e) {
+                sent = CompletableFuture.failedFuture(e);
+            }
+            if (!sent.isDone()) {
+                sent.whenComplete((v, t) -> {
+                    logUnexpected(t);
+                    lane(batches, next, running, done);
+                });
+                return;
+            }
+            if (sent.isCompletedExceptionally()) {
+                logUnexpected(sent.handle((v, t) -> t).join());
+            }
+        }
+    }
+
+    private static void logUnexpected(Throwable t) {
+        if (t != null) { // send() hands every answer to the registry; this is a bug, not a Redis failure
+            LOG.log(System.Logger.Level.WARNING, "a renewal batch failed unexpectedly", t);
         }
     }
 
@@ -200,11 +271,11 @@ final class Watchdog {
             for (Hold h : batch) {
                 bySlot.computeIfAbsent(Slots.slot(h.key()), s -> new ArrayList<>()).add(h);
             }
-            CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+            List<Supplier<CompletableFuture<Void>>> slotBatches = new ArrayList<>(bySlot.size());
             for (List<Hold> slotBatch : bySlot.values()) {
-                chain = chain.thenCompose(v -> renew(slotBatch));
+                slotBatches.add(() -> renew(slotBatch));
             }
-            return chain;
+            return sendAll(slotBatches);
         });
     }
 
@@ -214,7 +285,7 @@ final class Watchdog {
      * @param fallback on failure, what to do instead of reporting the holds' renewal failed (or null)
      */
     private CompletableFuture<Void> send(Script script, List<String> keys, List<String> args, List<Hold> batch,
-                                         java.util.function.Supplier<CompletableFuture<Void>> fallback) {
+                                         Supplier<CompletableFuture<Void>> fallback) {
         return send(script, keys, args, batch, fallback, true);
     }
 
@@ -224,7 +295,7 @@ final class Watchdog {
      *     waiting a period per dead connection could cost the hold
      */
     private CompletableFuture<Void> send(Script script, List<String> keys, List<String> args, List<Hold> batch,
-                                         java.util.function.Supplier<CompletableFuture<Void>> fallback,
+                                         Supplier<CompletableFuture<Void>> fallback,
                                          boolean retry) {
         long sentAt = System.nanoTime();
         CompletableFuture<Object> call;
