@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  * HoldKey (the two strings the caller already has, no concatenated id); a Hold's fields are
  * private to this class and change only through its methods. A Hold is kept lean, since a client
  * may hold tens of thousands of locks: primitive fields, the lock's own key and field strings
- * (shared, never copied), and no lost-callback list until someone registers a callback. An acquisition (the acquire script
+ * (shared, never copied), and no lost-callback list until someone registers a callback. Owner
+ * fields repeat across holds (one thread holding many locks has one field), so a new hold reuses
+ * the field string of the previous registration when it is equal, instead of keeping its own copy. An acquisition (the acquire script
  * answered nil) creates the Hold or bumps its count; a release follows the release script's
  * answer; holds taken with an explicit TTL are kept too, so leases can say whether they are valid,
  * and dropped once that TTL has run out. The Watchdog only asks: which holds to renew, and tells
@@ -188,6 +190,8 @@ final class HoldRegistry {
     static final long NO_TOKEN = Long.MIN_VALUE;
 
     private final Map<HoldKey, Hold> holds = new ConcurrentHashMap<>();
+    /** The owner field of the last registration: a new hold of the same owner shares it (a racy cache, harmless). */
+    private volatile String lastField = "";
     private final long watchdogMs;
     private final Consumer<LockLostEvent> lostSink;
     private final Consumer<Runnable> callbackRunner;
@@ -221,6 +225,12 @@ final class HoldRegistry {
             String timeoutKeyPrefix) {
         if (closed) {
             return null;
+        }
+        String last = lastField;
+        if (last.equals(field)) {
+            field = last;
+        } else {
+            lastField = field;
         }
         Hold hold = holds.compute(id(key, field), (id, h) -> {
             if (h == null || h.lost()) {
