@@ -33,7 +33,7 @@ public class RelockProperties {
     /** How long a wait channel's subscription may take to be confirmed. Default 7.5 s. */
     private Duration subscriptionTimeout;
 
-    /** How many held locks one renewal script renews, 1 to 1000. Default 100. */
+    /** How many held locks one renewal script renews, 1 to 1000. Default 500. */
     private Integer renewalBatchSize;
 
     /**
