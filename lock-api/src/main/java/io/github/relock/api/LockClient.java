@@ -175,6 +175,18 @@ public interface LockClient extends AutoCloseable {
     void removeLockLostListener(Consumer<LockLostEvent> listener);
 
     /**
+     * Reads this client's live state: the locks it holds, the calls waiting for a lock, and the
+     * pub/sub channels it listens on (see {@link LockClientStats} for what each counts). Cheap: it
+     * reads counters the client keeps anyway and sends nothing to Redis, so a metrics gauge may call
+     * it on every scrape. Each count is exact when read, but the three are not one atomic snapshot.
+     * After {@link #close()} the held locks are 0 at once; waiters and subscriptions reach 0 as the
+     * failed waiters leave, promptly.
+     *
+     * @return the counts now
+     */
+    LockClientStats stats();
+
+    /**
      * Stops renewal (reporting each still-held lock lost with {@code CLIENT_CLOSED}, on the calling
      * thread), fails every call still waiting for a lock with {@link IllegalStateException}, and
      * releases resources. Idempotent.

@@ -4,6 +4,7 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.FencedLock;
 import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.api.LockClient;
+import io.github.relock.api.LockClientStats;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.NameMapper;
@@ -251,6 +252,15 @@ public final class DefaultLockClient implements LockClient {
     @Override
     public void removeLockLostListener(Consumer<LockLostEvent> listener) {
         lostListeners.remove(listener);
+    }
+
+    @Override
+    public LockClientStats stats() {
+        int held = holds.size();
+        int waiting = waiters.waiting();
+        int channels = waiters.activeChannels();
+        return held == 0 && waiting == 0 && channels == 0 ? LockClientStats.IDLE
+                : new LockClientStats(held, waiting, channels);
     }
 
     @Override

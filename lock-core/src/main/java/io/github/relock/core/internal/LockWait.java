@@ -192,6 +192,7 @@ final class LockWait {
     private boolean spin(long deadline, boolean forever, long ttlMs, long ownerId, boolean interruptible)
             throws InterruptedException {
         boolean interrupted = false;
+        client.waiters().spinWaitStarted();
         try {
             for (int polls = 1; ; polls++) {
                 long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
@@ -212,6 +213,7 @@ final class LockWait {
                 }
             }
         } finally {
+            client.waiters().spinWaitEnded();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -300,6 +302,7 @@ final class LockWait {
         private volatile Runnable listener;
         private volatile ScheduledFuture<?> timer;
         private final String channel; // null: no pub/sub, poll with back-off (spin lock)
+        private volatile boolean spinCounted; // a channel-less waiter counted in Waiters.waiting; leave() uncounts it
         private int idlePolls; // touched by one continuation at a time
         private long unavailableSince; // when attempts started failing for want of Redis; 0 while they answer
 
@@ -426,9 +429,14 @@ final class LockWait {
                 finish(false, null);
                 return;
             }
+            if (!spinCounted) {
+                client.waiters().spinWaitStarted();
+                spinCounted = true;
+            }
             timer = client.schedule(() -> send(true), spinNanos(++idlePolls, remaining), this::closed);
-            if (finished.get()) { // the caller left while we scheduled: cancel the timer
+            if (finished.get()) { // the caller left while we counted or scheduled: uncount, cancel the timer
                 stopWaiting();
+                leave();
             }
         }
 
@@ -577,10 +585,15 @@ final class LockWait {
             });
         }
 
+        /** Leaves the channel entry, or uncounts a spin waiter; once, whoever calls first. */
         private void leave() {
             Waiters.Entry e = entry;
-            if (e != null && left.compareAndSet(false, true)) {
-                client.waiters().leave(e);
+            if ((e != null || spinCounted) && left.compareAndSet(false, true)) {
+                if (e != null) {
+                    client.waiters().leave(e);
+                } else {
+                    client.waiters().spinWaitEnded();
+                }
             }
         }
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /*
@@ -34,6 +35,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * when the driver declares SHARDED_PUBSUB on a cluster each channel is subscribed both ways (one
  * entry, two subscriptions), so any of them wakes relock's waiters. A relock unlock then arrives
  * twice; the second "0" costs at most one extra attempt.
+ *
+ * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
+ * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
+ * count is touched only by calls that found the lock busy, never on the uncontended path.
  *
  * Ordering: subscribe and unsubscribe of one channel are serialised by a striped ReentrantLock
  * (no synchronized: virtual threads must not pin), and a subscribe that follows an unsubscribe
@@ -84,6 +89,8 @@ final class Waiters implements MessageListener, ConnectionListener {
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    /** Calls now waiting: joined entries plus spin waiters. */
+    private final AtomicInteger waiting = new AtomicInteger();
 
     Waiters(CommandExecutor executor, boolean alsoSharded) {
         this.executor = executor;
@@ -108,6 +115,7 @@ final class Waiters implements MessageListener, ConnectionListener {
                 entries.put(channel, e);
             }
             e.refs++;
+            waiting.incrementAndGet();
             return e;
         } finally {
             lock.unlock();
@@ -168,6 +176,7 @@ final class Waiters implements MessageListener, ConnectionListener {
         ReentrantLock lock = stripe(e.channel);
         lock.lock();
         try {
+            waiting.decrementAndGet();
             if (--e.refs > 0) {
                 return;
             }
@@ -185,6 +194,21 @@ final class Waiters implements MessageListener, ConnectionListener {
     /** @return the number of channels with waiters (for tests and leak checks) */
     int activeChannels() {
         return entries.size();
+    }
+
+    /** @return the calls now waiting for a lock: joined on a channel, or spinning */
+    int waiting() {
+        return waiting.get();
+    }
+
+    /** A waiter without a channel (spin lock) starts waiting; pair with {@link #spinWaitEnded()}. */
+    void spinWaitStarted() {
+        waiting.incrementAndGet();
+    }
+
+    /** A waiter without a channel stops waiting. */
+    void spinWaitEnded() {
+        waiting.decrementAndGet();
     }
 
     /** Wakes every waiter (used on close, so they observe the closed client). */
