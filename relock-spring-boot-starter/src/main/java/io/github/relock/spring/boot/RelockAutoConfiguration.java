@@ -1,8 +1,11 @@
 package io.github.relock.spring.boot;
 
 import io.github.relock.api.LockClient;
+import io.github.relock.api.LockEventListener;
 import io.github.relock.api.LockOptions;
 import io.github.relock.core.RedisLocks;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -29,7 +32,9 @@ import org.springframework.context.annotation.Import;
  * <li>else a Jedis {@code UnifiedJedis} bean ({@code RedisClient}, {@code RedisClusterClient},
  *     {@code JedisCluster}, ...), through {@code driver-jedis}.</li>
  * </ol>
- * relock never closes the application's factory or client. Every bean backs off when the
+ * The client's {@link LockEventListener} is the application's listener bean, if it has one (several
+ * are called in order); with Micrometer, {@link RelockMetricsAutoConfiguration} adds one that records
+ * lock events as meters. relock never closes the application's factory or client. Every bean backs off when the
  * application defines its own ({@code @ConditionalOnMissingBean}); {@code relock.enabled=false}
  * turns the whole configuration off. It runs after Boot's Redis auto-configuration (Boot 4.1's
  * {@code DataRedisAutoConfiguration}, Boot 3.5's {@code RedisAutoConfiguration}).
@@ -52,12 +57,19 @@ public class RelockAutoConfiguration {
 
     /**
      * @param properties the bound {@code relock.*} properties
+     * @param listeners the application's {@link LockEventListener} beans (and the Micrometer one of
+     *     {@link RelockMetricsAutoConfiguration}): one is used as is, several are called in order
      * @return the options of the auto-configured client
      */
     @Bean
     @ConditionalOnMissingBean
-    LockOptions relockLockOptions(RelockProperties properties) {
-        return properties.toLockOptions();
+    LockOptions relockLockOptions(RelockProperties properties, ObjectProvider<LockEventListener> listeners) {
+        LockOptions options = properties.toLockOptions();
+        List<LockEventListener> all = listeners.orderedStream().toList();
+        if (all.isEmpty()) {
+            return options;
+        }
+        return options.toBuilder().eventListener(all.size() == 1 ? all.get(0) : new LockEventListeners(all)).build();
     }
 
     /** From the application's {@code RedisConnectionFactory}. */

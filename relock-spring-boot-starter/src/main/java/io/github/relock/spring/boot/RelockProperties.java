@@ -55,6 +55,9 @@ public class RelockProperties {
     /** Opt-in replica acknowledgement of every lock write (WAIT); off unless replicas is set. */
     private final ReplicaSync replicaSync = new ReplicaSync();
 
+    /** Micrometer metrics of the auto-configured client, when Micrometer is present. */
+    private final Metrics metrics = new Metrics();
+
     /** @return whether the LockClient bean is auto-configured */
     public boolean isEnabled() {
         return enabled;
@@ -145,6 +148,11 @@ public class RelockProperties {
         return replicaSync;
     }
 
+    /** @return the Micrometer metrics properties */
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
     /**
      * @return the options these properties describe
      * @throws IllegalArgumentException naming the property, when LockOptions refuses a value
@@ -215,6 +223,32 @@ public class RelockProperties {
         /** @param max the longest pause */
         public void setMax(Duration max) {
             this.max = max;
+        }
+    }
+
+    /**
+     * {@code relock.metrics.*}: what {@code RelockMetricsAutoConfiguration} adds when the application
+     * has a Micrometer {@code MeterRegistry} bean and {@code relock-micrometer} is on the class path.
+     *
+     * <p>Thread-safety: as {@link RelockProperties}.
+     */
+    public static class Metrics {
+
+        /**
+         * Whether to record lock events (wait and hold timers, lost and renewal-failure counters) and
+         * gauges of held locks, waiters and pub/sub subscriptions in the application's MeterRegistry,
+         * when Micrometer and relock-micrometer are on the class path.
+         */
+        private boolean enabled = true;
+
+        /** @return whether the metrics are auto-configured */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the metrics are auto-configured */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 
