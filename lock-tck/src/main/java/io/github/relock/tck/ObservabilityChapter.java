@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
+import io.github.relock.api.LockClientStats;
 import io.github.relock.api.LockEventListener;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Chapter 19: observability. A client's {@link LockEventListener} hears acquires (with the wait),
  * releases (with the hold time), losses (with the reason) and renewal batches; a throwing listener
- * never breaks locking; and the same facts are JFR events ({@code relock.*}).
+ * never breaks locking; the same facts are JFR events ({@code relock.*}); and
+ * {@link LockClient#stats()} counts the client's holds, waiters and wait channels as they come and go.
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
@@ -90,19 +93,7 @@ public abstract class ObservabilityChapter extends TckChapter {
         LockClient waiter = client(heard);
         DistributedLock held = holder.getLock("tck:obs:wait");
         held.lock();
-        CompletableFuture<Boolean> got = CompletableFuture.supplyAsync(() -> {
-            try {
-                DistributedLock l = waiter.getLock("tck:obs:wait");
-                boolean ok = l.tryLock(10, TimeUnit.SECONDS);
-                if (ok) {
-                    l.unlock();
-                }
-                return ok;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        });
+        CompletableFuture<Boolean> got = tryLockOnAnotherThread(waiter.getLock("tck:obs:wait"), 10, true);
         Await.until(Duration.ofSeconds(5), () -> !channels().isEmpty(), () -> "the waiter never subscribed");
         held.unlock();
         assertTrue(got.get(15, TimeUnit.SECONDS));
@@ -216,6 +207,106 @@ public abstract class ObservabilityChapter extends TckChapter {
         } finally {
             Files.deleteIfExists(file);
         }
+    }
+
+    /**
+     * Rule 19.7: {@code stats()} counts each held lock (a reentrant re-acquisition and a lease
+     * included) and drops to 0 once every one is released. When it fails: the hold registry keeps a
+     * released hold, or counts per acquisition instead of per lock and owner.
+     */
+    @Test
+    void rule19_7_stats_countHeldLocks_zeroAfterUnlock() throws Exception {
+        LockClient c = client();
+        assertEquals(LockClientStats.IDLE, c.stats(), "a new client holds nothing");
+        DistributedLock lock = c.getLock("tck:obs:stats-held");
+        lock.lock();
+        lock.lock();
+        assertEquals(new LockClientStats(1, 0, 0), c.stats(), "one lock held twice by one thread is one hold");
+        LockLease lease = c.getLock("tck:obs:stats-lease").acquire(Duration.ofSeconds(5), Duration.ofSeconds(30));
+        assertEquals(2, c.stats().heldLocks(), "a lease with a fixed time is a hold");
+        lock.unlock();
+        assertEquals(2, c.stats().heldLocks(), "a reentrant unlock keeps the hold");
+        lock.unlock();
+        lease.close();
+        assertEquals(LockClientStats.IDLE, c.stats(), "nothing held after every release");
+    }
+
+    /**
+     * Rule 19.8: a call waiting for a lock held elsewhere, blocking (pub/sub) or async (spin lock,
+     * no channel), counts as a waiter, and the pub/sub one as a subscription, while it waits; once
+     * both got their locks and released them, waiters, subscriptions and holds are 0. When it fails:
+     * a waiter is not counted on one of the wait paths, or not uncounted when it leaves.
+     */
+    @Test
+    void rule19_8_stats_countWaitersWhileWaiting_notAfter() throws Exception {
+        LockClient holder = client();
+        LockClient c = client();
+        DistributedLock busy = holder.getLock("tck:obs:stats-wait");
+        DistributedLock busySpin = holder.getSpinLock("tck:obs:stats-spin");
+        busy.lock();
+        busySpin.lock();
+        CompletableFuture<Boolean> blocking = tryLockOnAnotherThread(c.getLock("tck:obs:stats-wait"), 30, true);
+        DistributedLock spin = c.getSpinLock("tck:obs:stats-spin");
+        CompletableFuture<Boolean> async = spin.tryLockAsync(30, -1, TimeUnit.SECONDS, 42);
+        Await.until(Duration.ofSeconds(5), () -> c.stats().equals(new LockClientStats(0, 2, 1)),
+                () -> "two waiters on one channel expected, stats " + c.stats());
+        assertEquals(new LockClientStats(2, 0, 0), holder.stats(), "the holder holds two locks and waits for nothing");
+        busy.unlock();
+        busySpin.unlock();
+        assertTrue(blocking.get(15, TimeUnit.SECONDS));
+        assertTrue(async.get(15, TimeUnit.SECONDS));
+        assertEquals(1, c.stats().heldLocks(), "the async caller holds the spin lock: " + c.stats());
+        spin.unlockAsync(42).get(15, TimeUnit.SECONDS);
+        Await.until(Duration.ofSeconds(5), () -> c.stats().equals(LockClientStats.IDLE),
+                () -> "nothing held or waited for after both waiters got their locks, stats " + c.stats());
+        assertEquals(LockClientStats.IDLE, holder.stats());
+    }
+
+    /**
+     * Rule 19.9: closing a client that holds a lock and has a waiter drops its held locks to 0 at
+     * once, and its waiters and subscriptions to 0 as the failed waiter leaves. When it fails:
+     * close() leaves a hold registered or a waiter joined.
+     */
+    @Test
+    void rule19_9_close_statsDropToZero() throws Exception {
+        LockClient holder = client();
+        LockClient c = client();
+        DistributedLock busy = holder.getLock("tck:obs:stats-close-busy");
+        busy.lock();
+        c.getLock("tck:obs:stats-close-held").lock();
+        CompletableFuture<Boolean> waiting = tryLockOnAnotherThread(c.getLock("tck:obs:stats-close-busy"), 30, false);
+        Await.until(Duration.ofSeconds(5), () -> c.stats().equals(new LockClientStats(1, 1, 1)),
+                () -> "one hold, one waiter on one channel expected, stats " + c.stats());
+        c.close();
+        assertEquals(0, c.stats().heldLocks(), "close() ends every hold before it returns");
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> waiting.get(15, TimeUnit.SECONDS));
+        assertTrue(failed.getCause() instanceof IllegalStateException, () -> "waiter failed with " + failed.getCause());
+        Await.until(Duration.ofSeconds(5), () -> c.stats().equals(LockClientStats.IDLE),
+                () -> "a closed client still counts " + c.stats());
+        busy.unlock();
+        redis("DEL", "tck:obs:stats-close-held"); // closing stopped its renewal; it would expire on its own
+    }
+
+    /**
+     * Runs {@code lock.tryLock(waitSeconds)} on a pool thread (a blocking waiter).
+     *
+     * @param release whether the thread unlocks what it got before it returns
+     * @return whether it got the lock
+     */
+    private static CompletableFuture<Boolean> tryLockOnAnotherThread(DistributedLock lock, long waitSeconds,
+            boolean release) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                boolean ok = lock.tryLock(waitSeconds, TimeUnit.SECONDS);
+                if (ok && release) {
+                    lock.unlock();
+                }
+                return ok;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
     }
 
     /** Another client holds {@code lock}'s name while {@code lock} tries for a short while, and fails. */
