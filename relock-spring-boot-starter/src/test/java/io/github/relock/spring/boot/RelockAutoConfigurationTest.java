@@ -237,8 +237,8 @@ class RelockAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class LettuceClientConfig {
         @Bean(destroyMethod = "shutdown")
-        io.lettuce.core.RedisClient lettuce() {
-            return io.lettuce.core.RedisClient.create(server.uri().toString());
+        io.lettuce.core.RedisClient lettuce() { // the shared server itself: other test classes use this config too
+            return io.lettuce.core.RedisClient.create(RedisFixture.shared().uri().toString());
         }
     }
 

@@ -40,7 +40,7 @@ class RelockMetricsAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RelockAutoConfiguration.class, RelockMetricsAutoConfiguration.class))
-            .withUserConfiguration(LettuceClientConfig.class);
+            .withUserConfiguration(RelockAutoConfigurationTest.LettuceClientConfig.class);
 
     @BeforeAll
     static void server() {
@@ -98,7 +98,7 @@ class RelockMetricsAutoConfigurationTest {
 
     @Test
     void applicationsOwnLockClient_getsTheGauges() {
-        runner.withUserConfiguration(RegistryConfig.class, OwnLockClientConfig.class)
+        runner.withUserConfiguration(RegistryConfig.class, RelockAutoConfigurationTest.OwnLockClientConfig.class)
                 .run(context -> {
                     context.getBean(LockClient.class).getLock("starter:own-client").lock();
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -180,22 +180,6 @@ class RelockMetricsAutoConfigurationTest {
                     acquired.add(lockName);
                 }
             };
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class LettuceClientConfig {
-        @Bean(destroyMethod = "shutdown")
-        io.lettuce.core.RedisClient lettuce() {
-            return io.lettuce.core.RedisClient.create(server.uri().toString());
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class OwnLockClientConfig {
-        @Bean(destroyMethod = "close")
-        LockClient ownLockClient(io.lettuce.core.RedisClient lettuce) {
-            return io.github.relock.core.RedisLocks.create(lettuce);
         }
     }
 }
