@@ -85,6 +85,41 @@ class RelockMetricsAutoConfigurationTest {
         });
     }
 
+    /**
+     * With Boot 4's own meter registry auto-configuration creating the registry (no user bean), the
+     * relock wiring runs after it, finds that registry, and each gauge exists once.
+     */
+    @Test
+    void bootsMetricsAutoConfiguration_registryItCreatesGetsRelockMeters() throws Exception {
+        List<Class<?>> boot = new java.util.ArrayList<>();
+        // Not MetricsAutoConfiguration: it needs spring-boot-micrometer-observation, which the build does not
+        // fetch; ClockConfig gives the Clock it would. These two create the registry, which is what the
+        // ordering must wait for.
+        for (String name : List.of("CompositeMeterRegistryAutoConfiguration",
+                "export.simple.SimpleMetricsExportAutoConfiguration")) {
+            try {
+                boot.add(Class.forName("org.springframework.boot.micrometer.metrics.autoconfigure." + name));
+            } catch (ClassNotFoundException e) {
+                org.junit.jupiter.api.Assumptions.abort("Boot 4's spring-boot-micrometer-metrics is not on the test "
+                        + "class path (the boot-3.5 profile has no actuator): " + name);
+            }
+        }
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RelockMetricsAutoConfiguration.class,
+                        RelockAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(boot.toArray(Class<?>[]::new)))
+                .withUserConfiguration(RelockAutoConfigurationTest.LettuceClientConfig.class, ClockConfig.class)
+                .run(context -> {
+                    assertNull(context.getStartupFailure());
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    LockClient locks = context.getBean(LockClient.class);
+                    assertSame(context.getBean(MicrometerLockEventListener.class), locks.options().eventListener());
+                    assertHeldAndReleased(locks, "starter:boot-metrics");
+                    assertEquals(1, registry.find("relock.locks.held").gauges().size());
+                    assertEquals(1, registry.get("relock.lock.hold").timer().count());
+                });
+    }
+
     @Test
     void applicationsOwnListener_hearsEventsNextToMicrometer() {
         runner.withUserConfiguration(RegistryConfig.class, ListenerConfig.class).run(context -> {
@@ -165,6 +200,15 @@ class RelockMetricsAutoConfigurationTest {
         @Bean
         SimpleMeterRegistry meterRegistry() {
             return new SimpleMeterRegistry();
+        }
+    }
+
+    /** The Micrometer clock Boot's MetricsAutoConfiguration would provide. */
+    @Configuration(proxyBeanMethods = false)
+    static class ClockConfig {
+        @Bean
+        io.micrometer.core.instrument.Clock micrometerClock() {
+            return io.micrometer.core.instrument.Clock.SYSTEM;
         }
     }
 
