@@ -8,5 +8,6 @@ module io.github.relock.driver.springdata {
     requires spring.data.redis;
     requires spring.tx;
     requires static lettuce.core;
+    requires static redis.clients.jedis;
     provides io.github.relock.spi.RedisDriverProvider with io.github.relock.driver.springdata.SpringDataDriverProvider;
 }

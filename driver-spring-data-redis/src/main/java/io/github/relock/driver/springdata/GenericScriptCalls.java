@@ -10,8 +10,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Scripts over Spring's {@code RedisConnection.execute(command, args)}, which on Jedis hands back
- * the client's raw reply (see {@link RawReply}). One connection is borrowed from the factory per
- * call and given back at once. The async calls run the same code on a few daemon threads
+ * the client's raw reply (see {@link RawReply}); on a Jedis cluster factory over the factory's
+ * cluster client instead ({@link JedisClusterScripts}), which routes by key. One connection is
+ * borrowed from the factory per call and given back at once. The async calls run the same code on a few daemon threads
  * {@code relock-sdr-async-N}.
  *
  * <p>Thread-safety: safe for use by several threads.
@@ -21,10 +22,13 @@ final class GenericScriptCalls implements ScriptCalls {
     private static final int ASYNC_THREADS = 4;
 
     private final RedisConnectionFactory factory;
+    private final boolean jedisCluster;
     private final ExecutorService async;
 
-    GenericScriptCalls(RedisConnectionFactory factory) {
+    /** @param jedisCluster whether the factory is a cluster-aware {@code JedisConnectionFactory} */
+    GenericScriptCalls(RedisConnectionFactory factory, boolean jedisCluster) {
         this.factory = factory;
+        this.jedisCluster = jedisCluster;
         AtomicInteger n = new AtomicInteger();
         this.async = Executors.newFixedThreadPool(ASYNC_THREADS, r -> {
             Thread t = new Thread(r, "relock-sdr-async-" + n.incrementAndGet());
@@ -39,7 +43,10 @@ final class GenericScriptCalls implements ScriptCalls {
         // flag back for the call so a script that ran is never reported as interrupted.
         boolean interrupted = Thread.interrupted();
         try (RedisConnection c = factory.getConnection()) {
-            return RawReply.toSpi(c.execute(command, ScriptCalls.argv(body, keys, args)));
+            byte[][] argv = ScriptCalls.argv(body, keys, args);
+            return RawReply.toSpi(jedisCluster
+                    ? JedisClusterScripts.call(c, command, argv, keys.size())
+                    : c.execute(command, argv));
         } catch (RuntimeException e) {
             throw SpringErrors.translate(e, label);
         } finally {

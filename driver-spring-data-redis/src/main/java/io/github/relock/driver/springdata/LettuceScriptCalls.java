@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Scripts on a {@code LettuceConnectionFactory}: Spring's generic {@code execute} reads an unknown
@@ -36,6 +37,11 @@ final class LettuceScriptCalls implements ScriptCalls {
     LettuceScriptCalls(RedisConnectionFactory factory, Duration timeout) {
         this.factory = factory;
         this.timeout = timeout;
+    }
+
+    /** @return whether the factory talks to a Redis Cluster (its connections are cluster connections) */
+    static boolean isCluster(RedisConnectionFactory factory) {
+        return factory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
     }
 
     @Override

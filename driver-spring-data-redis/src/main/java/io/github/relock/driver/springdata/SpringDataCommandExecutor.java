@@ -17,8 +17,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * relock's executor over an application's {@link RedisConnectionFactory}: every script borrows a
  * connection from the factory for one call; pub/sub lives on one connection of its own
- * ({@link SpringPubSub}). No capability is declared: Spring Data Redis offers no sharded
- * subscribe and no pipelined {@code WAIT} through its connection API. {@link #close()} stops the
+ * ({@link SpringPubSub}). On a cluster factory it declares {@link Capability#CLUSTER} (scripts are
+ * routed by their first key's slot) and, Lettuce-backed, {@link Capability#SHARDED_PUBSUB} through
+ * the factory's Lettuce client ({@link LettuceShardedPubSub}; Spring Data Redis has no sharded
+ * subscribe, and Jedis' is a blocking loop per node). No replica acknowledgement: Spring offers no
+ * pipelined {@code WAIT} through its connection API. {@link #close()} stops the
  * driver's threads and its pub/sub connection, never the factory.
  *
  * <p>Thread-safety: safe for use by several threads.
@@ -28,12 +31,22 @@ final class SpringDataCommandExecutor implements CommandExecutor {
     private final String description;
     private final ScriptCalls scripts;
     private final SpringPubSub pubSub;
+    /** Null unless the factory is a Lettuce-backed cluster one. */
+    private final LettuceShardedPubSub shardedPubSub;
+    private final Set<Capability> capabilities;
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    /**
+     * @param cluster whether the factory talks to a Redis Cluster (scripts are routed by key)
+     * @param shardedPubSub sharded pub/sub where the backing client offers it (Lettuce on a cluster), else null
+     */
     SpringDataCommandExecutor(RedisConnectionFactory factory, ScriptCalls scripts, boolean blockingSubscribe,
-                              DriverOptions options) {
-        this.description = factory.getClass().getSimpleName();
+                              boolean cluster, LettuceShardedPubSub shardedPubSub, DriverOptions options) {
+        this.description = factory.getClass().getSimpleName() + (cluster ? " (cluster)" : "");
         this.scripts = scripts;
+        this.shardedPubSub = shardedPubSub;
+        this.capabilities = !cluster ? Set.of()
+                : shardedPubSub == null ? Set.of(Capability.CLUSTER) : Set.of(Capability.CLUSTER, Capability.SHARDED_PUBSUB);
         this.pubSub = new SpringPubSub(factory, options.commandTimeout(), blockingSubscribe);
     }
 
@@ -69,30 +82,37 @@ final class SpringDataCommandExecutor implements CommandExecutor {
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
         Objects.requireNonNull(channel, "channel must not be null");
         Objects.requireNonNull(listener, "listener must not be null");
-        if (sharded) {
-            throw new UnsupportedOperationException("the spring-data-redis driver does not declare "
-                    + Capability.SHARDED_PUBSUB + ": Spring Data Redis has no SSUBSCRIBE");
+        if (sharded && shardedPubSub == null) {
+            throw new UnsupportedOperationException("the spring-data-redis driver declares "
+                    + Capability.SHARDED_PUBSUB + " only on a Lettuce-backed cluster factory (Spring Data Redis "
+                    + "has no SSUBSCRIBE), not on " + description);
         }
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedError());
         }
-        return pubSub.subscribe(channel, listener);
+        return sharded ? shardedPubSub.subscribe(channel, listener) : pubSub.subscribe(channel, listener);
     }
 
     @Override
     public void setConnectionListener(ConnectionListener listener) {
         pubSub.setConnectionListener(listener);
+        if (shardedPubSub != null) {
+            shardedPubSub.setConnectionListener(listener);
+        }
     }
 
     @Override
     public Set<Capability> capabilities() {
-        return Set.of();
+        return capabilities;
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             pubSub.close();
+            if (shardedPubSub != null) {
+                shardedPubSub.close();
+            }
             scripts.close();
         }
     }

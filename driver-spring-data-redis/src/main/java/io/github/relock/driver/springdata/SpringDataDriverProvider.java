@@ -9,8 +9,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * relock's driver for Spring Data Redis 4: accepts an application's
- * {@link RedisConnectionFactory} ({@code LettuceConnectionFactory} or {@code JedisConnectionFactory},
- * standalone), and never opens connections from a URI ({@link #supportsUri} is false), so
+ * {@link RedisConnectionFactory} ({@code LettuceConnectionFactory} or {@code JedisConnectionFactory};
+ * standalone, Sentinel or cluster, as the factory is configured), and never opens connections from a URI ({@link #supportsUri} is false), so
  * {@code RedisLocks.connect(uri)} never picks it. Found through {@link java.util.ServiceLoader}
  * under the name {@code "spring-data-redis"}.
  *
@@ -25,6 +25,8 @@ public final class SpringDataDriverProvider implements RedisDriverProvider {
 
     private static final String LETTUCE_FACTORY =
             "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
+    private static final String JEDIS_FACTORY =
+            "org.springframework.data.redis.connection.jedis.JedisConnectionFactory";
 
     /** Creates the provider ({@link java.util.ServiceLoader} does this). */
     public SpringDataDriverProvider() {
@@ -39,11 +41,15 @@ public final class SpringDataDriverProvider implements RedisDriverProvider {
     public CommandExecutor create(Object nativeClient, DriverOptions options) {
         RedisConnectionFactory factory = asFactory(nativeClient);
         Objects.requireNonNull(options, "options must not be null");
-        boolean lettuce = isLettuce(factory.getClass());
+        boolean lettuce = isA(factory.getClass(), LETTUCE_FACTORY);
+        boolean cluster = lettuce ? LettuceScriptCalls.isCluster(factory)
+                : isA(factory.getClass(), JEDIS_FACTORY) && JedisClusterScripts.isCluster(factory);
         ScriptCalls scripts = lettuce
                 ? new LettuceScriptCalls(factory, options.commandTimeout())
-                : new GenericScriptCalls(factory);
-        return new SpringDataCommandExecutor(factory, scripts, !lettuce, options);
+                : new GenericScriptCalls(factory, cluster);
+        LettuceShardedPubSub sharded = lettuce && cluster
+                ? new LettuceShardedPubSub(factory, options.commandTimeout()) : null;
+        return new SpringDataCommandExecutor(factory, scripts, !lettuce, cluster, sharded, options);
     }
 
     private static RedisConnectionFactory asFactory(Object candidate) {
@@ -70,10 +76,13 @@ public final class SpringDataDriverProvider implements RedisDriverProvider {
                 + "); pass the application's RedisConnectionFactory to RedisLocks.create instead");
     }
 
-    /** By name, so a Jedis-only application never loads a class that refers to Lettuce. */
-    private static boolean isLettuce(Class<?> type) {
+    /**
+     * By name, so a Jedis-only application never loads a class that refers to Lettuce (nor a
+     * Lettuce-only one a class that refers to Jedis).
+     */
+    private static boolean isA(Class<?> type, String factoryClass) {
         for (Class<?> t = type; t != null; t = t.getSuperclass()) {
-            if (t.getName().equals(LETTUCE_FACTORY)) {
+            if (t.getName().equals(factoryClass)) {
                 return true;
             }
         }

@@ -475,10 +475,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     }
 
     /** One channel this executor subscribes; also the {@link Subscription} handed to core. */
-    private final class Channel implements Subscription {
-        final String name;
-        final byte[] raw;
-        final MessageListener listener;
+    private final class Channel extends ChannelSubscription {
         final CompletableFuture<Subscription> subscribed = new CompletableFuture<>();
         final CompletableFuture<Void> unsubscribed = new CompletableFuture<>();
         /** Confirmations Redis sent for it; a second one means a resubscription after a break. */
@@ -486,14 +483,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         volatile boolean leaving;
 
         Channel(String name, MessageListener listener) {
-            this.name = name;
-            this.raw = name.getBytes(StandardCharsets.UTF_8);
-            this.listener = listener;
-        }
-
-        @Override
-        public String channel() {
-            return name;
+            super(name, listener);
         }
 
         @Override

@@ -1,11 +1,20 @@
 package io.github.relock.driver.springdata;
 
+import io.github.relock.tck.RedisCluster;
+import io.github.relock.tck.RedisSentinelGroup;
 import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RedisTopology;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import java.time.Duration;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /** Builds and disposes the application-side factories the tests hand to the driver. */
@@ -23,13 +32,48 @@ final class Factories {
         return f;
     }
 
+    /**
+     * @return a started {@link LettuceConnectionFactory} for a kit topology: standalone, Sentinel
+     *     ({@link RedisSentinelConfiguration} on the group's Sentinels) or cluster
+     *     ({@link RedisClusterConfiguration} on every node, with the topology refresh Lettuce
+     *     recommends for failover)
+     */
+    static LettuceConnectionFactory lettuce(RedisTopology topology) {
+        if (topology instanceof RedisServer server) {
+            return lettuce(server);
+        }
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder b = LettuceClientConfiguration.builder();
+        if (topology instanceof RedisCluster) {
+            b.clientOptions(ClusterClientOptions.builder().topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                    .enableAllAdaptiveRefreshTriggers().adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+                    .enablePeriodicRefresh(Duration.ofSeconds(5)).build()).build());
+        }
+        LettuceConnectionFactory f = new LettuceConnectionFactory(configuration(topology), b.build());
+        f.afterPropertiesSet();
+        f.start();
+        return f;
+    }
+
     /** @return a started, pooled {@link JedisConnectionFactory} on the server (Spring's defaults) */
     static JedisConnectionFactory jedis(RedisServer server) {
+        return jedis((RedisTopology) server);
+    }
+
+    /** @return a started, pooled {@link JedisConnectionFactory} for a kit topology (see {@link #lettuce(RedisTopology)}) */
+    static JedisConnectionFactory jedis(RedisTopology topology) {
         // timeouts as an application would set them (with Spring's 60 s the stopped-server chapters
         // wait a minute each)
         JedisClientConfiguration cfg = JedisClientConfiguration.builder()
                 .connectTimeout(CONNECT_TIMEOUT).readTimeout(TIMEOUT).usePooling().build();
-        JedisConnectionFactory f = new JedisConnectionFactory(standalone(server), cfg);
+        RedisConfiguration where = configuration(topology);
+        JedisConnectionFactory f;
+        if (where instanceof RedisClusterConfiguration cluster) {
+            f = new JedisConnectionFactory(cluster, cfg);
+        } else if (where instanceof RedisSentinelConfiguration sentinel) {
+            f = new JedisConnectionFactory(sentinel, cfg);
+        } else {
+            f = new JedisConnectionFactory((RedisStandaloneConfiguration) where, cfg);
+        }
         f.afterPropertiesSet();
         f.start();
         return f;
@@ -46,5 +90,20 @@ final class Factories {
 
     private static RedisStandaloneConfiguration standalone(RedisServer server) {
         return new RedisStandaloneConfiguration(server.host(), server.port());
+    }
+
+    /** @return how an application would describe the topology to Spring */
+    private static RedisConfiguration configuration(RedisTopology topology) {
+        if (topology instanceof RedisCluster cluster) {
+            RedisClusterConfiguration c = new RedisClusterConfiguration();
+            cluster.uris().forEach(u -> c.clusterNode(u.getHost(), u.getPort()));
+            return c;
+        }
+        if (topology instanceof RedisSentinelGroup group) {
+            RedisSentinelConfiguration c = new RedisSentinelConfiguration().master(RedisSentinelGroup.MASTER_NAME);
+            group.sentinels().forEach(s -> c.sentinel(s.host(), s.port()));
+            return c;
+        }
+        return standalone((RedisServer) topology);
     }
 }
