@@ -1,0 +1,13 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.tck.RedisCluster;
+import io.github.relock.tck.RedisTopology;
+
+/** The Redisson interop chapter over a {@code JedisConnectionFactory} on the kit's 3-master, 3-replica Redis Cluster. */
+class SpringDataJedisClusterRedissonInteropTest extends SpringDataJedisRedissonInteropTest {
+
+    @Override
+    public RedisTopology topology() {
+        return RedisCluster.shared();
+    }
+}

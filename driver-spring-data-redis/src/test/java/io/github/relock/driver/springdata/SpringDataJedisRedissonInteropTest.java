@@ -1,0 +1,15 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.tck.RedisTopology;
+
+/**
+ * Runs the Redisson interop chapter against the driver over a standalone
+ * {@code JedisConnectionFactory}; the Sentinel and cluster subclasses change only the topology.
+ */
+class SpringDataJedisRedissonInteropTest extends SpringDataRedissonInteropKit {
+
+    @Override
+    protected Object newNativeClient(RedisTopology topology) {
+        return Factories.jedis(topology);
+    }
+}

@@ -1,0 +1,22 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.tck.RedisCluster;
+import io.github.relock.tck.RedisTopology;
+
+/**
+ * Runs the whole relock kit against the driver over a {@code LettuceConnectionFactory}
+ * on the kit's 3-master, 3-replica Redis Cluster
+ * (a factory from {@code RedisClusterConfiguration}).
+ */
+class SpringDataLettuceClusterTckTest extends SpringDataLettuceTckTest {
+
+    @Override
+    public RedisTopology topology() {
+        return RedisCluster.shared();
+    }
+
+    @Override
+    protected Object newNativeClient(RedisTopology topology) {
+        return Factories.lettuce(topology);
+    }
+}
