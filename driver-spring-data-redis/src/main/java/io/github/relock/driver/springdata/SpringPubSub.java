@@ -172,10 +172,13 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         }
         try {
             org.springframework.data.redis.connection.Subscription sub = s.getSubscription();
-            if (blockingSubscribe && sub.getChannels().size() == 1 && sub.getPatterns().isEmpty()) {
-                // The last channel: Spring's unsubscribe(channel) would also close the subscription,
-                // sending a second UNSUBSCRIBE whose reply Jedis' loop (stopped at zero) never reads,
-                // and the pooled connection would hand it to the next command. close() sends one.
+            if (blockingSubscribe && (sessionCount <= 1 || sub.getChannels().size() == 1) && sub.getPatterns().isEmpty()) {
+                // The last channel, by Redis's count or by Spring's: Spring's unsubscribe(channel) would
+                // also close the subscription, sending a second UNSUBSCRIBE whose reply Jedis' loop
+                // (stopped at zero) never reads, and the pooled connection would hand it to the next
+                // command. close() sends one, and leaves Spring's subscription closed, so nothing is
+                // sent on the connection after the loop ended (Spring's channel set can hold more
+                // channels than Redis counts, and its close on a live subscription would send again).
                 sub.close();
             } else {
                 sub.unsubscribe(ch.raw);
@@ -314,7 +317,11 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     private void endSession(RedisConnection s) {
         try {
             org.springframework.data.redis.connection.Subscription sub = s.getSubscription();
-            if (sub != null && sub.isAlive()) {
+            Thread r = reader;
+            boolean loopRuns = !blockingSubscribe || (r != null && r.isAlive() && sessionCount > 0);
+            // On Jedis a command sent after the reading loop stopped is never read: its reply would
+            // stay on the connection for the next borrower, so only a running loop is told to stop.
+            if (sub != null && sub.isAlive() && loopRuns) {
                 sub.close();
             }
         } catch (RuntimeException ignored) {
