@@ -84,7 +84,11 @@ public abstract class ObservabilityChapter extends TckChapter {
     }
 
     private LockClient client(LockEventListener listener) {
-        return kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(WATCHDOG).eventListener(listener).build());
+        return client(listener, WATCHDOG);
+    }
+
+    private LockClient client(LockEventListener listener, Duration watchdog) {
+        return kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(watchdog).eventListener(listener).build());
     }
 
     /** Rule 19.1: an acquire that waited behind another holder reports its lock name and a wait above zero. */
@@ -126,8 +130,7 @@ public abstract class ObservabilityChapter extends TckChapter {
         Heard heard = new Heard();
         // A watchdog long enough that a renewal slowed by a loaded machine still answers (saying
         // "not held") before the confirm deadline would report RENEWAL_FAILED instead.
-        LockClient c = kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(LOSS_WATCHDOG)
-                .eventListener(heard).build());
+        LockClient c = client(heard, LOSS_WATCHDOG);
         LockLease lease = c.getLock("tck:obs:lost").acquire(Duration.ofSeconds(5));
         redis("DEL", "tck:obs:lost");
         Await.until(LOSS_WATCHDOG.multipliedBy(5), () -> !heard.lost.isEmpty(), () -> "loss not reported");
