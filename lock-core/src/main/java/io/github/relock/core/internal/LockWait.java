@@ -570,13 +570,13 @@ final class LockWait {
                 return; // onAttempt registered nothing and already gave it back, or close released it
             }
             lock.unlockAsync(ownerId).exceptionally(t -> {
-                boolean inTime = System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(client.watchdogMs());
-                if (DefaultLockClient.notSent(t) && inTime) {
+                boolean notSent = DefaultLockClient.notSent(t);
+                if (notSent && System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(client.watchdogMs())) {
                     long next = Math.min(retryMs * 2, GIVE_BACK_MAX_RETRY_MS);
                     client.schedule(() -> giveBack(since, next), TimeUnit.MILLISECONDS.toNanos(retryMs), () -> { });
                     return null;
                 }
-                if (DefaultLockClient.notSent(t)) {
+                if (notSent) {
                     client.holds().releaseFailed(lock.name, lock.field(ownerId)); // stop renewing it
                 }
                 LOG.log(System.Logger.Level.WARNING,
