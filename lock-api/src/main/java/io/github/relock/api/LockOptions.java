@@ -34,6 +34,13 @@ public final class LockOptions {
      * 100): 500, so 10,000 held locks cost 20 scripts per renewal period, sent several at a time.
      */
     public static final int DEFAULT_RENEWAL_BATCH_SIZE = 500;
+    /**
+     * Longest run of consecutive local hand-offs of one lock before a release is an ordinary one
+     * that other clients' waiters can take (see {@link Builder#localHandoff}): 16.
+     */
+    public static final int DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE = 16;
+    /** Longest time one run of local hand-offs may keep a lock from other clients: 20 ms. */
+    public static final Duration DEFAULT_LOCAL_HANDOFF_MAX_RUN = Duration.ofMillis(20);
 
     private final Duration lockWatchdogTimeout;
     private final Duration fairLockWaitTimeout;
@@ -48,6 +55,8 @@ public final class LockOptions {
     private final Duration replicaSyncTimeout;
     private final NameMapper nameMapper;
     private final LockEventListener eventListener;
+    private final int localHandoffMaxConsecutive;
+    private final Duration localHandoffMaxRun;
 
     private LockOptions(Builder b) {
         this.lockWatchdogTimeout = b.lockWatchdogTimeout;
@@ -63,6 +72,8 @@ public final class LockOptions {
         this.replicaSyncTimeout = b.replicaSyncTimeout;
         this.nameMapper = b.nameMapper;
         this.eventListener = b.eventListener;
+        this.localHandoffMaxConsecutive = b.localHandoffMaxConsecutive;
+        this.localHandoffMaxRun = b.localHandoffMaxRun;
     }
 
     /** @return options with every default (each client made from them picks its own random id) */
@@ -91,6 +102,8 @@ public final class LockOptions {
         b.replicaSyncTimeout = replicaSyncTimeout;
         b.nameMapper = nameMapper;
         b.eventListener = eventListener;
+        b.localHandoffMaxConsecutive = localHandoffMaxConsecutive;
+        b.localHandoffMaxRun = localHandoffMaxRun;
         return b;
     }
 
@@ -174,6 +187,21 @@ public final class LockOptions {
         return eventListener;
     }
 
+    /** @return whether a release may hand the lock straight to a waiting thread of the same client (see {@link Builder#localHandoff}) */
+    public boolean localHandoffEnabled() {
+        return localHandoffMaxConsecutive > 0;
+    }
+
+    /** @return the longest run of consecutive local hand-offs of one lock, or 0 when local hand-off is off */
+    public int localHandoffMaxConsecutive() {
+        return localHandoffMaxConsecutive;
+    }
+
+    /** @return the longest time one run of local hand-offs may last (meaningless when local hand-off is off) */
+    public Duration localHandoffMaxRun() {
+        return localHandoffMaxRun;
+    }
+
     @Override
     public String toString() {
         return "LockOptions{lockWatchdogTimeout=" + lockWatchdogTimeout
@@ -187,6 +215,8 @@ public final class LockOptions {
                         : ", replicaSync=" + replicaSyncReplicas + " replica(s) within " + replicaSyncTimeout)
                 + (lockLostExecutor == null ? "" : ", lockLostExecutor=" + lockLostExecutor)
                 + (nameMapper == NameMapper.identity() ? "" : ", nameMapper=" + nameMapper)
+                + (localHandoffMaxConsecutive == 0 ? ", localHandoff=off"
+                        : ", localHandoff=" + localHandoffMaxConsecutive + " within " + localHandoffMaxRun)
                 + (eventListener == LockEventListener.NOOP ? "" : ", eventListener=" + eventListener) + '}';
     }
 
@@ -209,6 +239,8 @@ public final class LockOptions {
         private Duration replicaSyncTimeout;
         private NameMapper nameMapper = NameMapper.identity();
         private LockEventListener eventListener = LockEventListener.NOOP;
+        private int localHandoffMaxConsecutive = DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE;
+        private Duration localHandoffMaxRun = DEFAULT_LOCAL_HANDOFF_MAX_RUN;
 
         private Builder() {
         }
@@ -395,6 +427,49 @@ public final class LockOptions {
         public Builder eventListener(LockEventListener listener) {
             this.eventListener = Objects.requireNonNull(listener,
                     "eventListener must not be null; pass LockEventListener.NOOP for none");
+            return this;
+        }
+
+        /**
+         * Local hand-off, on by default: when the last hold of a lock is released while a thread of
+         * this same client is blocked waiting for it ({@code lock()}, {@code tryLock(wait)}), the
+         * release script makes that thread the owner in the same step (one round trip instead of
+         * three: release, wake-up message, acquire) and the thread is woken in memory. Redis holds
+         * Redisson's hash and owner fields throughout, so Redisson clients and {@code inspect}
+         * see the true owner, and waiters of other clients see a lock that never became free.
+         *
+         * <p>Applies to the reentrant and non-reentrant locks and to the fair lock (there only when
+         * the waiting thread heads the fair queue in Redis). Not to the fenced lock (every grant must
+         * take a new token), the spin lock (no waiting), the read-write lock, nor with
+         * {@link #replicaSync}; asynchronous waiters ({@code lockAsync}) are woken by the ordinary
+         * release message.
+         *
+         * <p><b>Fairness bound</b> (reentrant locks): a run of consecutive hand-offs of one lock
+         * ends after {@code maxConsecutive} hand-offs or once it has lasted {@code maxRun},
+         * whichever comes first; that release is an ordinary one that publishes, so waiters of
+         * other clients (relock or Redisson) compete for the lock as they would without hand-off.
+         * The fair lock needs no bound: it hands off only to the head of its queue.
+         *
+         * @param maxConsecutive 1 to 10,000 hand-offs per run
+         * @param maxRun 1 ms to 1 minute
+         * @return this builder
+         */
+        public Builder localHandoff(int maxConsecutive, Duration maxRun) {
+            if (maxConsecutive < 1 || maxConsecutive > 10_000) {
+                throw new IllegalArgumentException("localHandoff maxConsecutive must be 1..10000, was " + maxConsecutive);
+            }
+            Duration run = atLeast("localHandoff maxRun", maxRun, Duration.ofMillis(1));
+            if (run.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new IllegalArgumentException("localHandoff maxRun must be at most 60000 ms, was " + describe(run));
+            }
+            this.localHandoffMaxConsecutive = maxConsecutive;
+            this.localHandoffMaxRun = run;
+            return this;
+        }
+
+        /** @return this builder, with local hand-off off: every release publishes and every waiter acquires for itself */
+        public Builder noLocalHandoff() {
+            this.localHandoffMaxConsecutive = 0;
             return this;
         }
 
