@@ -65,6 +65,7 @@ public final class DefaultLockClient implements LockClient {
     /** Whether the deployment is a Redis Cluster: lock names must then keep their keys in one slot. */
     private final boolean cluster;
     private final Waiters waiters;
+    private final Handoff handoff;
     private final HoldRegistry holds;
     private final Watchdog watchdog;
     private final ScheduledThreadPoolExecutor timer;
@@ -108,6 +109,8 @@ public final class DefaultLockClient implements LockClient {
         this.lostExecutor = options.lockLostExecutor().orElse(timer);
         this.waiters = new Waiters(executor, cluster && executor.capabilities().contains(Capability.SHARDED_PUBSUB));
         executor.setConnectionListener(waiters);
+        this.handoff = new Handoff(options.localHandoffMaxConsecutive(), options.localHandoffMaxRun().toNanos(),
+                options.commandTimeout().toNanos());
         long watchdogMs = options.lockWatchdogTimeout().toMillis();
         this.holds = new HoldRegistry(watchdogMs, this::fireLost, this::runLostCallback);
         this.watchdog = new Watchdog(holds, this::renewAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
@@ -357,6 +360,10 @@ public final class DefaultLockClient implements LockClient {
 
     Waiters waiters() {
         return waiters;
+    }
+
+    Handoff handoff() {
+        return handoff;
     }
 
     HoldRegistry holds() {

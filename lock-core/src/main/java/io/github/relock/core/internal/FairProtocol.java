@@ -92,6 +92,18 @@ final class FairProtocol implements LockProtocol {
         return List.of(Long.toString(ttlMs), field, Long.toString(System.currentTimeMillis()), client.publishMode());
     }
 
+    /** The script hands off only if {@code toField} heads the queue; otherwise it releases as usual. */
+    @Override
+    public List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
+        return List.of(Long.toString(ttlMs), field, Long.toString(System.currentTimeMillis()), client.publishMode(),
+                toField, Long.toString(toTtlMs), Long.toString(waitMs));
+    }
+
+    @Override
+    public boolean boundedHandoff() {
+        return false;
+    }
+
     @Override
     public Script forceReleaseScript() {
         return Scripts.FAIR_FORCE_RELEASE;

@@ -36,6 +36,12 @@ final class FencedProtocol extends ReentrantProtocol {
         return acquireKeys;
     }
 
+    /** Never: every grant of a fenced lock must take a new token, which only its acquire script does. */
+    @Override
+    public List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
+        return null;
+    }
+
     /** @return the token counter's key */
     String tokenKey() {
         return tokenKey;

@@ -290,6 +290,12 @@ final class HoldRegistry {
         holds.remove(h.id, h);
     }
 
+    /** @return whether this client holds {@code key} as {@code field} exactly once (a release would end the hold) */
+    boolean lastHold(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        return h != null && h.count == 1;
+    }
+
     Hold get(String key, String field) {
         return holds.get(id(key, field));
     }

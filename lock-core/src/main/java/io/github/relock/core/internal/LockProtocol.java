@@ -36,6 +36,27 @@ interface LockProtocol {
     /** @param ttlMs the TTL the key keeps when holds remain, in ms */
     List<String> releaseArgs(long ttlMs, String field);
 
+    /**
+     * Release arguments that also hand the lock to a waiting owner of this client when this
+     * release empties it (see {@link Handoff}): the release script then answers
+     * {@link RedisLock#TRANSFERRED} instead of 1 and publishes nothing.
+     *
+     * @param toField the waiting owner's field
+     * @param toTtlMs the TTL its hold gets, in ms
+     * @return the arguments, or null if this lock type never hands off
+     */
+    default List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
+        return null;
+    }
+
+    /**
+     * @return whether runs of hand-offs are bounded ({@code LockOptions.localHandoff}); false where
+     *     the script itself keeps other clients' waiters from starving (fair lock: only the queue head)
+     */
+    default boolean boundedHandoff() {
+        return true;
+    }
+
     Script forceReleaseScript();
 
     List<String> forceReleaseKeys();

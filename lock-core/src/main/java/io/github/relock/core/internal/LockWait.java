@@ -20,6 +20,14 @@ import java.util.function.Function;
  * first attempt that threw, gives up (a fair waiter leaves the queue) before it returns, so a next
  * attempt by the same owner cannot race its own give-up.
  *
+ * Local hand-off (Handoff): once subscribed, a blocking waiter of a lock type that hands off posts
+ * an offer; it arms the offer after each failed attempt and parks on it (queued as one of the
+ * entry's listeners, so pub/sub still wakes it) instead of on the semaphore. A releaser of this
+ * client may then make it the owner in the release script itself; the waiter finds its offer
+ * granted when it wakes. Every exit without the lock leaves the offer first, settling a claim in
+ * flight: a waiter that turns out to have been handed the lock returns it if it was leaving with
+ * an error, and takes it if it was leaving because its time ran out.
+ *
  * Async (acquireAsync): the same steps as a state machine on driver and timer threads, parking no
  * thread; see AsyncWait for how a caller that leaves (cancel, orTimeout, close) ends it.
  *
@@ -114,6 +122,7 @@ final class LockWait {
         boolean interrupted = false;
         boolean acquired = false;
         Waiters.Entry entry = client.waiters().join(channel);
+        Handoff.Offer offer = null;
         try {
             long subscribeBudget = client.options().subscriptionTimeout().toNanos();
             if (!forever) {
@@ -138,10 +147,27 @@ final class LockWait {
                             + client.options().subscriptionTimeout().toMillis() + " ms");
                 }
             }
+            offer = postOffer(ownerId, ttlMs);
             int idlePolls = 0;
             long unavailableSince = 0;
             while (true) {
                 client.ensureOpen();
+                if (offer != null) {
+                    offer.drain();
+                    if (!client.handoff().busy(offer)) { // a releaser claimed it: wait for its answer
+                        if (client.handoff().settle(offer)) {
+                            acquired = true;
+                            return true;
+                        }
+                        if (!client.handoff().busy(offer)) { // gone (its releaser never answered): wait without it
+                            acquired = client.handoff().leave(offer);
+                            offer = null;
+                            if (acquired) {
+                                return true;
+                            }
+                        }
+                    }
+                }
                 Long ttl;
                 try {
                     ttl = lock.tryAcquireOnce(ttlMs, ownerId, true);
@@ -160,13 +186,17 @@ final class LockWait {
                     acquired = true;
                     return true;
                 }
+                if (offer != null) {
+                    client.handoff().arm(offer); // from now a releaser of this client may hand it to us
+                }
                 idlePolls = ttl == 0 ? idlePolls + 1 : 0;
                 long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
                 if (remaining <= 0) {
-                    return false;
+                    acquired = offer != null && client.handoff().leave(offer); // handed to us just now?
+                    return acquired;
                 }
                 try {
-                    entry.latch.tryAcquire(waitNanos(ttl, remaining, idlePolls), TimeUnit.NANOSECONDS);
+                    park(entry, offer, waitNanos(ttl, remaining, idlePolls));
                 } catch (InterruptedException e) {
                     if (interruptible) {
                         throw e;
@@ -174,7 +204,20 @@ final class LockWait {
                     interrupted = true;
                 }
             }
+        } catch (InterruptedException | RuntimeException e) {
+            if (offer != null && client.handoff().leave(offer)) {
+                // Handed to us while we were leaving with an error: give it back before we throw.
+                try {
+                    lock.release(ownerId);
+                } catch (RuntimeException giveBack) {
+                    e.addSuppressed(giveBack);
+                }
+            }
+            throw e;
         } finally {
+            if (offer != null) {
+                client.handoff().leave(offer); // idempotent: every exit above settled the offer first
+            }
             client.waiters().leave(entry);
             if (!acquired) {
                 awaitGiveUp(ownerId);
@@ -182,6 +225,36 @@ final class LockWait {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** @return an offer to take the lock straight from a releaser of this client, or null where hand-off does not apply */
+    private Handoff.Offer postOffer(long ownerId, long ttlMs) {
+        Handoff handoff = client.handoff();
+        String field = lock.field(ownerId);
+        if (!handoff.enabled() || client.replicaSync() || lock.protocol.transferArgs(0, field, field, 0) == null) {
+            return null;
+        }
+        return handoff.post(lock.name, ownerId, field, ttlMs);
+    }
+
+    /**
+     * Parks a blocked waiter for at most {@code nanos}: on the entry's semaphore, or, with an
+     * offer, on the offer, queued as one of the entry's listeners so that pub/sub wakes it too (a
+     * wake-up banked on the semaphore before it queued is taken at once).
+     */
+    private static void park(Waiters.Entry entry, Handoff.Offer offer, long nanos) throws InterruptedException {
+        if (offer == null) {
+            entry.latch.tryAcquire(nanos, TimeUnit.NANOSECONDS);
+            return;
+        }
+        entry.listeners.add(offer.wake);
+        try {
+            if (!entry.latch.tryAcquire()) {
+                offer.park(nanos);
+            }
+        } finally {
+            entry.listeners.remove(offer.wake);
         }
     }
 

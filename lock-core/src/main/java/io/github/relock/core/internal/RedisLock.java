@@ -18,14 +18,19 @@ import java.util.function.Function;
  * <p>Thread-safety: safe for use by several threads; it holds no per-object state beyond its name.
  */
 class RedisLock extends AbstractLock {
+    private static final System.Logger LOG = System.getLogger(RedisLock.class.getName());
     /** An acquire script's answer when a non-reentrant lock's holder asks again (a PTTL is never below -2). */
     private static final long REACQUIRE_REFUSED = -3;
+    /** A release script's answer when it handed the lock to a waiting owner of this client ({@link Handoff}). */
+    static final long TRANSFERRED = 2;
+    private static final Long TRANSFERRED_REPLY = TRANSFERRED;
     // What each script's reply must be, for the error a malformed reply gets (constants: the lock
     // path builds no message unless a reply is wrong).
     private static final String ACQUIRE_REPLY = "nil (acquired), " + REACQUIRE_REFUSED
             + " (refused) or the holder's TTL in ms (-1 or more)";
     private static final String FENCED_REPLY = "{1, token} or {0, pttl}";
-    private static final String RELEASE_REPLY = "an integer (1 released, 0 still held, -1 free, -2 held by another owner)";
+    private static final String RELEASE_REPLY =
+            "an integer (1 released, 2 handed off, 0 still held, -1 free, -2 held by another owner)";
     private static final String STATE_REPLY = "{exists 0 or 1, hold count, pttl}";
     private static final String EXPIRE_REPLY = "1 (set) or 0 (not held)";
 
@@ -84,19 +89,81 @@ class RedisLock extends AbstractLock {
     void release(long ownerId) {
         client.ensureOpen();
         String field = field(ownerId);
-        List<String> args = protocol.releaseArgs(client.holds().beginRelease(name, field), field);
-        Object reply;
+        long ttl = client.holds().beginRelease(name, field);
+        Handoff.Offer to = claimNext(field);
+        List<String> args = to == null ? protocol.releaseArgs(ttl, field)
+                : protocol.transferArgs(ttl, field, to.field, ttlArg(to.ttlMs));
+        long sentAt = System.nanoTime();
+        boolean handedOff = false;
         try {
-            reply = client.evalWrite("unlock of lock '" + name + "'", protocol.releaseScript(),
-                    protocol.releaseKeys(field), args);
-        } catch (ReplicaShortfall e) {
-            afterRelease(field, ownerId, releaseAnswer(e.reply, field)); // done on the master: keep the registry in step
-            throw e;
-        } catch (RuntimeException e) {
-            client.holds().releaseFailed(name, field); // outcome unknown: stop renewing; it expires if it never ran
-            throw e;
+            Object reply;
+            try {
+                reply = client.evalWrite("unlock of lock '" + name + "'", protocol.releaseScript(),
+                        protocol.releaseKeys(field), args);
+            } catch (ReplicaShortfall e) {
+                afterRelease(field, ownerId, releaseAnswer(e.reply, field)); // done on the master: keep the registry in step
+                throw e;
+            } catch (RuntimeException e) {
+                client.holds().releaseFailed(name, field); // outcome unknown: stop renewing; it expires if it never ran
+                throw e;
+            }
+            long answer = releaseAnswer(reply, field);
+            handedOff = answer == TRANSFERRED && to != null;
+            afterRelease(field, ownerId, answer);
+            if (handedOff) {
+                handOff(to, sentAt);
+            }
+        } finally {
+            if (!handedOff) {
+                client.handoff().unclaim(to);
+            }
         }
-        afterRelease(field, ownerId, releaseAnswer(reply, field));
+    }
+
+    /**
+     * Claims a waiting owner of this client to hand the lock to, if this release may be the last
+     * hold's and the lock type hands off (see {@link Handoff}).
+     *
+     * @return the claimed offer, or null: an ordinary release
+     */
+    private Handoff.Offer claimNext(String field) {
+        Handoff handoff = client.handoff();
+        if (!handoff.enabled() || client.replicaSync() || !client.holds().lastHold(name, field)) {
+            return null;
+        }
+        Handoff.Offer to = handoff.claim(name, protocol.boundedHandoff());
+        if (to != null && protocol.transferArgs(0, field, to.field, 0) == null) {
+            handoff.unclaim(to); // cannot happen: offers are posted only for lock types that hand off
+            return null;
+        }
+        return to;
+    }
+
+    /**
+     * The release script handed the lock to {@code to}'s owner (the script was sent at
+     * {@code sentAt}): register its hold and wake it. If the client closed meanwhile, or the
+     * waiter already left, the lock is given back.
+     */
+    private void handOff(Handoff.Offer to, long sentAt) {
+        if (client.holds().register(name, to.field, to.ownerId, name, to.ttlMs, sentAt, HoldRegistry.NO_TOKEN,
+                protocol.timeoutKeyPrefix()) == null) {
+            client.handoff().unclaim(to); // closed: the waiter sees it; the lock goes back below
+            giveBackHandedOff(to);
+            return;
+        }
+        if (!client.handoff().grant(to)) {
+            client.holds().released(name, to.field, 1); // the waiter left before the grant: not its hold
+            giveBackHandedOff(to);
+        }
+    }
+
+    private void giveBackHandedOff(Handoff.Offer to) {
+        client.evalAsync(protocol.releaseScript(), protocol.releaseKeys(to.field),
+                protocol.releaseArgs(ttlArg(to.ttlMs), to.field)).exceptionally(t -> {
+                    LOG.log(System.Logger.Level.WARNING, "giving back lock ''" + name
+                            + "'' handed to a waiter that had left failed; it expires on its own", t);
+                    return null;
+                });
     }
 
     @Override
@@ -107,10 +174,24 @@ class RedisLock extends AbstractLock {
             return CompletableFuture.failedFuture(e);
         }
         String field = field(ownerId);
-        List<String> args = protocol.releaseArgs(client.holds().beginRelease(name, field), field);
-        return client.evalWriteAsync("unlock of lock '" + name + "'", protocol.releaseScript(),
-                        protocol.releaseKeys(field), args)
+        long ttl = client.holds().beginRelease(name, field);
+        Handoff.Offer to = claimNext(field);
+        List<String> args = to == null ? protocol.releaseArgs(ttl, field)
+                : protocol.transferArgs(ttl, field, to.field, ttlArg(to.ttlMs));
+        long sentAt = System.nanoTime();
+        CompletableFuture<Object> sent;
+        try {
+            sent = client.evalWriteAsync("unlock of lock '" + name + "'", protocol.releaseScript(),
+                    protocol.releaseKeys(field), args);
+        } catch (RuntimeException e) {
+            client.handoff().unclaim(to);
+            throw e;
+        }
+        return sent
                 .handle((reply, error) -> {
+                    if (to != null && (error != null || !TRANSFERRED_REPLY.equals(reply))) {
+                        client.handoff().unclaim(to);
+                    }
                     if (error != null) {
                         Throwable cause = DefaultLockClient.unwrap(error);
                         if (cause instanceof ReplicaShortfall shortfall) {
@@ -122,7 +203,11 @@ class RedisLock extends AbstractLock {
                         }
                         throw asRuntime(cause);
                     }
-                    afterRelease(field, ownerId, releaseAnswer(reply, field));
+                    long answer = releaseAnswer(reply, field);
+                    afterRelease(field, ownerId, answer);
+                    if (to != null && answer == TRANSFERRED) {
+                        handOff(to, sentAt);
+                    }
                     return null;
                 });
     }
@@ -256,6 +341,9 @@ class RedisLock extends AbstractLock {
     }
 
     private void afterRelease(String field, long ownerId, long answer) {
+        if (answer == TRANSFERRED) {
+            answer = 1; // released, as far as this owner is concerned
+        }
         Hold held = answer > 0 && client.events().timing() ? client.holds().get(name, field) : null;
         client.holds().released(name, field, answer);
         if (held != null) {

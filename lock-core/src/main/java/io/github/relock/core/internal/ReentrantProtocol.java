@@ -72,6 +72,11 @@ class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
+    public List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
+        return List.of(Long.toString(ttlMs), field, publishMode(), toField, Long.toString(toTtlMs));
+    }
+
+    @Override
     public Script forceReleaseScript() {
         return Scripts.LOCK_FORCE_RELEASE;
     }

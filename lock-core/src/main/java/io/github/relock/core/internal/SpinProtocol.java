@@ -1,5 +1,6 @@
 package io.github.relock.core.internal;
 
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -35,6 +36,12 @@ final class SpinProtocol extends ReentrantProtocol {
 
     @Override
     public String waitChannel(String field) {
+        return null;
+    }
+
+    /** Never: spin waiters poll, and post no offers to hand the lock to. */
+    @Override
+    public List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
         return null;
     }
 
