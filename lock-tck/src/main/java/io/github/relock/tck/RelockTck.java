@@ -134,4 +134,12 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 20: {@link LocalHandoffChapter}, run against this driver. */
+    @Nested
+    class LocalHandoff extends LocalHandoffChapter {
+        LocalHandoff() {
+            super(RelockTck.this);
+        }
+    }
 }

@@ -1,9 +1,12 @@
 package io.github.relock.tck.redisson;
 
+import io.github.relock.tck.DriverKit;
 import io.github.relock.tck.RedisCluster;
 import io.github.relock.tck.RedisSentinelGroup;
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RedisTopology;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
 import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.Config;
 import org.redisson.config.SentinelServersConfig;
@@ -21,6 +24,20 @@ final class RedissonConfigs {
 
     static void connect(Config config, RedisTopology topology) {
         connectAndGet(config, topology);
+    }
+
+    /**
+     * @param kit the kit whose topology the client connects to; it shuts the client down after the test
+     * @param watchdog Redisson's lockWatchdogTimeout
+     * @return a Redisson client
+     */
+    static RedissonClient clientFor(DriverKit kit, java.time.Duration watchdog) {
+        Config config = new Config();
+        config.setLockWatchdogTimeout(watchdog.toMillis());
+        connect(config, kit.topology());
+        RedissonClient client = Redisson.create(config);
+        kit.closeAfterTest(() -> client.shutdown(0, 5, java.util.concurrent.TimeUnit.SECONDS));
+        return client;
     }
 
     /**

@@ -25,4 +25,12 @@ public abstract class RedissonTck extends DriverKit {
             super(RedissonTck.this);
         }
     }
+
+    /** Chapter 20 with Redisson: {@link HandoffInteropChapter}, run against this driver. */
+    @Nested
+    class HandoffInterop extends HandoffInteropChapter {
+        HandoffInterop() {
+            super(RedissonTck.this);
+        }
+    }
 }

@@ -1,0 +1,475 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 20: local hand-off ({@code LockOptions.localHandoff}, on by default). When the last
+ * hold of a lock is released while a thread of the same client is blocked waiting for it, the
+ * release script names that thread the owner in the same step: Redis never shows the lock free,
+ * nothing is published, and the waiter wakes as the owner. Runs of hand-offs are bounded so that
+ * other clients' waiters are not starved; the fair lock hands off only to its queue's head.
+ *
+ * <p>The rules see a waiter "parked in the hand-off" by its stack (the engine's hand-off offer);
+ * from then on the outcome of an unlock is deterministic.
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+@Tag("local-handoff")
+public abstract class LocalHandoffChapter extends TckChapter {
+
+    /** @param kit the enclosing kit */
+    protected LocalHandoffChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    /** @return whether {@code t} is parked waiting for a hand-off (its offer is claimable) */
+    static boolean parkedForHandoff(Thread t) {
+        return Arrays.stream(t.getStackTrace()).anyMatch(e -> e.getMethodName().equals("park")
+                && e.getClassName().endsWith("Handoff$Offer"));
+    }
+
+    /** A thread that takes {@code lock}, records its id, holds until told, then unlocks. */
+    private static final class Waiter implements AutoCloseable {
+        final AtomicReference<Thread> thread = new AtomicReference<>();
+        final CompletableFuture<Long> acquired = new CompletableFuture<>();
+        final CompletableFuture<Void> release = new CompletableFuture<>();
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        Waiter(java.util.concurrent.locks.Lock lock, String name) {
+            Thread t = new Thread(() -> {
+                try {
+                    lock.lock();
+                    try {
+                        acquired.complete(Thread.currentThread().getId());
+                        release.get(60, TimeUnit.SECONDS);
+                    } finally {
+                        lock.unlock();
+                    }
+                    done.complete(null);
+                } catch (Throwable e) {
+                    acquired.completeExceptionally(e);
+                    done.completeExceptionally(e);
+                }
+            }, name);
+            thread.set(t);
+            t.setDaemon(true);
+            t.start();
+        }
+
+        void awaitParked() {
+            Await.until(Duration.ofSeconds(20), () -> parkedForHandoff(thread.get()),
+                    () -> thread.get().getName() + " never parked for a hand-off; it is at "
+                            + Arrays.toString(thread.get().getStackTrace()));
+        }
+
+        void finish() throws Exception {
+            release.complete(null);
+            done.get(30, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            release.complete(null);
+        }
+    }
+
+    private static String field(LockClient client, long threadId) {
+        return client.clientId() + ":" + threadId;
+    }
+
+    /**
+     * Runs {@code unlock} while listening on lock {@code name}'s channel, then publishes a marker
+     * from the node that holds the lock (so it arrives after anything the unlock published).
+     *
+     * @return the messages the unlock published on the channel
+     */
+    private List<Object> messagesOf(String name, Runnable unlock) {
+        String channel = "redisson_lock__channel:{" + name + "}";
+        List<Object> seen = new ArrayList<>();
+        try (RespClient sub = kit.topology().adminFor(channel); RespClient node = kit.topology().adminFor(name)) {
+            sub.call("SUBSCRIBE", channel);
+            unlock.run();
+            node.call("PUBLISH", channel, "tck-marker");
+            while (true) {
+                Object reply = sub.readReply();
+                Object payload = reply instanceof List<?> l && l.size() == 3 ? l.get(2) : reply;
+                if ("tck-marker".equals(payload)) {
+                    return seen;
+                }
+                seen.add(payload);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, String> hash(String key) {
+        List<Object> flat = (List<Object>) redis("HGETALL", key);
+        Map<String, String> m = new java.util.TreeMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            m.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
+        }
+        return m;
+    }
+
+    /**
+     * Rule 20.1: unlock hands the lock to a parked waiter of the same client in the release
+     * script itself: when {@code unlock()} returns, the hash already names the waiter (count 1,
+     * the watchdog TTL), the waiter holds it, and its unlock frees it.
+     */
+    @Test
+    void rule20_1_unlock_handsLockToParkedLocalWaiter_inTheSameScript() throws Exception {
+        LockClient client = client();
+        DistributedLock lock = client.getLock("tck:handoff");
+        lock.lock();
+        try (Waiter w = new Waiter(lock, "tck-handoff-waiter")) {
+            w.awaitParked();
+            List<Object> published = messagesOf("tck:handoff", lock::unlock);
+            long waiterId = w.thread.get().getId();
+            assertEquals(Map.of(field(client, waiterId), "1"), hash("tck:handoff"),
+                    "right after unlock() returned, the hash must name the waiting thread");
+            assertEquals(List.of(), published, "a hand-off publishes nothing: the lock never became free");
+            long ttl = pttl("tck:handoff");
+            assertTrue(ttl > 0 && ttl <= LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT.toMillis(),
+                    "the handed-off hold must carry the watchdog TTL, PTTL was " + ttl);
+            assertEquals(waiterId, w.acquired.get(30, TimeUnit.SECONDS));
+            assertTrue(lock.isHeldByThread(waiterId));
+            w.finish();
+        }
+        assertFalse(lock.isLocked());
+    }
+
+    /**
+     * Rule 20.2: a holder that re-entered hands off only with its last unlock; the inner unlock
+     * leaves it the owner (count 1) and the waiter parked.
+     */
+    @Test
+    void rule20_2_reentrantHolder_handsOffOnlyWithItsLastUnlock() throws Exception {
+        LockClient client = client();
+        DistributedLock lock = client.getLock("tck:handoff-reentrant");
+        lock.lock();
+        lock.lock();
+        try (Waiter w = new Waiter(lock, "tck-handoff-reentrant-waiter")) {
+            w.awaitParked();
+            lock.unlock();
+            assertEquals(Map.of(field(client, Thread.currentThread().getId()), "1"), hash("tck:handoff-reentrant"));
+            assertFalse(w.acquired.isDone(), "the waiter got the lock while its holder still held it once");
+            lock.unlock();
+            assertEquals(w.thread.get().getId(), w.acquired.get(30, TimeUnit.SECONDS));
+            w.finish();
+        }
+        assertFalse(lock.isLocked());
+    }
+
+    /**
+     * Rule 20.3: the handed-off hold is the waiter's own: the watchdog renews it past its TTL,
+     * and {@code getHoldCount} is 1 on the waiter's thread.
+     */
+    @Test
+    void rule20_3_handedOffHold_isRenewedByTheWatchdog() throws Exception {
+        LockClient client = kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(Duration.ofSeconds(2)).build());
+        DistributedLock lock = client.getLock("tck:handoff-renew");
+        lock.lock();
+        AtomicInteger count = new AtomicInteger(-1);
+        try (Waiter w = new Waiter(new CountingLock(lock, count), "tck-handoff-renew-waiter")) {
+            w.awaitParked();
+            lock.unlock();
+            long waiterId = w.acquired.get(30, TimeUnit.SECONDS);
+            long handedAt = System.nanoTime();
+            // Past the 2 s TTL the hand-off set: only renewal keeps it.
+            Await.until(Duration.ofSeconds(20), () -> System.nanoTime() - handedAt > Duration.ofMillis(3000).toNanos()
+                    && pttl("tck:handoff-renew") > 0, () -> "");
+            assertTrue(lock.isHeldByThread(waiterId), "the handed-off hold expired: it was not renewed");
+            w.finish();
+            assertEquals(1, count.get(), "the waiter's hold count");
+        }
+    }
+
+    /** Records the hold count its thread sees right after acquiring. */
+    private record CountingLock(DistributedLock target, AtomicInteger count) implements java.util.concurrent.locks.Lock {
+        @Override
+        public void lock() {
+            target.lock();
+            count.set(target.getHoldCount());
+        }
+
+        @Override
+        public void lockInterruptibly() throws InterruptedException {
+            target.lockInterruptibly();
+        }
+
+        @Override
+        public boolean tryLock() {
+            return target.tryLock();
+        }
+
+        @Override
+        public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+            return target.tryLock(time, unit);
+        }
+
+        @Override
+        public void unlock() {
+            target.unlock();
+        }
+
+        @Override
+        public java.util.concurrent.locks.Condition newCondition() {
+            return target.newCondition();
+        }
+    }
+
+    /**
+     * Rule 20.4: runs of hand-offs are bounded, so a waiter of another client is not starved: while
+     * three threads of one client take and release the lock back to back (every release could hand
+     * off), a waiter of a second client acquires it, again and again.
+     */
+    @Test
+    void rule20_4_boundedRuns_otherClientsWaiterIsNotStarved() throws Exception {
+        LockClient local = kit.newLockClient(LockOptions.builder().localHandoff(4, Duration.ofMillis(20)).build());
+        LockClient outside = client();
+        assertOutsiderProgresses(local.getLock("tck:handoff-bound"), outside.getLock("tck:handoff-bound"));
+    }
+
+    /**
+     * Runs three threads looping lock/unlock on {@code busy} and requires the outsider to acquire
+     * {@code outsider} (the same lock, through another client or API) five times meanwhile, each
+     * within 60 s, while the loops keep going.
+     *
+     * @param busy the lock the three local threads take back to back
+     * @param outsider the same lock as the outsider sees it
+     * @throws Exception if a loop failed
+     */
+    public static void assertOutsiderProgresses(java.util.concurrent.locks.Lock busy,
+            java.util.concurrent.locks.Lock outsider) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger localCycles = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> loops = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                loops.add(pool.submit(() -> {
+                    while (!stop.get()) {
+                        busy.lock();
+                        try {
+                            localCycles.incrementAndGet();
+                        } finally {
+                            busy.unlock();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            Await.until(Duration.ofSeconds(20), () -> localCycles.get() > 100, () -> "the local threads never got going");
+            for (int i = 0; i < 5; i++) {
+                int before = localCycles.get();
+                assertTrue(outsider.tryLock(60, TimeUnit.SECONDS),
+                        "the other client's waiter was starved for 60 s by local hand-offs");
+                outsider.unlock();
+                // The local threads keep running between the outsider's turns.
+                Await.until(Duration.ofSeconds(20), () -> localCycles.get() > before + 10, () -> "local threads stalled");
+            }
+            stop.set(true);
+            for (Future<?> f : loops) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            stop.set(true);
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Rule 20.5: the fair lock hands off only to the head of its queue: a parked local waiter at
+     * the head is named owner by the unlock itself (queue emptied); a local waiter queued behind
+     * another client's waiter waits its turn.
+     */
+    @Test
+    void rule20_5_fairLock_handsOffOnlyToTheQueueHead() throws Exception {
+        LockClient client = client();
+        LockClient other = client();
+        String name = "tck:handoff-fair";
+        String queue = "redisson_lock_queue:{" + name + "}";
+        DistributedLock lock = client.getFairLock(name);
+        lock.lock();
+        try (Waiter head = new Waiter(lock, "tck-handoff-fair-head")) {
+            head.awaitParked();
+            assertEquals(1L, redis("LLEN", queue));
+            lock.unlock();
+            assertEquals(Map.of(field(client, head.thread.get().getId()), "1"), hash(name));
+            assertEquals(0L, redis("LLEN", queue), "the head left the queue as it took the lock");
+            head.acquired.get(30, TimeUnit.SECONDS);
+            head.finish();
+        }
+        // Another client's waiter heads the queue; a local one queues behind it.
+        lock.lock();
+        List<String> order = new CopyOnWriteArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> first = queueWaiter(pool, other.getFairLock(name), "other", order, queue);
+            Future<?> second = queueWaiter(pool, lock, "local", order, queue);
+            lock.unlock();
+            first.get(30, TimeUnit.SECONDS);
+            second.get(30, TimeUnit.SECONDS);
+            assertEquals(List.of("other", "local"), order, "the fair queue's order");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertFalse(lock.isLocked());
+    }
+
+    /**
+     * Rule 20.6: nothing is left behind when waiters leave while hand-offs fly: threads taking the
+     * lock with short waits, timed-out {@code tryLock}s and interrupts, on the reentrant and the
+     * fair lock; afterwards no key, no hold, no waiter, and every successful {@code tryLock} held
+     * the lock alone.
+     */
+    @Test
+    void rule20_6_waitersLeavingDuringHandoffs_leaveNothingBehind() throws Exception {
+        LockClient client = client();
+        for (DistributedLock lock : List.of(client.getLock("tck:handoff-churn"), client.getFairLock("tck:handoff-churn-fair"))) {
+            AtomicInteger inside = new AtomicInteger();
+            AtomicInteger overlaps = new AtomicInteger();
+            AtomicInteger acquisitions = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            Map<Thread, Throwable> failures = new ConcurrentHashMap<>();
+            long until = System.nanoTime() + Duration.ofMillis(1500).toNanos();
+            for (int i = 0; i < 6; i++) {
+                Thread t = new Thread(() -> {
+                    ThreadLocalRandom random = ThreadLocalRandom.current();
+                    while (System.nanoTime() - until < 0) {
+                        try {
+                            if (lock.tryLock(random.nextInt(0, 4), TimeUnit.MILLISECONDS)) {
+                                try {
+                                    if (inside.incrementAndGet() != 1) {
+                                        overlaps.incrementAndGet();
+                                    }
+                                    acquisitions.incrementAndGet();
+                                    inside.decrementAndGet();
+                                } finally {
+                                    lock.unlock();
+                                }
+                            }
+                        } catch (InterruptedException e) {
+                            // interrupted while waiting: the rule's point; go on
+                        } catch (Throwable e) {
+                            failures.put(Thread.currentThread(), e);
+                            return;
+                        }
+                    }
+                }, "tck-handoff-churn-" + i);
+                threads.add(t);
+                t.start();
+            }
+            while (System.nanoTime() - until < 0) {
+                threads.get(ThreadLocalRandom.current().nextInt(threads.size())).interrupt();
+                Thread.sleep(3); // pacing the interrupts, not waiting for an outcome
+            }
+            for (Thread t : threads) {
+                t.join(TimeUnit.SECONDS.toMillis(60));
+                assertFalse(t.isAlive(), t.getName() + " is stuck at " + Arrays.toString(t.getStackTrace()));
+            }
+            assertEquals(Map.of(), failures, "threads failed");
+            assertEquals(0, overlaps.get(), "two threads held " + lock.getName() + " at once");
+            assertTrue(acquisitions.get() > 0, "nobody ever acquired " + lock.getName());
+            Await.until(Duration.ofSeconds(10), () -> client.stats().heldLocks() == 0 && client.stats().waiters() == 0,
+                    () -> "holds or waiters left: " + client.stats());
+            assertFalse(lock.isLocked(), lock.getName() + " left locked");
+        }
+    }
+
+    /**
+     * Rule 20.7: an asynchronous waiter of the same client (woken by the ordinary release
+     * message, not handed off to) still gets its turn while blocked threads take the lock back to
+     * back.
+     */
+    @Test
+    void rule20_7_asyncWaiterOfTheSameClient_isNotStarved() throws Exception {
+        LockClient local = kit.newLockClient(LockOptions.builder().localHandoff(4, Duration.ofMillis(20)).build());
+        DistributedLock lock = local.getLock("tck:handoff-async");
+        assertOutsiderProgresses(lock, new AsyncAsLock(lock));
+    }
+
+    /** The async API seen as a Lock, on a thread id of its own (a different owner from the loops'). */
+    private static final class AsyncAsLock implements java.util.concurrent.locks.Lock {
+        private final DistributedLock lock;
+        private final long owner = ThreadLocalRandom.current().nextLong(1L << 40, 1L << 50);
+
+        AsyncAsLock(DistributedLock lock) {
+            this.lock = lock;
+        }
+
+        @Override
+        public boolean tryLock(long time, TimeUnit unit) {
+            return lock.tryLockAsync(time, -1, unit, owner).join();
+        }
+
+        @Override
+        public void unlock() {
+            lock.unlockAsync(owner).join();
+        }
+
+        @Override
+        public void lock() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void lockInterruptibly() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean tryLock() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public java.util.concurrent.locks.Condition newCondition() {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /**
+     * Rule 20.8: with local hand-off off, a blocked waiter never parks for a hand-off, the unlock
+     * publishes "0" as Redisson's does, and the waiter takes the lock with its own attempt.
+     */
+    @Test
+    void rule20_8_handoffOff_unlockPublishesAndTheWaiterAcquiresItself() throws Exception {
+        LockClient client = kit.newLockClient(LockOptions.builder().noLocalHandoff().build());
+        DistributedLock lock = client.getLock("tck:handoff-off");
+        lock.lock();
+        try (Waiter w = new Waiter(lock, "tck-handoff-off-waiter")) {
+            Await.until(Duration.ofSeconds(20), () -> client.stats().waiters() == 1 && !channels().isEmpty(),
+                    () -> "the waiter never waited");
+            assertFalse(parkedForHandoff(w.thread.get()));
+            assertEquals(List.of("0"), messagesOf("tck:handoff-off", lock::unlock));
+            w.acquired.get(30, TimeUnit.SECONDS);
+            w.finish();
+        }
+        assertFalse(lock.isLocked());
+    }
+}
