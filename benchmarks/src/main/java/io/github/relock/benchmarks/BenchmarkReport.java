@@ -1,14 +1,14 @@
 package io.github.relock.benchmarks;
 
+import io.github.relock.tck.RedisCluster;
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RespClient;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -24,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.DoubleStream;
@@ -47,10 +46,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar --scenarios=a,c --rounds=3 # a subset, 3 interleaved rounds
  *                                                                    # (RESULTS.md left alone)
  * java -jar benchmarks/target/benchmarks.jar --pin           # Redis on a CPU of its own (see CpuPinning)
+ * java -jar benchmarks/target/benchmarks.jar --scenarios=h,i,j # issue 15's scenarios only
+ * java -Drelock.localHandoff=off -jar benchmarks/target/benchmarks.jar # relock's local hand-off setting
  * </pre>
  *
  * <p>Each JMH benchmark runs in forked JVMs that get the Redis port as a system property; scenario
- * (f) runs {@link HeldLocksProbe} in a JVM of its own. The report goes to standard output and to
+ * (f) runs {@link HeldLocksProbe} in a JVM of its own, scenario (h) two {@link CrossJvmProbe} JVMs
+ * side by side; scenario (i) runs (b) and (c) again on a 3-master {@link RedisCluster} started for
+ * it. The report goes to standard output and to
  * {@code benchmarks/target/benchmark-report.md}; a full run also rewrites the generated block of
  * {@code benchmarks/RESULTS.md} (unless {@code -Dresults.update=false}). Logs of every JMH run are
  * in {@code benchmarks/target/jmh-logs/}; every fork's hand-off histogram, as an HdrHistogram log, in
@@ -64,12 +67,30 @@ public final class BenchmarkReport {
     static final String END = "<!-- END GENERATED RESULTS -->";
     static final long PROBE_WATCHDOG_MS = 3_000;
 
+    /**
+     * Issue 15's baseline for target (1): relock-jedis in (c), one client, one lock, acquisitions/s,
+     * from the 2026-11-23 short run (RESULTS.md at b9aa892), by thread count.
+     */
+    static final Map<Integer, Double> PREVIOUS_ONE_LOCK_JEDIS = Map.of(4, 7_102.0, 16, 7_313.0);
+    /** Where the previous figures of target (1) come from, as the report names it. */
+    static final String PREVIOUS_ONE_LOCK_SOURCE = "2026-11-23 short run";
+    /**
+     * The previous cross-JVM hand-off p99 in µs, by contender, for target (5): none yet, so (h)'s
+     * first figures are the baseline. Put a run's relock figures here to hold later runs to them.
+     */
+    static final Map<Contender, Double> PREVIOUS_CROSS_JVM_P99_MICROS = Map.of();
+    /** Threads in each of the two JVMs of scenario (h). */
+    static final int CROSS_JVM_THREADS = 2;
+    /** Masters of scenario (i)'s cluster. */
+    static final int CLUSTER_MASTERS = 3;
+
     private static final List<Contender> ALL = List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE,
             Contender.REDISSON, Contender.FLOOR);
     private static final List<Contender> WAITING = List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE,
             Contender.REDISSON);
     private static final List<Contender> ASYNC = List.of(Contender.RELOCK_LETTUCE, Contender.REDISSON,
             Contender.RELOCK_JEDIS);
+    private static final List<Contender> RELOCK = List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE);
 
     /**
      * One line of the table: a scenario measured by one JMH benchmark (or by the probe, for f).
@@ -79,43 +100,63 @@ public final class BenchmarkReport {
      * @param parts the methods of a group benchmark reported each on its own row (their JMH
      *     secondary results) instead of the group's total; empty for a plain benchmark
      * @param latency what the histogram holds, as the row names it
+     * @param onCluster whether it runs on the cluster (scenario i) instead of the one Redis
+     * @param brief whether it runs with the profile's {@linkplain Profile#brief() brief} iterations
      */
     record Scenario(String key, String label, Class<?> benchmark, String method, int threads, List<Contender> contenders,
-                    String unit, boolean handOff, List<String> parts, String latency) {
+                    String unit, boolean handOff, List<String> parts, String latency, boolean onCluster,
+                    boolean brief) {
         /** A plain benchmark: one figure; its latency histogram, if any, holds hand-offs. */
         Scenario(String key, String label, Class<?> benchmark, String method, int threads, List<Contender> contenders,
                  String unit, boolean handOff) {
-            this(key, label, benchmark, method, threads, contenders, unit, handOff, List.of(), "hand-off");
+            this(key, label, benchmark, method, threads, contenders, unit, handOff, List.of(), "hand-off", false, false);
         }
 
-        /** @return what {@code --scenarios} selects it by: its key without the thread count (c4, c16: c; rw: rw) */
+        /**
+         * @return what {@code --scenarios} selects it by: its key without the thread count (c4, c16: c;
+         *     rw: rw), or the part before a dash (i-b4: i)
+         */
         String group() {
-            return key.replaceFirst("[0-9]+$", "");
+            int dash = key.indexOf('-');
+            return dash > 0 ? key.substring(0, dash) : key.replaceFirst("[0-9]+$", "");
+        }
+
+        /** @return the same scenario on the cluster: key {@code i-<key>}, label prefixed, brief */
+        Scenario onTheCluster() {
+            return new Scenario("i-" + key, "(i) " + CLUSTER_MASTERS + "-master cluster: " + label, benchmark, method,
+                    threads, WAITING, unit, handOff, parts, latency, true, true);
         }
     }
+
+    private static final Scenario B4 = new Scenario("b4", "(b) lock+unlock, 4 threads, own locks",
+            UncontendedBenchmark.class, "lockUnlock", 4, ALL, "cycles/s", false);
+    private static final Scenario B16 = new Scenario("b16", "(b) lock+unlock, 16 threads, own locks",
+            UncontendedBenchmark.class, "lockUnlock", 16, ALL, "cycles/s", false);
+    private static final Scenario C4 = new Scenario("c4", "(c) 4 threads, one lock", ContendedBenchmark.class,
+            "oneLock", 4, WAITING, "acquisitions/s", true);
+    private static final Scenario C16 = new Scenario("c16", "(c) 16 threads, one lock", ContendedBenchmark.class,
+            "oneLock", 16, WAITING, "acquisitions/s", true);
 
     static final List<Scenario> SCENARIOS = List.of(
             new Scenario("a", "(a) lock+unlock, 1 thread", UncontendedBenchmark.class, "lockUnlock", 1, ALL,
                     "cycles/s", false),
-            new Scenario("b4", "(b) lock+unlock, 4 threads, own locks", UncontendedBenchmark.class, "lockUnlock", 4,
-                    ALL, "cycles/s", false),
-            new Scenario("b16", "(b) lock+unlock, 16 threads, own locks", UncontendedBenchmark.class, "lockUnlock", 16,
-                    ALL, "cycles/s", false),
-            new Scenario("c4", "(c) 4 threads, one lock", ContendedBenchmark.class, "oneLock", 4, WAITING,
-                    "acquisitions/s", true),
-            new Scenario("c16", "(c) 16 threads, one lock", ContendedBenchmark.class, "oneLock", 16, WAITING,
-                    "acquisitions/s", true),
+            B4, B16, C4, C16,
             new Scenario("d4", "(d) fair lock, 4 threads, one lock", ContendedBenchmark.class, "fairOneLock", 4,
                     WAITING, "acquisitions/s", true),
             new Scenario("e", "(e) tryLock() on a held lock, 1 thread", UncontendedBenchmark.class, "tryLockHeld", 1,
                     ALL, "attempts/s", false),
             new Scenario("g", "(g) async, " + AsyncBenchmark.IN_FLIGHT + " lock/unlock pairs in flight",
                     AsyncBenchmark.class, "lockUnlockPair", 1, ASYNC, "pairs/s", false),
-            // (h) and (i) are reserved for scenarios still to come.
             new Scenario("rw", "(rw) read-write lock, " + ReadWriteBenchmark.READERS + " readers + "
                     + ReadWriteBenchmark.WRITERS + " writer, one lock", ReadWriteBenchmark.class, ReadWriteBenchmark.GROUP,
                     ReadWriteBenchmark.READERS + ReadWriteBenchmark.WRITERS, WAITING, "acquisitions/s", true,
-                    List.of("reader", "writer"), "writer wait"));
+                    List.of("reader", "writer"), "writer wait", false, false),
+            // (h) is not a JMH benchmark: two CrossJvmProbe JVMs, see crossJvm().
+            B4.onTheCluster(), B16.onTheCluster(), C4.onTheCluster(), C16.onTheCluster(),
+            new Scenario("j", "(j) one lock: " + OutsideWaiterBenchmark.LOCAL + " threads of one client + "
+                    + OutsideWaiterBenchmark.OUTSIDE + " thread of another", OutsideWaiterBenchmark.class,
+                    OutsideWaiterBenchmark.GROUP, OutsideWaiterBenchmark.LOCAL + OutsideWaiterBenchmark.OUTSIDE, WAITING,
+                    "acquisitions/s", true, List.of("local", "outside"), "outside wait", false, true));
 
     /** A measured figure; {@code value} is NaN when there is none, and {@code text} says why. */
     record Cell(double value, String text) {
@@ -140,7 +181,13 @@ public final class BenchmarkReport {
     private final Map<String, Map<Contender, List<Round>>> rounds = new HashMap<>();
     private final Map<String, Map<Contender, String>> failures = new HashMap<>();
     private final Map<Contender, String> probeDetails = new EnumMap<>(Contender.class);
+    /** The merged latency histogram behind every latency cell, by cell key. */
+    private final Map<String, Map<Contender, HandOffRecorder.Summary>> latencies = new HashMap<>();
+    /** Scenario (h): every round's histograms and throughput, by contender. */
+    private final Map<Contender, List<HandOffRecorder.Summary>> crossJvm = new EnumMap<>(Contender.class);
+    private final Map<Contender, List<Double>> crossJvmRates = new EnumMap<>(Contender.class);
     private RedisServer redis;
+    private RedisCluster cluster;
 
     private BenchmarkReport(Profile profile, Set<String> only, boolean pin, Path target) {
         this.profile = profile;
@@ -153,9 +200,9 @@ public final class BenchmarkReport {
     }
 
     /**
-     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g,rw] [--rounds=N] [--pin]}; also
-     *     {@code -Dprofile=long}, {@code -Dscenarios=a,c}, {@code -Drounds=3}, {@code -Dpin=true},
-     *     {@code -Dresults.update=false}
+     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g,h,i,j,rw] [--rounds=N] [--pin]
+     *     [--local-handoff=off]}; also {@code -Dprofile=long}, {@code -Dscenarios=a,c}, {@code -Drounds=3},
+     *     {@code -Dpin=true}, {@code -Dresults.update=false}, {@code -Drelock.localHandoff=off}
      * @throws Exception when Redis cannot start or the report cannot be written
      */
     public static void main(String[] args) throws Exception {
@@ -174,6 +221,8 @@ public final class BenchmarkReport {
                 scenarios = a.substring("--scenarios=".length());
             } else if (a.startsWith("--profile=")) {
                 profileName = a.substring("--profile=".length());
+            } else if (a.startsWith("--local-handoff=")) {
+                System.setProperty(Contender.LOCAL_HANDOFF, a.substring("--local-handoff=".length()));
             } else if (!a.isBlank()) {
                 profileName = a;
             }
@@ -188,6 +237,7 @@ public final class BenchmarkReport {
         if (rounds != null) {
             profile = profile.withRounds(Integer.parseInt(rounds.trim()));
         }
+        Contender.relockOptions(Duration.ofSeconds(30)); // a bad -Drelock.localHandoff fails here, not in every fork
         new BenchmarkReport(profile, only, pin, targetDir()).run();
         System.exit(0); // client libraries may leave non-daemon threads in this JVM
     }
@@ -204,14 +254,24 @@ public final class BenchmarkReport {
         }
         System.out.println("relock benchmarks, " + profile.describe());
         System.out.println("embedded redis-server 7.0.15 on 127.0.0.1:" + redis.port() + ", " + placement
-                + "; JMH logs in " + logs);
+                + "; relock local hand-off: " + Contender.localHandOff() + "; JMH logs in " + logs);
         try {
+            if (selected("i")) {
+                cluster = RedisCluster.start(CLUSTER_MASTERS, 0, 2000);
+                System.out.println("scenario (i): " + CLUSTER_MASTERS + "-master cluster (no replicas) on "
+                        + cluster.uris());
+            }
             for (int round = 1; round <= profile.rounds(); round++) {
                 for (Scenario s : SCENARIOS) {
                     if (selected(s.group())) {
                         for (Contender c : s.contenders()) {
                             measure(s, c, round);
                         }
+                    }
+                }
+                if (selected("h")) {
+                    for (Contender c : WAITING) {
+                        crossJvm(c, round);
                     }
                 }
             }
@@ -222,13 +282,22 @@ public final class BenchmarkReport {
                     }
                 }
             }
+            if (selected("h")) {
+                WAITING.forEach(this::summariseCrossJvm);
+            }
             if (selected("f")) {
                 for (Contender c : WAITING) {
                     probe(c);
                 }
             }
         } finally {
-            redis.stop();
+            try {
+                if (cluster != null) {
+                    cluster.close();
+                }
+            } finally {
+                redis.stop();
+            }
         }
         double minutes = (System.nanoTime() - started) / 60e9;
         String report = render(loadBefore, Machine.loadAverage(), minutes);
@@ -260,17 +329,23 @@ public final class BenchmarkReport {
         String label = s.label() + " — " + c.id() + " [round " + round + "/" + profile.rounds() + "]";
         flushRedis();
         Path log = logs.resolve(s.key() + "-" + c.id() + "-round" + round + ".log");
+        Profile p = s.brief() ? profile.brief() : profile;
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "-D" + BenchEnv.HOST + "=" + redis.host(),
+                "-D" + BenchEnv.PORT + "=" + redis.port(), "-D" + BenchEnv.OUT + "=" + out, localHandOffArg()));
+        if (s.onCluster()) {
+            jvmArgs.add("-D" + BenchEnv.CLUSTER + "=" + cluster.uris().stream().map(u -> u.getHost() + ":" + u.getPort())
+                    .collect(Collectors.joining(",")));
+        }
         Options options = new OptionsBuilder()
                 .include("^" + Pattern.quote(s.benchmark().getName() + "." + s.method()) + "$")
                 .param("contender", c.id())
                 .threads(s.threads())
-                .forks(profile.forks())
-                .warmupIterations(profile.warmupIterations())
-                .warmupTime(TimeValue.milliseconds(profile.warmupMillis()))
-                .measurementIterations(profile.measurementIterations())
-                .measurementTime(TimeValue.milliseconds(profile.measurementMillis()))
-                .jvmArgsAppend("-Xms1g", "-Xmx1g", "-D" + BenchEnv.HOST + "=" + redis.host(),
-                        "-D" + BenchEnv.PORT + "=" + redis.port(), "-D" + BenchEnv.OUT + "=" + out)
+                .forks(p.forks())
+                .warmupIterations(p.warmupIterations())
+                .warmupTime(TimeValue.milliseconds(p.warmupMillis()))
+                .measurementIterations(p.measurementIterations())
+                .measurementTime(TimeValue.milliseconds(p.measurementMillis()))
+                .jvmArgsAppend(jvmArgs.toArray(String[]::new))
                 .shouldFailOnError(true)
                 .output(log.toString())
                 .build();
@@ -335,6 +410,16 @@ public final class BenchmarkReport {
             List<HandOffRecorder.Summary> parts = rs.stream().map(Round::handOff).filter(Objects::nonNull).toList();
             HandOffRecorder.Summary h = HandOffRecorder.Summary.merge(parts);
             put(s.key() + "-handoff", c, s.latency().equals("hand-off") ? handOffCell(h) : waitCell(h, s.latency()));
+            latencies.computeIfAbsent(s.key() + "-handoff", k -> new EnumMap<>(Contender.class)).put(c, h);
+        }
+        if (s.onCluster() && s.parts().isEmpty()) {
+            String standalone = s.key().substring("i-".length());
+            Cell here = cell(s.key(), c);
+            Cell there = cell(standalone, c);
+            put(s.key() + "-scaling", c, here.ok() && there.ok()
+                    ? new Cell(here.value() / there.value(), String.format(Locale.ROOT, "%.2f× (%s ÷ %s %s)",
+                            here.value() / there.value(), perSecond(here.value()), perSecond(there.value()), s.unit()))
+                    : Cell.na("n/a: needs scenario " + standalone.replaceFirst("[0-9]+$", "") + " in the same run"));
         }
     }
 
@@ -413,31 +498,13 @@ public final class BenchmarkReport {
     private void probe(Contender c) {
         flushRedis();
         Path log = logs.resolve("f-" + c.id() + ".log");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(java, "-Xms1g", "-Xmx1g", "-XX:+UseSerialGC", "-cp",
-                System.getProperty("java.class.path"), HeldLocksProbe.class.getName(), redis.host(),
-                Integer.toString(redis.port()), c.id(), Integer.toString(profile.heldLocks()),
-                Long.toString(PROBE_WATCHDOG_MS), Integer.toString(profile.renewalPeriods()));
         String label = "(f) " + profile.heldLocks() + " held watchdog locks — " + c.id();
         try {
-            Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
-            String result = null;
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    if (line.startsWith("RESULT ")) {
-                        result = line;
-                    }
-                }
-            }
-            if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0 || result == null) {
-                p.destroyForcibly();
-                throw new IllegalStateException("probe exited without a result");
-            }
-            Map<String, String> kv = new HashMap<>();
-            for (String part : result.substring("RESULT ".length()).split(" ")) {
-                int eq = part.indexOf('=');
-                kv.put(part.substring(0, eq), part.substring(eq + 1));
-            }
+            Map<String, String> kv = ProgramRun.start(List.of("-Xms1g", "-Xmx1g", "-XX:+UseSerialGC", localHandOffArg()),
+                    HeldLocksProbe.class, List.of(redis.host(), Integer.toString(redis.port()), c.id(),
+                            Integer.toString(profile.heldLocks()), Long.toString(PROBE_WATCHDOG_MS),
+                            Integer.toString(profile.renewalPeriods())), log)
+                    .result(Duration.ofMinutes(5));
             double sentPerPeriod = Double.parseDouble(kv.get("sentPerPeriod"));
             double ranPerPeriod = Double.parseDouble(kv.get("ranPerPeriod"));
             double per100 = sentPerPeriod / (profile.heldLocks() / 100.0);
@@ -461,6 +528,87 @@ public final class BenchmarkReport {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** @return the JVM option that passes relock's local hand-off setting on */
+    private static String localHandOffArg() {
+        return "-D" + Contender.LOCAL_HANDOFF + "=" + Contender.localHandOff();
+    }
+
+    // ---------------------------------------------------------------- scenario (h)
+
+    /**
+     * One round of scenario (h) for one contender: two {@link CrossJvmProbe} JVMs, {@value
+     * #CROSS_JVM_THREADS} threads each, on one lock, started together; brief warm-up, the profile's
+     * measured time. Their histograms of cross-JVM hand-offs are kept in {@code round-N/}.
+     */
+    private void crossJvm(Contender c, int round) {
+        flushRedis();
+        String label = "(h) 2 JVMs × " + CROSS_JVM_THREADS + " threads, one lock — " + c.id() + " [round " + round + "/"
+                + profile.rounds() + "]";
+        Profile p = profile.brief();
+        long warmupMs = (long) p.warmupIterations() * p.warmupMillis();
+        long measureMs = (long) profile.measurementIterations() * profile.measurementMillis();
+        List<ProgramRun> sides = new ArrayList<>();
+        List<Path> sideLogs = new ArrayList<>();
+        try {
+            Path kept = Files.createDirectories(out.resolve("round-" + round));
+            Path shared = out.resolve("crossjvm-" + c.id() + "-round" + round + ".shared");
+            CrossJvmProbe.createSharedFile(shared);
+            List<Path> histograms = new ArrayList<>();
+            for (int side = 0; side < 2; side++) {
+                Path log = logs.resolve("h-" + c.id() + "-round" + round + "-jvm" + side + ".log");
+                Path histogram = kept.resolve("handoff-crossJvm-" + c.id() + "-jvm" + side + ".hlog");
+                sideLogs.add(log);
+                histograms.add(histogram);
+                sides.add(ProgramRun.start(List.of("-Xms1g", "-Xmx1g", localHandOffArg()), CrossJvmProbe.class,
+                        List.of(redis.host(), Integer.toString(redis.port()), c.id(), Integer.toString(CROSS_JVM_THREADS),
+                                Long.toString(warmupMs), Long.toString(measureMs), shared.toString(),
+                                Integer.toString(side), histogram.toString()), log));
+            }
+            long acquisitions = 0;
+            double seconds = measureMs / 1e3;
+            for (ProgramRun side : sides) {
+                Map<String, String> kv = side.result(Duration.ofMillis(warmupMs + measureMs).plusMinutes(3));
+                acquisitions += Long.parseLong(kv.get("acquisitions"));
+            }
+            List<HandOffRecorder.Summary> parts = new ArrayList<>();
+            for (Path h : histograms) {
+                parts.add(HandOffRecorder.Summary.readFrom(h));
+            }
+            Files.deleteIfExists(shared);
+            HandOffRecorder.Summary merged = HandOffRecorder.Summary.merge(parts);
+            crossJvm.computeIfAbsent(c, k -> new ArrayList<>()).add(merged);
+            crossJvmRates.computeIfAbsent(c, k -> new ArrayList<>()).add(acquisitions / seconds);
+            System.out.println("  " + label + ": " + perSecond(acquisitions / seconds) + " acquisitions/s"
+                    + (merged.handOffs() == 0 ? ", no cross-JVM hand-off" : ", cross-JVM hand-off p50 / p99 "
+                            + millis(merged.p50Micros()) + " / " + millis(merged.p99Micros())));
+        } catch (IOException | RuntimeException e) {
+            sides.forEach(ProgramRun::destroy);
+            failures.computeIfAbsent("h", k -> new EnumMap<>(Contender.class)).put(c,
+                    sideLogs.stream().map(l -> l.getFileName().toString()).collect(Collectors.joining(", ")));
+            System.out.println("  " + label + ": FAILED, see " + sideLogs + ": " + e);
+        } catch (InterruptedException e) {
+            sides.forEach(ProgramRun::destroy);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void summariseCrossJvm(Contender c) {
+        List<HandOffRecorder.Summary> rs = crossJvm.getOrDefault(c, List.of());
+        if (rs.isEmpty()) {
+            String failed = failures.getOrDefault("h", Map.of()).get(c);
+            put("h", c, Cell.na("failed (see target/jmh-logs/" + failed + ")"));
+            put("h-handoff", c, Cell.na("failed"));
+            return;
+        }
+        double[] rates = crossJvmRates.get(c).stream().mapToDouble(Double::doubleValue).toArray();
+        put("h", c, new Cell(median(rates), perSecond(median(rates)) + " acquisitions/s"
+                + (rates.length > 1 ? " (median of " + rates.length + " rounds)" : "")));
+        HandOffRecorder.Summary h = HandOffRecorder.Summary.merge(rs);
+        put("h-handoff", c, handOffCell(h));
+        latencies.computeIfAbsent("h-handoff", k -> new EnumMap<>(Contender.class)).put(c, h);
     }
 
     // ---------------------------------------------------------------- report
@@ -493,7 +641,23 @@ public final class BenchmarkReport {
         md.append("- Redis: embedded redis-server 7.0.15 (org.signal:embedded-redis) on loopback, one instance for "
                 + "every contender; contenders run one after another, each in its own JVM; CPU placement: "
                 + placement + "\n");
-        md.append("- Profile: ").append(profile.describe()).append("\n\n");
+        if (cluster != null) {
+            md.append("- Cluster of (i): ").append(CLUSTER_MASTERS).append(" masters, no replicas (the one Redis has none "
+                    + "either), embedded redis-server 7.0.15 on loopback, slots spread evenly; relock on a Jedis "
+                    + "`RedisClusterClient` (pool of ").append(Contender.JEDIS_POOL_SIZE).append(" per node) and a Lettuce "
+                    + "`RedisClusterClient`, Redisson `useClusterServers()` with its defaults\n");
+        }
+        md.append("- relock options: watchdog 30 s (3 s in (f)), local hand-off `-D").append(Contender.LOCAL_HANDOFF)
+                .append("=").append(Contender.localHandOff()).append("`\n");
+        md.append("- Profile: ").append(profile.describe());
+        if (SCENARIOS.stream().anyMatch(s -> s.brief() && selected(s.group())) || selected("h")) {
+            Profile b = profile.brief();
+            md.append("; (h), (i), (j) brief: ").append(b.warmupIterations()).append(" × ").append(b.warmupMillis())
+                    .append(" ms warm-up + ").append(b.measurementIterations()).append(" × ").append(b.measurementMillis())
+                    .append(" ms measured ((h): ").append(profile.measurementIterations() * profile.measurementMillis())
+                    .append(" ms measured)");
+        }
+        md.append("\n\n");
 
         md.append("| Scenario | Contender | Figure | relock / Redisson | relock / floor |\n");
         md.append("|---|---|---|---|---|\n");
@@ -513,6 +677,14 @@ public final class BenchmarkReport {
                 rows(md, s.label() + ", " + s.latency() + " p50 / p99 (lower is better)", s.key() + "-handoff",
                         s.contenders(), false);
             }
+            if (s.onCluster() && s.parts().isEmpty()) {
+                plainRows(md, s.label() + ", cluster ÷ standalone " + s.unit(), s.key() + "-scaling", s.contenders());
+            }
+        }
+        if (selected("h")) {
+            String h = "(h) 2 JVMs × " + CROSS_JVM_THREADS + " threads, one lock";
+            rows(md, h + ", acquisitions/s (both JVMs)", "h", WAITING, false);
+            rows(md, h + ", cross-JVM hand-off p50 / p99 (lower is better)", "h-handoff", WAITING, false);
         }
         if (selected("f")) {
             rows(md, "(f) " + String.format(Locale.ROOT, "%,d", profile.heldLocks())
@@ -528,6 +700,28 @@ public final class BenchmarkReport {
                 + "percentiles cover all measured iterations: every fork records an HdrHistogram (3 significant "
                 + "digits), and the percentiles are read from the histograms of all forks and rounds merged "
                 + "(logs in target/bench-out/).\n");
+        if (selected("h")) {
+            md.append("\n(h) runs two JVMs (each its own client) with " + CROSS_JVM_THREADS + " threads each looping "
+                    + "lock()+unlock() on one lock. A cross-JVM hand-off is the time from the start of a holder's "
+                    + "unlock() in one JVM to the return of lock() in the other JVM when that JVM holds it next "
+                    + "(both read the same system monotonic clock; the last release is shared through a memory-mapped "
+                    + "file); its share of all acquisitions is shown. Acquisitions that follow a release in the same "
+                    + "JVM are not hand-offs here.\n");
+        }
+        if (selected("i")) {
+            md.append("\n(i) repeats (b) and (c) on the " + CLUSTER_MASTERS + "-master cluster: own locks spread over "
+                    + "the masters by hash slot, one lock lives on one master. Cluster ÷ standalone divides each "
+                    + "contender's (i) figure by its (b) or (c) figure of the same run; with Redis and the clients on "
+                    + "one 2-core machine the masters share those cores, so the ratio shows the client's scaling, not "
+                    + "what separate hosts would give.\n");
+        }
+        if (selected("j")) {
+            md.append("\n(j) local and outside acquisitions/s are JMH's per-method throughput of the one group. Outside "
+                    + "wait is the time from the outside client's call of lock() to its return, for every outside "
+                    + "acquisition in the measured iterations (p99.9 and max in brackets): how long a waiter of another "
+                    + "client can be kept out while one client's " + OutsideWaiterBenchmark.LOCAL
+                    + " threads keep the lock busy.\n");
+        }
         if (selected("rw")) {
             md.append("\n(rw) reader and writer acquisitions/s are JMH's per-method throughput of the one group "
                     + "(all four readers together; the writer). Writer wait is not a hand-off: it is the time from just "
@@ -540,12 +734,29 @@ public final class BenchmarkReport {
                     + "INFO commandstats delta (every command Redis ran, scripts' inner calls included):\n\n");
             probeDetails.forEach((c, d) -> md.append("- ").append(c.id()).append(": ").append(d).append('\n'));
         }
-        md.append("\n#### Targets (2-core loopback machine, ratios from one run)\n\n");
-        md.append("| Target | Measured | Status |\n|---|---|---|\n");
-        for (String[] t : targets()) {
-            md.append("| ").append(t[0]).append(" | ").append(t[1]).append(" | ").append(t[2]).append(" |\n");
+        md.append("\n#### Targets of issue 15 (2-core loopback machine, ratios from one run)\n\n");
+        table(md, issue15Targets());
+        List<String[]> earlier = targets();
+        if (!earlier.isEmpty()) {
+            md.append("\n#### Earlier targets\n\n");
+            table(md, earlier);
         }
         return md.toString();
+    }
+
+    private static void table(StringBuilder md, List<String[]> rows) {
+        md.append("| Target | Measured | Status |\n|---|---|---|\n");
+        for (String[] t : rows) {
+            md.append("| ").append(t[0]).append(" | ").append(t[1]).append(" | ").append(t[2]).append(" |\n");
+        }
+    }
+
+    /** Rows without ratio columns (the figure is itself a ratio). */
+    private void plainRows(StringBuilder md, String label, String key, List<Contender> contenders) {
+        for (Contender c : contenders) {
+            md.append("| ").append(label).append(" | ").append(c.id()).append(" | ").append(cell(key, c).text())
+                    .append(" |  |  |\n");
+        }
     }
 
     private void rows(StringBuilder md, String label, String key, List<Contender> contenders, boolean floor) {
@@ -571,7 +782,7 @@ public final class BenchmarkReport {
             t.add(atLeast("(a) relock-lettuce throughput ≥ 1.0 × Redisson's", "a", Contender.RELOCK_LETTUCE, 1.0));
         }
         if (selected("c")) {
-            for (Contender c : List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE)) {
+            for (Contender c : RELOCK) {
                 t.add(atLeast("(c) " + c.id() + ", 4 threads on one lock: acquisitions/s ≥ 2 × Redisson's", "c4", c, 2.0));
             }
             for (String k : List.of("c4", "c16")) {
@@ -587,15 +798,91 @@ public final class BenchmarkReport {
                 t.add(atLeast("(d) " + c.id() + ", fair lock, 4 threads: ≥ 2 × Redisson's", "d4", c, 2.0));
             }
         }
+        return t;
+    }
+
+    /**
+     * Issue 15's targets, each computed from this run's figures (a row only for what ran):
+     * (1) one lock, one client, relock-jedis ≥ 2× its previous figure, ≥ 8× Redisson, relock-lettuce
+     * ≥ 5× Redisson; (2) fair lock ≥ 4× Redisson; (3) relock-lettuce ≥ 0.8× relock-jedis; (4) renewal
+     * commands and heap per held lock; (5) cross-JVM hand-off p99 no worse than before; (6) the outside
+     * waiter's wait, reported.
+     */
+    private List<String[]> issue15Targets() {
+        List<String[]> t = new ArrayList<>();
+        if (selected("c")) {
+            for (int threads : List.of(4, 16)) {
+                String key = "c" + threads;
+                String what = "(1) " + threads + " threads on one lock, one client: ";
+                double previous = PREVIOUS_ONE_LOCK_JEDIS.get(threads);
+                Cell jedis = cell(key, Contender.RELOCK_JEDIS);
+                double r = jedis.value() / previous;
+                String[] row = check(what + "relock-jedis ≥ 2 × its previous " + perSecond(previous) + "/s ("
+                        + PREVIOUS_ONE_LOCK_SOURCE + ")", r, "×", shown(r) >= 2);
+                if (jedis.ok()) {
+                    row[1] = perSecond(jedis.value()) + "/s = " + row[1];
+                }
+                t.add(row);
+                t.add(atLeast(what + "relock-jedis ≥ 8 × Redisson's", key, Contender.RELOCK_JEDIS, 8));
+                t.add(atLeast(what + "relock-lettuce ≥ 5 × Redisson's", key, Contender.RELOCK_LETTUCE, 5));
+            }
+        }
+        if (selected("d")) {
+            for (Contender c : RELOCK) {
+                t.add(atLeast("(2) fair lock, 4 threads: " + c.id() + " ≥ 4 × Redisson's", "d4", c, 4));
+            }
+        }
+        for (String key : List.of("a", "b4", "b16", "c4", "c16", "d4")) {
+            if (selected(key.replaceFirst("[0-9]+$", ""))) {
+                double r = cell(key, Contender.RELOCK_LETTUCE).value() / cell(key, Contender.RELOCK_JEDIS).value();
+                t.add(check("(3) (" + key + ") relock-lettuce ≥ 0.8 × relock-jedis", r, "×", shown(r) >= 0.8));
+            }
+        }
         if (selected("f")) {
-            for (Contender c : List.of(Contender.RELOCK_JEDIS, Contender.RELOCK_LETTUCE)) {
+            for (Contender c : RELOCK) {
                 double v = cell("f-cmds", c).value();
-                t.add(check("(f) " + c.id() + ": ≤ 0.25 renewal commands per 100 held locks per period", v, "", shown(v) <= 0.25));
+                t.add(check("(4) " + c.id() + ": ≤ 0.25 renewal commands per 100 held locks per period", v, "",
+                        shown(v) <= 0.25));
                 double h = cell("f-heap", c).value();
-                t.add(check("(f) " + c.id() + ": ≤ 384 B client heap per held lock", h, " bytes", h <= 384));
+                t.add(check("(4) " + c.id() + ": ≤ 384 B client heap per held lock", h, " bytes", h <= 384));
+            }
+        }
+        if (selected("h")) {
+            for (Contender c : RELOCK) {
+                t.add(crossJvmTarget(c));
+            }
+        }
+        if (selected("j")) {
+            for (Contender c : RELOCK) {
+                HandOffRecorder.Summary w = latencies.getOrDefault("j-handoff", Map.of()).get(c);
+                HandOffRecorder.Summary r = latencies.getOrDefault("j-handoff", Map.of()).get(Contender.REDISSON);
+                String what = "(6) " + c.id() + ", " + OutsideWaiterBenchmark.LOCAL
+                        + " local threads on one lock: the outside waiter's max wait, reported";
+                if (w == null || w.handOffs() == 0) {
+                    t.add(new String[] {what, "n/a", "n/a"});
+                    continue;
+                }
+                t.add(new String[] {what, "max " + millis(w.maxMicros()) + ", p99 " + millis(w.p99Micros())
+                        + (r == null || r.handOffs() == 0 ? "" : " (Redisson: max " + millis(r.maxMicros()) + ", p99 "
+                                + millis(r.p99Micros()) + ")"), "reported"});
             }
         }
         return t;
+    }
+
+    /** Target (5): the cross-JVM hand-off p99 against {@link #PREVIOUS_CROSS_JVM_P99_MICROS}. */
+    private String[] crossJvmTarget(Contender c) {
+        Double previous = PREVIOUS_CROSS_JVM_P99_MICROS.get(c);
+        String what = "(5) " + c.id() + ": cross-JVM hand-off p99 no worse than the previous"
+                + (previous == null ? "" : " " + millis(previous));
+        Cell p99 = cell("h-handoff", c);
+        if (!p99.ok()) {
+            return new String[] {what, p99.text(), "n/a"};
+        }
+        if (previous == null) {
+            return new String[] {what, "p99 " + millis(p99.value()), "baseline (no previous figure)"};
+        }
+        return check(what, p99.value() / 1000, " ms", shown(p99.value() / 1000) <= shown(previous / 1000));
     }
 
     private String[] atLeast(String what, String key, Contender c, double factor) {

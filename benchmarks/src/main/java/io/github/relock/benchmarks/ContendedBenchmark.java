@@ -50,7 +50,7 @@ public class ContendedBenchmark {
     @Setup(Level.Trial)
     public void open(BenchmarkParams params) {
         Contender c = Contender.of(contender);
-        source = c.open(BenchEnv.host(), BenchEnv.port());
+        source = BenchEnv.open(c);
         String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         reentrant = source.lock("bench:" + contender + ":one");
         fair = source.fairLock("bench:" + contender + ":fair").orElse(null);

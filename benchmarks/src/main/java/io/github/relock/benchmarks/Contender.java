@@ -1,8 +1,11 @@
 package io.github.relock.benchmarks;
 
 import io.github.relock.api.LockOptions;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,8 +32,15 @@ enum Contender {
     REDISSON("redisson"),
     FLOOR("floor");
 
-    /** Connections in the Jedis pools (relock-jedis and the floor). */
+    /** Connections in the Jedis pools (relock-jedis and the floor); per node on a cluster. */
     static final int JEDIS_POOL_SIZE = 32;
+
+    /**
+     * System property choosing relock's local hand-off setting for every relock contender in every
+     * scenario: {@code default} (whatever {@link LockOptions} defaults to) or {@code off}.
+     * {@link BenchmarkReport} passes it on to every JVM it starts.
+     */
+    static final String LOCAL_HANDOFF = "relock.localHandoff";
 
     // relock logs each client it creates at INFO; keep the benchmark output to results. Held
     // strongly: java.util.logging keeps loggers weakly.
@@ -74,13 +84,60 @@ enum Contender {
      * @return the client; close it after use
      */
     LockSource open(String host, int port, Duration watchdog) {
-        LockOptions options = LockOptions.builder().lockWatchdogTimeout(watchdog).build();
+        LockOptions options = relockOptions(watchdog);
         return switch (this) {
             case RELOCK_JEDIS -> RelockSource.onJedis(host, port, options);
             case RELOCK_LETTUCE -> RelockSource.onLettuce(host, port, options);
             case REDISSON -> RedissonSource.open(host, port, watchdog);
             case FLOOR -> FloorSource.open(host, port, watchdog);
         };
+    }
+
+    /**
+     * Opens this contender's cluster client (the default watchdog, 30 s).
+     *
+     * @param seeds the cluster's nodes (any of them; the client discovers the rest)
+     * @return the client; close it after use
+     * @throws UnsupportedOperationException for the floor (raw single-node {@code EVALSHA})
+     */
+    LockSource openCluster(List<InetSocketAddress> seeds) {
+        Duration watchdog = LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT;
+        return switch (this) {
+            case RELOCK_JEDIS -> RelockSource.onJedisCluster(seeds, relockOptions(watchdog));
+            case RELOCK_LETTUCE -> RelockSource.onLettuceCluster(seeds, relockOptions(watchdog));
+            case REDISSON -> RedissonSource.openCluster(seeds, watchdog);
+            case FLOOR -> throw new UnsupportedOperationException("the floor is a single-node EVALSHA: no cluster");
+        };
+    }
+
+    /**
+     * The options of every relock client the benchmarks make.
+     *
+     * @param watchdog the lock watchdog timeout
+     * @return the options, with the local hand-off setting of {@code -Drelock.localHandoff}
+     */
+    static LockOptions relockOptions(Duration watchdog) {
+        LockOptions.Builder options = LockOptions.builder().lockWatchdogTimeout(watchdog);
+        String handOff = localHandOff();
+        switch (handOff) {
+            case "default" -> {
+                // LockOptions' own default
+            }
+            case "off" -> {
+                // >>> LOCAL HAND-OFF: the one place to wire the new LockOptions option when it lands, e.g.
+                // options.localHandOff(false) (or maxConsecutive 0). Until then relock has no local
+                // hand-off, so "off" is what it does anyway. Add values such as "on" or
+                // "maxConsecutive=N,maxRun=10ms" here, and in the message below.
+            }
+            default -> throw new IllegalArgumentException("-D" + LOCAL_HANDOFF + " must be 'default' or 'off', was '"
+                    + handOff + "'");
+        }
+        return options.build();
+    }
+
+    /** @return the value of {@code -Drelock.localHandoff}, {@code default} when unset */
+    static String localHandOff() {
+        return System.getProperty(LOCAL_HANDOFF, "default").trim().toLowerCase(Locale.ROOT);
     }
 
     /** @return a client with the default watchdog (30 s) */

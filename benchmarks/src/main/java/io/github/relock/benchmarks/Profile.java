@@ -47,6 +47,21 @@ record Profile(String name, int rounds, int forks, int warmupIterations, int war
                 heldLocks, renewalPeriods);
     }
 
+    /**
+     * The iterations of the scenarios added for issue 15 ((h), (i), (j)), which keep the default run
+     * short: in the {@code short} profile at most 2 warm-up and 4 measured iterations; {@code long}
+     * and {@code quick} unchanged.
+     *
+     * @return this profile, briefer
+     */
+    Profile brief() {
+        if (!name.equals("short")) {
+            return this;
+        }
+        return new Profile(name, rounds, forks, Math.min(2, warmupIterations), warmupMillis,
+                Math.min(4, measurementIterations), measurementMillis, heldLocks, renewalPeriods);
+    }
+
     String describe() {
         return name + ": " + rounds + " round(s) of JMH " + forks + " fork(s) × (" + warmupIterations + " × "
                 + warmupMillis + " ms warm-up + " + measurementIterations + " × " + measurementMillis

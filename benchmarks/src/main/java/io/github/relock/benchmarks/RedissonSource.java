@@ -1,6 +1,8 @@
 package io.github.relock.benchmarks;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Lock;
@@ -11,8 +13,8 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * Redisson 4.7.0 as it ships: single-server configuration with its defaults (Netty threads,
- * connection pools, pub/sub pools), only the address and the watchdog timeout set.
+ * Redisson 4.7.0 as it ships: single-server (or cluster-servers) configuration with its defaults
+ * (Netty threads, connection pools, pub/sub pools), only the address(es) and the watchdog timeout set.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -27,6 +29,14 @@ final class RedissonSource implements LockSource {
         Config config = new Config();
         config.setLockWatchdogTimeout(watchdog.toMillis());
         config.useSingleServer().setAddress("redis://" + host + ":" + port);
+        return new RedissonSource(Redisson.create(config));
+    }
+
+    static RedissonSource openCluster(List<InetSocketAddress> seeds, Duration watchdog) {
+        Config config = new Config();
+        config.setLockWatchdogTimeout(watchdog.toMillis());
+        var cluster = config.useClusterServers();
+        seeds.forEach(s -> cluster.addNodeAddress("redis://" + s.getHostString() + ":" + s.getPort()));
         return new RedissonSource(Redisson.create(config));
     }
 

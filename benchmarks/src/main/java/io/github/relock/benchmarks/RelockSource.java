@@ -8,16 +8,22 @@ import io.github.relock.core.RedisLocks;
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
 import io.lettuce.core.RedisURI;
+import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 
 /**
  * relock on the application's own client: a Jedis {@link RedisClient} or a Lettuce
- * {@link io.lettuce.core.RedisClient}, wrapped with {@code RedisLocks.create(provider, client, options)}.
+ * {@link io.lettuce.core.RedisClient} (or their cluster clients), wrapped with
+ * {@code RedisLocks.create(provider, client, options)}.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -43,6 +49,31 @@ final class RelockSource implements LockSource {
 
     static RelockSource onLettuce(String host, int port, LockOptions options) {
         io.lettuce.core.RedisClient lettuce = io.lettuce.core.RedisClient.create(RedisURI.create(host, port));
+        try {
+            return new RelockSource(RedisLocks.create(new LettuceDriverProvider(), lettuce, options), lettuce::shutdown);
+        } catch (RuntimeException e) {
+            lettuce.shutdown();
+            throw e;
+        }
+    }
+
+    /** On a cluster: a Jedis {@link RedisClusterClient} with the same pool per node. */
+    static RelockSource onJedisCluster(List<InetSocketAddress> seeds, LockOptions options) {
+        RedisClusterClient jedis = RedisClusterClient.builder()
+                .nodes(seeds.stream().map(s -> new HostAndPort(s.getHostString(), s.getPort())).collect(Collectors.toSet()))
+                .poolConfig(jedisPool()).build();
+        try {
+            return new RelockSource(RedisLocks.create(new JedisDriverProvider(), jedis, options), jedis::close);
+        } catch (RuntimeException e) {
+            jedis.close();
+            throw e;
+        }
+    }
+
+    /** On a cluster: a Lettuce {@link io.lettuce.core.cluster.RedisClusterClient} with its defaults. */
+    static RelockSource onLettuceCluster(List<InetSocketAddress> seeds, LockOptions options) {
+        io.lettuce.core.cluster.RedisClusterClient lettuce = io.lettuce.core.cluster.RedisClusterClient.create(
+                seeds.stream().map(s -> RedisURI.create(s.getHostString(), s.getPort())).toList());
         try {
             return new RelockSource(RedisLocks.create(new LettuceDriverProvider(), lettuce, options), lettuce::shutdown);
         } catch (RuntimeException e) {

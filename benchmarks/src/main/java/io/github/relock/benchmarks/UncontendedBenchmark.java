@@ -39,7 +39,7 @@ public class UncontendedBenchmark {
 
     @Setup(Level.Trial)
     public void open() {
-        source = Contender.of(contender).open(BenchEnv.host(), BenchEnv.port());
+        source = BenchEnv.open(Contender.of(contender));
     }
 
     @TearDown(Level.Trial)
