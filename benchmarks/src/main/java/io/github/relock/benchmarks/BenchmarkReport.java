@@ -233,6 +233,10 @@ public final class BenchmarkReport {
                 only.add(s.trim().toLowerCase(Locale.ROOT));
             }
         }
+        if (!scenarioNames().containsAll(only)) {
+            throw new IllegalArgumentException("--scenarios takes a comma-separated list of " + scenarioNames()
+                    + "; was '" + scenarios + "'");
+        }
         Profile profile = Profile.named(profileName);
         if (rounds != null) {
             profile = profile.withRounds(Integer.parseInt(rounds.trim()));
@@ -259,7 +263,8 @@ public final class BenchmarkReport {
             if (selected("i")) {
                 cluster = RedisCluster.start(CLUSTER_MASTERS, 0, 2000);
                 System.out.println("scenario (i): " + CLUSTER_MASTERS + "-master cluster (no replicas) on "
-                        + cluster.uris());
+                        + cluster.uris() + (only.contains("i") ? "; (i) brings (b) and (c) along, for its "
+                        + "cluster ÷ standalone ratio" : ""));
             }
             for (int round = 1; round <= profile.rounds(); round++) {
                 for (Scenario s : SCENARIOS) {
@@ -309,8 +314,23 @@ public final class BenchmarkReport {
         updateResults(report);
     }
 
+    /**
+     * @param group a scenario's {@link Scenario#group()}, or {@code f} or {@code h}
+     * @return whether this run measures it: every scenario when none was named; (i) brings (b) and
+     *     (c) along, whose figures its cluster ÷ standalone ratio divides by
+     */
     private boolean selected(String group) {
-        return only.isEmpty() || only.contains(group);
+        return only.isEmpty() || only.contains(group)
+                || only.contains("i") && (group.equals("b") || group.equals("c"));
+    }
+
+    /** @return what {@code --scenarios} accepts */
+    static Set<String> scenarioNames() {
+        Set<String> names = new LinkedHashSet<>();
+        SCENARIOS.forEach(s -> names.add(s.group()));
+        names.add("f");
+        names.add("h");
+        return names;
     }
 
     // ---------------------------------------------------------------- JMH scenarios
@@ -661,7 +681,12 @@ public final class BenchmarkReport {
 
         md.append("| Scenario | Contender | Figure | relock / Redisson | relock / floor |\n");
         md.append("|---|---|---|---|---|\n");
+        boolean crossJvmShown = false;
         for (Scenario s : SCENARIOS) {
+            if (!crossJvmShown && s.brief()) { // (h) goes before (i) and (j)
+                crossJvmRows(md);
+                crossJvmShown = true;
+            }
             if (!selected(s.group())) {
                 continue;
             }
@@ -680,11 +705,6 @@ public final class BenchmarkReport {
             if (s.onCluster() && s.parts().isEmpty()) {
                 plainRows(md, s.label() + ", cluster ÷ standalone " + s.unit(), s.key() + "-scaling", s.contenders());
             }
-        }
-        if (selected("h")) {
-            String h = "(h) 2 JVMs × " + CROSS_JVM_THREADS + " threads, one lock";
-            rows(md, h + ", acquisitions/s (both JVMs)", "h", WAITING, false);
-            rows(md, h + ", cross-JVM hand-off p50 / p99 (lower is better)", "h-handoff", WAITING, false);
         }
         if (selected("f")) {
             rows(md, "(f) " + String.format(Locale.ROOT, "%,d", profile.heldLocks())
@@ -742,6 +762,14 @@ public final class BenchmarkReport {
             table(md, earlier);
         }
         return md.toString();
+    }
+
+    private void crossJvmRows(StringBuilder md) {
+        if (selected("h")) {
+            String h = "(h) 2 JVMs × " + CROSS_JVM_THREADS + " threads, one lock";
+            rows(md, h + ", acquisitions/s (both JVMs)", "h", WAITING, false);
+            rows(md, h + ", cross-JVM hand-off p50 / p99 (lower is better)", "h-handoff", WAITING, false);
+        }
     }
 
     private static void table(StringBuilder md, List<String[]> rows) {

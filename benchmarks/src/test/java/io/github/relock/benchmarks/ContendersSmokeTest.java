@@ -6,19 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RespClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The harness works against a real Redis: every contender takes and releases a lock, fails a
  * tryLock on a lock held by someone else, and (where it has them) runs an async pair and a read and a
- * write cycle on its read-write lock. No timings.
+ * write cycle on its read-write lock; scenario (h)'s two JVMs pass one lock between them. No timings.
  */
 class ContendersSmokeTest {
     private static RedisServer redis;
@@ -118,5 +125,39 @@ class ContendersSmokeTest {
         try (LockSource source = Contender.FLOOR.open(redis.host(), redis.port())) {
             assertFalse(source.readWriteLock("smoke:rw:floor").isPresent());
         }
+    }
+
+    @Test
+    void crossJvmProbe_twoJvmsOnOneLock_bothAcquire_andCrossJvmHandOffsAreRecorded(@TempDir Path dir) throws Exception {
+        Path shared = dir.resolve("shared");
+        CrossJvmProbe.createSharedFile(shared);
+        List<ProgramRun> sides = new ArrayList<>();
+        List<Path> histograms = new ArrayList<>();
+        try {
+            for (int side = 0; side < 2; side++) {
+                Path histogram = dir.resolve("jvm" + side + ".hlog");
+                histograms.add(histogram);
+                sides.add(ProgramRun.start(List.of("-Xmx256m"), CrossJvmProbe.class, List.of(redis.host(),
+                        Integer.toString(redis.port()), Contender.RELOCK_JEDIS.id(), "2", "200", "1000",
+                        shared.toString(), Integer.toString(side), histogram.toString()), dir.resolve("jvm" + side + ".log")));
+            }
+            long handOffs = 0;
+            for (int side = 0; side < 2; side++) {
+                Map<String, String> kv = sides.get(side).result(Duration.ofMinutes(2));
+                long acquisitions = Long.parseLong(kv.get("acquisitions"));
+                assertTrue(acquisitions > 0, "JVM " + side + " acquired the lock in the measured second: " + kv);
+                HandOffRecorder.Summary h = HandOffRecorder.Summary.readFrom(histograms.get(side));
+                assertEquals(acquisitions, h.acquisitions(), "the log holds the acquisitions the JVM printed");
+                assertTrue(h.handOffs() <= h.acquisitions(), "a hand-off is an acquisition: " + kv);
+                handOffs += h.handOffs();
+            }
+            assertTrue(handOffs > 0, "the lock passed between the JVMs at least once");
+        } finally {
+            sides.forEach(ProgramRun::destroy);
+        }
+        try (RespClient admin = new RespClient(redis.host(), redis.port(), 5000)) {
+            assertEquals(0L, admin.call("EXISTS", "bench:relock-jedis:cross-jvm"), "the lock is free afterwards");
+        }
+        assertEquals(CrossJvmProbe.FILE_BYTES, Files.size(shared), "the shared file kept its size");
     }
 }
