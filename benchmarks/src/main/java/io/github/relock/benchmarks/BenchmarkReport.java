@@ -672,10 +672,10 @@ public final class BenchmarkReport {
         md.append("- Profile: ").append(profile.describe());
         if (SCENARIOS.stream().anyMatch(s -> s.brief() && selected(s.group())) || selected("h")) {
             Profile b = profile.brief();
-            md.append("; (h), (i), (j) brief: ").append(b.warmupIterations()).append(" × ").append(b.warmupMillis())
-                    .append(" ms warm-up + ").append(b.measurementIterations()).append(" × ").append(b.measurementMillis())
-                    .append(" ms measured ((h): ").append(profile.measurementIterations() * profile.measurementMillis())
-                    .append(" ms measured)");
+            md.append(String.format(Locale.ROOT, "; (i), (j) brief: %d fork(s) × (%d × %d ms warm-up + %d × %d ms "
+                    + "measured); (h): one pair of JVMs per round, %d ms warm-up + %d ms measured", b.forks(),
+                    b.warmupIterations(), b.warmupMillis(), b.measurementIterations(), b.measurementMillis(),
+                    b.warmupIterations() * b.warmupMillis(), profile.measurementIterations() * profile.measurementMillis()));
         }
         md.append("\n\n");
 

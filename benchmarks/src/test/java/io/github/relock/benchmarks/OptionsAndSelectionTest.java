@@ -57,10 +57,12 @@ class OptionsAndSelectionTest {
     }
 
     @Test
-    void briefProfile_shortensOnlyTheShortProfile() {
+    void briefProfile_shortHasFewerIterations_longOneFork_quickUnchanged() {
         assertEquals(2, Profile.SHORT.brief().warmupIterations());
         assertEquals(4, Profile.SHORT.brief().measurementIterations());
-        assertEquals(Profile.LONG, Profile.LONG.brief());
+        assertEquals(Profile.SHORT.forks(), Profile.SHORT.brief().forks());
+        assertEquals(1, Profile.LONG.brief().forks());
+        assertEquals(Profile.LONG.measurementIterations(), Profile.LONG.brief().measurementIterations());
         assertEquals(Profile.QUICK, Profile.QUICK.brief());
     }
 }
