@@ -25,7 +25,8 @@ import org.openjdk.jmh.runner.IterationType;
  * in measurement iterations only, and leaves their histogram as an HdrHistogram log in
  * {@code -Drelock.bench.out}, one per fork, for the report to merge.
  *
- * <p>Run through {@link BenchmarkReport}; see {@link UncontendedBenchmark}.
+ * <p>Run through {@link BenchmarkReport}; see {@link UncontendedBenchmark} (also for scenario (i),
+ * the same on a cluster).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>Run through {@link BenchmarkReport} ({@code java -jar benchmarks/target/benchmarks.jar}), which
  * starts Redis and passes its port; JMH's own launcher works too with {@code -jvmArgsAppend
- * -Drelock.bench.port=<port>} of a Redis you started.
+ * -Drelock.bench.port=<port>} of a Redis you started. With {@code -Drelock.bench.cluster=host:port,...}
+ * (scenario i) the clients are cluster clients and the locks spread over the masters by hash slot.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
