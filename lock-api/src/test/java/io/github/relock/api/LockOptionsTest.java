@@ -256,6 +256,35 @@ class LockOptionsTest {
     }
 
     @Test
+    void localHandoff_onByDefault_16Or20ms_andSurvivesToBuilder() {
+        LockOptions d = LockOptions.defaults();
+        assertTrue(d.localHandoffEnabled());
+        assertEquals(16, d.localHandoffMaxConsecutive());
+        assertEquals(Duration.ofMillis(20), d.localHandoffMaxRun());
+        LockOptions set = LockOptions.builder().localHandoff(64, Duration.ofMillis(50)).build();
+        assertEquals(64, set.toBuilder().build().localHandoffMaxConsecutive());
+        assertEquals(Duration.ofMillis(50), set.toBuilder().build().localHandoffMaxRun());
+        LockOptions off = LockOptions.builder().noLocalHandoff().build();
+        assertFalse(off.localHandoffEnabled());
+        assertEquals(0, off.toBuilder().build().localHandoffMaxConsecutive());
+        assertTrue(off.toString().contains("localHandoff=off"), off.toString());
+    }
+
+    @Test
+    void localHandoff_outOfRange_refusedNamingTheValue() {
+        LockOptions.Builder b = LockOptions.builder();
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.localHandoff(0, Duration.ofMillis(20))),
+                "localHandoff maxConsecutive must be 1..10000", "was 0");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.localHandoff(10_001, Duration.ofMillis(20))),
+                "was 10001");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.localHandoff(4, Duration.ZERO)),
+                "localHandoff maxRun must be at least 1 ms", "was 0 ms");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.localHandoff(4, Duration.ofMinutes(2))),
+                "at most 60000 ms", "was 120000 ms");
+        assertThrows(NullPointerException.class, () -> b.localHandoff(4, null));
+    }
+
+    @Test
     void replicaSync_offByDefault() {
         LockOptions o = LockOptions.defaults();
         assertFalse(o.replicaSyncEnabled());

@@ -58,6 +58,9 @@ public class RelockProperties {
     /** Micrometer metrics of the auto-configured client, when Micrometer is present. */
     private final Metrics metrics = new Metrics();
 
+    /** Local hand-off of a released lock to a waiting thread of the same client. */
+    private final LocalHandoff localHandoff = new LocalHandoff();
+
     /** @return whether the LockClient bean is auto-configured */
     public boolean isEnabled() {
         return enabled;
@@ -153,6 +156,11 @@ public class RelockProperties {
         return metrics;
     }
 
+    /** @return the local hand-off properties */
+    public LocalHandoff getLocalHandoff() {
+        return localHandoff;
+    }
+
     /**
      * @return the options these properties describe
      * @throws IllegalArgumentException naming the property, when LockOptions refuses a value
@@ -170,6 +178,14 @@ public class RelockProperties {
             Duration initial = spinBackOff.initial != null ? spinBackOff.initial : LockOptions.DEFAULT_SPIN_BACK_OFF_INITIAL;
             Duration max = spinBackOff.max != null ? spinBackOff.max : LockOptions.DEFAULT_SPIN_BACK_OFF_MAX;
             set("relock.spin-back-off", initial, i -> b.spinBackOff(i, max));
+        }
+        if (!localHandoff.enabled) {
+            b.noLocalHandoff();
+        } else if (localHandoff.maxConsecutive != null || localHandoff.maxRun != null) {
+            int max = localHandoff.maxConsecutive != null ? localHandoff.maxConsecutive
+                    : LockOptions.DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE;
+            Duration run = localHandoff.maxRun != null ? localHandoff.maxRun : LockOptions.DEFAULT_LOCAL_HANDOFF_MAX_RUN;
+            set("relock.local-handoff", max, m -> b.localHandoff(m, run));
         }
         if (replicaSync.replicas != null) {
             set("relock.replica-sync", replicaSync.replicas, r -> b.replicaSync(r, replicaSync.timeout));
@@ -223,6 +239,54 @@ public class RelockProperties {
         /** @param max the longest pause */
         public void setMax(Duration max) {
             this.max = max;
+        }
+    }
+
+    /**
+     * {@code relock.local-handoff.*}: whether a release may hand the lock straight to a waiting
+     * thread of the same client, and how long a run of such hand-offs may keep other clients out.
+     *
+     * <p>Thread-safety: as {@link RelockProperties}.
+     */
+    public static class LocalHandoff {
+
+        /** Whether a release may hand the lock to a blocked waiter of the same client in one step. Default true. */
+        private boolean enabled = true;
+
+        /** The longest run of consecutive hand-offs of one lock, 1 to 10000. Default 16. */
+        private Integer maxConsecutive;
+
+        /** The longest time one run of hand-offs may last, 1 ms to 1 minute. Default 20 ms. */
+        private Duration maxRun;
+
+        /** @return whether local hand-off is on */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether local hand-off is on */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the longest run, or null for relock's default */
+        public Integer getMaxConsecutive() {
+            return maxConsecutive;
+        }
+
+        /** @param maxConsecutive the longest run */
+        public void setMaxConsecutive(Integer maxConsecutive) {
+            this.maxConsecutive = maxConsecutive;
+        }
+
+        /** @return the longest run time, or null for relock's default */
+        public Duration getMaxRun() {
+            return maxRun;
+        }
+
+        /** @param maxRun the longest run time */
+        public void setMaxRun(Duration maxRun) {
+            this.maxRun = maxRun;
         }
     }
 

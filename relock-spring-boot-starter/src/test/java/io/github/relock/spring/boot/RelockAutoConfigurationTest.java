@@ -91,9 +91,12 @@ class RelockAutoConfigurationTest {
                 .withPropertyValues("relock.lock-watchdog-timeout=12s", "relock.fair-lock-wait-timeout=2m",
                         "relock.command-timeout=1500ms", "relock.subscription-timeout=4s",
                         "relock.renewal-batch-size=50", "relock.client-id=orders-app", "relock.key-prefix=app1:",
-                        "relock.spin-back-off.initial=2ms", "relock.spin-back-off.max=64ms")
+                        "relock.spin-back-off.initial=2ms", "relock.spin-back-off.max=64ms",
+                        "relock.local-handoff.max-consecutive=32", "relock.local-handoff.max-run=5ms")
                 .run(context -> {
                     LockOptions o = context.getBean(LockClient.class).options();
+                    assertEquals(32, o.localHandoffMaxConsecutive());
+                    assertEquals(Duration.ofMillis(5), o.localHandoffMaxRun());
                     assertEquals(Duration.ofSeconds(12), o.lockWatchdogTimeout());
                     assertEquals(Duration.ofMinutes(2), o.fairLockWaitTimeout());
                     assertEquals(Duration.ofMillis(1500), o.commandTimeout());
@@ -126,7 +129,15 @@ class RelockAutoConfigurationTest {
             assertEquals(LockOptions.DEFAULT_COMMAND_TIMEOUT, o.commandTimeout());
             assertFalse(o.replicaSyncEnabled());
             assertTrue(o.clientId().isEmpty(), "no client id set: each client picks a random one");
+            assertEquals(LockOptions.DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE, o.localHandoffMaxConsecutive());
         });
+    }
+
+    @Test
+    void localHandoffDisabled_bindsToNoLocalHandoff() {
+        runner.withUserConfiguration(LettuceClientConfig.class)
+                .withPropertyValues("relock.local-handoff.enabled=false")
+                .run(context -> assertFalse(context.getBean(LockOptions.class).localHandoffEnabled()));
     }
 
     @Test
