@@ -37,7 +37,8 @@ enum Contender {
 
     /**
      * System property choosing relock's local hand-off setting for every relock contender in every
-     * scenario: {@code default} (whatever {@link LockOptions} defaults to) or {@code off}.
+     * scenario: {@code default} (whatever {@link LockOptions} defaults to: on, 16 hand-offs or
+     * 20 ms per run) or {@code off} ({@link LockOptions.Builder#noLocalHandoff()}).
      * {@link BenchmarkReport} passes it on to every JVM it starts.
      */
     static final String LOCAL_HANDOFF = "relock.localHandoff";
@@ -123,12 +124,7 @@ enum Contender {
             case "default" -> {
                 // LockOptions' own default
             }
-            case "off" -> {
-                // >>> LOCAL HAND-OFF: the one place to wire the new LockOptions option when it lands, e.g.
-                // options.localHandOff(false) (or maxConsecutive 0). Until then relock has no local
-                // hand-off, so "off" is what it does anyway. Add values such as "on" or
-                // "maxConsecutive=N,maxRun=10ms" here, and in the message below.
-            }
+            case "off" -> options.noLocalHandoff();
             default -> throw new IllegalArgumentException("-D" + LOCAL_HANDOFF + " must be 'default' or 'off', was '"
                     + handOff + "'");
         }

@@ -29,10 +29,10 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>The figure that matters is the outside waiter's wait: a {@link HandOffRecorder} records, for
  * every outside acquisition in a measurement iteration, the time from just before its
  * {@code lock()} call to its return; the report shows its p50 / p99 / p99.9 and <b>max</b>. A
- * client that hands its lock from one of its own threads to the next without going through Redis
- * (relock's coming local hand-off) could starve the outside waiter; the option's bounds (at most
- * so many consecutive local hand-offs, at most so long) exist to cap this wait, and this scenario
- * shows whether they do. Set the relock contenders' option with {@code -Drelock.localHandoff}
+ * client that hands its lock from one of its own threads to the next in the release script
+ * (relock's local hand-off, {@code LockOptions.localHandoff}, on by default) could starve the
+ * outside waiter; the option's bounds (16 consecutive hand-offs, 20 ms, by default) exist to cap
+ * this wait, and this scenario shows whether they do. Set the relock contenders' option with {@code -Drelock.localHandoff}
  * (see {@link Contender#relockOptions}).
  *
  * <p>Each fork leaves the histogram as an HdrHistogram log in {@code -Drelock.bench.out} under
