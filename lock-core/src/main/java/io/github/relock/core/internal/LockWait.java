@@ -14,7 +14,9 @@ import java.util.function.Function;
  * and what giving up undoes). Spec 5.1-5.3.
  *
  * Blocking (acquire): attempt; on failure join the channel's Waiters entry (subscribing it);
- * attempt again once the subscription is confirmed, so an unlock in between is never missed;
+ * attempt again once the subscription is confirmed, so an unlock in between is never missed
+ * (not needed, and skipped, when the entry was already subscribed before the first attempt was
+ * sent: every release after that attempt reaches the entry and wakes one of its waiters);
  * then park on the entry's semaphore for at most the TTL the last attempt returned (or the time
  * left) and attempt again. A thread that leaves without the lock, for any reason including a
  * first attempt that threw, gives up (a fair waiter leaves the queue) before it returns, so a next
@@ -98,6 +100,9 @@ final class LockWait {
         }
         long start = System.nanoTime();
         boolean queue = waitMs != 0;
+        // A channel already subscribed (by this client's other waiters) before the first attempt
+        // is sent hears every release after it: no second attempt is needed after joining it.
+        Waiters.Entry live = queue ? client.waiters().subscribedEntry(lock.waitChannel(ownerId)) : null;
         Long firstTtl;
         try {
             firstTtl = lock.tryAcquireOnce(ttlMs, ownerId, queue);
@@ -148,6 +153,7 @@ final class LockWait {
                 }
             }
             offer = postOffer(ownerId, ttlMs);
+            Long standing = entry == live ? firstTtl : null; // the first attempt stands (see above)
             int idlePolls = 0;
             long unavailableSince = 0;
             while (true) {
@@ -170,7 +176,8 @@ final class LockWait {
                 }
                 Long ttl;
                 try {
-                    ttl = lock.tryAcquireOnce(ttlMs, ownerId, true);
+                    ttl = standing != null ? standing : lock.tryAcquireOnce(ttlMs, ownerId, true);
+                    standing = null;
                     unavailableSince = 0;
                 } catch (RedisUnavailableException e) {
                     long now = System.nanoTime();

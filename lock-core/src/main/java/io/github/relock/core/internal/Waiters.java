@@ -191,6 +191,16 @@ final class Waiters implements MessageListener, ConnectionListener {
         }
     }
 
+    /**
+     * @return the channel's entry if it exists and its subscription is confirmed, else null; an
+     *     entry, once removed, is never reused, so finding the same one after a later
+     *     {@link #join} proves the subscription lived throughout
+     */
+    Entry subscribedEntry(String channel) {
+        Entry e = channel == null ? null : entries.get(channel); // null: a lock type without pub/sub
+        return e != null && e.subscribed.isDone() && !e.subscribed.isCompletedExceptionally() ? e : null;
+    }
+
     /** @return the number of channels with waiters (for tests and leak checks) */
     int activeChannels() {
         return entries.size();
