@@ -58,6 +58,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
         final CompletableFuture<Long> acquired = new CompletableFuture<>();
         final CompletableFuture<Void> release = new CompletableFuture<>();
         final CompletableFuture<Void> done = new CompletableFuture<>();
+        /** Scripts the deployment had served just before this waiter started (rule 20.11). */
+        long scriptsBefore;
 
         Waiter(java.util.concurrent.locks.Lock lock, String name) {
             Thread t = new Thread(() -> {
@@ -451,6 +453,40 @@ public abstract class LocalHandoffChapter extends TckChapter {
         public java.util.concurrent.locks.Condition newCondition() {
             throw new UnsupportedOperationException();
         }
+    }
+
+    /**
+     * Rule 20.11: a waiter that finds this client already listening on the lock's channel before
+     * its attempt parks after that one attempt: every release after it reaches the channel, so
+     * the second attempt a first waiter makes once its subscription is confirmed is not needed.
+     */
+    @Test
+    void rule20_11_waiterJoiningALiveChannel_parksAfterOneAttempt() throws Exception {
+        LockClient client = client();
+        DistributedLock lock = client.getLock("tck:one-attempt");
+        assertTrue(lock.tryLock(0, 60, TimeUnit.SECONDS)); // a lease, not the watchdog: no renewal scripts meanwhile
+        try (Waiter first = new Waiter(lock, "tck-one-attempt-first");
+                Waiter second = startAfterParked(first, lock)) {
+            long before = second.scriptsBefore;
+            second.awaitParked();
+            assertEquals(1, scriptCallsServed() - before,
+                    "scripts a waiter sent before parking on a channel its client already listened on");
+            lock.unlock();
+            first.acquired.get(30, TimeUnit.SECONDS);
+            first.finish();
+            second.acquired.get(30, TimeUnit.SECONDS);
+            second.finish();
+        }
+        assertFalse(lock.isLocked());
+    }
+
+    /** Starts a second waiter once {@code first} is parked, noting the scripts served just before. */
+    private Waiter startAfterParked(Waiter first, DistributedLock lock) {
+        first.awaitParked();
+        long before = scriptCallsServed();
+        Waiter w = new Waiter(lock, "tck-one-attempt-second");
+        w.scriptsBefore = before;
+        return w;
     }
 
     /**

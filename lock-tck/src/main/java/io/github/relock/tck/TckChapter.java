@@ -197,6 +197,20 @@ public abstract class TckChapter {
     }
 
     /**
+     * @return the {@code EVALSHA} and {@code EVAL} calls the deployment has served so far (every
+     *     node's {@code INFO commandstats}, summed)
+     */
+    protected long scriptCallsServed() {
+        String info = (String) redis("INFO", "commandstats");
+        long total = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_(evalsha|eval):calls=(\\d+)").matcher(info);
+        while (m.find()) {
+            total += Long.parseLong(m.group(2));
+        }
+        return total;
+    }
+
+    /**
      * @param key a key
      * @return its PTTL
      */
