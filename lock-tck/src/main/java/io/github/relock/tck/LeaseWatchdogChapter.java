@@ -380,21 +380,33 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         List<LockLostEvent> events = new CopyOnWriteArrayList<>();
         LockClient c = clientTelling(events);
         LockClient other = client();
+        // The two leases (explicit lease time, watchdog) use distinct names: each on its own thread.
+        List<java.util.concurrent.Callable<Void>> cases = new ArrayList<>();
         for (Duration leaseTime : java.util.Arrays.asList(Duration.ofSeconds(30), null)) {
-            String name = leaseTime == null ? "tck:keep:watchdog" : "tck:keep:fixed";
-            LockLease lease = c.getLock(name).acquireAsync(Duration.ZERO, leaseTime).get(10, TimeUnit.SECONDS);
-            lease.onLost(events::add);
-            assertTrue(lease.releaseAfter(Duration.ofMillis(1500)), name);
-            assertFalse(lease.isValid(), name);
-            assertPttl(name, 1, 1500);
-            assertThrows(LockTimeoutException.class, () -> other.getLock(name).acquire(Duration.ZERO), name + " is kept");
-            lease.close();
-            assertFalse(lease.releaseAfter(Duration.ofMillis(1500)), "a second releaseAfter");
-            Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", name)),
-                    () -> name + " is kept past its TTL (still renewed?)");
-            other.getLock(name).acquire(Duration.ZERO).close();
+            cases.add(() -> {
+                releaseAfter_keepsThenFrees(c, other, leaseTime, events);
+                return null;
+            });
         }
+        concurrently(cases);
         Await.holdsFor(WATCHDOG, events::isEmpty, () -> "a lock ended by releaseAfter was reported lost: " + events);
+    }
+
+    /** Rule 4.14 for one lease: {@code leaseTime} null for a watchdog lease. */
+    private void releaseAfter_keepsThenFrees(LockClient c, LockClient other, Duration leaseTime,
+            List<LockLostEvent> events) throws Exception {
+        String name = leaseTime == null ? "tck:keep:watchdog" : "tck:keep:fixed";
+        LockLease lease = c.getLock(name).acquireAsync(Duration.ZERO, leaseTime).get(10, TimeUnit.SECONDS);
+        lease.onLost(events::add);
+        assertTrue(lease.releaseAfter(Duration.ofMillis(1500)), name);
+        assertFalse(lease.isValid(), name);
+        assertPttl(name, 1, 1500);
+        assertThrows(LockTimeoutException.class, () -> other.getLock(name).acquire(Duration.ZERO), name + " is kept");
+        lease.close();
+        assertFalse(lease.releaseAfter(Duration.ofMillis(1500)), "a second releaseAfter");
+        Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", name)),
+                () -> name + " is kept past its TTL (still renewed?)");
+        other.getLock(name).acquire(Duration.ZERO).close();
     }
 
     /**
@@ -441,26 +453,48 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
                 List.of("tck:types:m1", "tck:types:m2"));
         locks.put(c.getRedLock(c.getLock("tck:types:r1"), c.getLock("tck:types:r2"), c.getLock("tck:types:r3")),
                 List.of("tck:types:r1", "tck:types:r2", "tck:types:r3"));
+        // The lock types are independent (distinct names): each runs its case on its own thread,
+        // so the rule waits for the kept times once, not once per type.
+        List<java.util.concurrent.Callable<Void>> cases = new ArrayList<>();
         for (java.util.Map.Entry<DistributedLock, List<String>> e : locks.entrySet()) {
-            LockLease lease = e.getKey().acquire(Duration.ZERO, Duration.ofSeconds(5));
-            assertTrue(lease.expireIn(Duration.ofSeconds(20)), e.getKey() + " expireIn");
-            for (String key : e.getValue()) {
-                assertPttl(key, 15_000, 20_000);
-            }
-            assertTrue(lease.isValid(), e.getKey().toString());
-            assertTrue(lease.releaseAfter(Duration.ofMillis(1500)), e.getKey() + " releaseAfter");
-            for (String key : e.getValue()) {
-                assertPttl(key, 1, 1500);
-            }
-            for (String key : e.getValue()) {
-                Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", key)),
-                        () -> key + " is kept past its TTL");
-            }
-            e.getKey().acquire(Duration.ZERO).close();
+            cases.add(() -> {
+                expireInThenReleaseAfter(e.getKey(), e.getValue());
+                return null;
+            });
         }
+        cases.add(() -> {
+            readLeases_expireInAndReleaseAfter_otherReaderNotCutShort(c);
+            return null;
+        });
+        concurrently(cases);
         assertEquals(-1L, redis("PTTL", "redisson_lock_token:{tck:types:fenced}"), "the token key keeps no TTL");
         redis("DEL", "redisson_lock_token:{tck:types:fenced}");
+        Await.until(Duration.ofSeconds(10), () -> ((List<?>) redis("KEYS", "*")).isEmpty(),
+                () -> "timeout keys outlive their TTL: " + redis("KEYS", "*"));
+        Await.holdsFor(WATCHDOG, events::isEmpty, () -> "a lock ended by releaseAfter was reported lost: " + events);
+    }
 
+    /** Rule 4.16 for one lock type whose keys are {@code keys}. */
+    private void expireInThenReleaseAfter(DistributedLock lock, List<String> keys) throws Exception {
+        LockLease lease = lock.acquire(Duration.ZERO, Duration.ofSeconds(5));
+        assertTrue(lease.expireIn(Duration.ofSeconds(20)), lock + " expireIn");
+        for (String key : keys) {
+            assertPttl(key, 15_000, 20_000);
+        }
+        assertTrue(lease.isValid(), lock.toString());
+        assertTrue(lease.releaseAfter(Duration.ofMillis(1500)), lock + " releaseAfter");
+        for (String key : keys) {
+            assertPttl(key, 1, 1500);
+        }
+        for (String key : keys) {
+            Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", key)),
+                    () -> key + " is kept past its TTL");
+        }
+        lock.acquire(Duration.ZERO).close();
+    }
+
+    /** Rule 4.16 for read leases: each sets its own timeout keys and never cuts another reader short. */
+    private void readLeases_expireInAndReleaseAfter_otherReaderNotCutShort(LockClient c) throws Exception {
         DistributedLock read = c.getReadWriteLock("tck:types:read").readLock();
         LockLease a = read.acquire(Duration.ZERO, Duration.ofSeconds(30));
         LockLease b = read.acquire(Duration.ZERO, Duration.ofSeconds(5));
@@ -473,9 +507,40 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", "tck:types:read")),
                 () -> "the read lock is kept past its readers' TTLs");
         c.getReadWriteLock("tck:types:read").writeLock().acquire(Duration.ZERO).close();
-        Await.until(Duration.ofSeconds(10), () -> ((List<?>) redis("KEYS", "*")).isEmpty(),
-                () -> "timeout keys outlive their TTL: " + redis("KEYS", "*"));
-        Await.holdsFor(WATCHDOG, events::isEmpty, () -> "a lock ended by releaseAfter was reported lost: " + events);
+    }
+
+    /**
+     * Runs {@code cases} at once, each on its own thread, waits for all of them and throws the
+     * first failure (the others added to it as suppressed).
+     */
+    static void concurrently(List<? extends java.util.concurrent.Callable<?>> cases) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(cases.size());
+        try {
+            List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+            for (java.util.concurrent.Callable<?> c : cases) {
+                running.add(pool.submit(c));
+            }
+            Throwable first = null;
+            for (java.util.concurrent.Future<?> f : running) {
+                try {
+                    f.get(2, TimeUnit.MINUTES);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (first == null) {
+                        first = e.getCause();
+                    } else {
+                        first.addSuppressed(e.getCause());
+                    }
+                }
+            }
+            if (first instanceof Error error) {
+                throw error;
+            }
+            if (first != null) {
+                throw (Exception) first;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** @return a client with the chapter's short watchdog whose lock-lost listener adds to {@code events} */
