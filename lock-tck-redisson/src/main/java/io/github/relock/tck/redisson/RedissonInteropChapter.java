@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -137,19 +138,35 @@ public abstract class RedissonInteropChapter extends TckChapter {
     /** Rule 10.6: each side's watchdog keeps its lock past the timeout while the other waits in vain. */
     @Test
     void rule10_6_watchdog_eachSideRenewsWhileOtherWaits() throws Exception {
-        DistributedLock relock = client(SHORT_WATCHDOG).getLock("tck:wd");
-        RLock redisson = redisson(SHORT_WATCHDOG).getLock("tck:wd");
+        // The two directions use their own lock names and run at once, each holder on its own thread.
+        LockClient relock = client(SHORT_WATCHDOG);
+        RedissonClient redisson = redisson(SHORT_WATCHDOG);
+        DistributedLock relockWaiter = relock.getLock("tck:wd-r");
+        RLock redissonHolder = redisson.getLock("tck:wd-r");
+        DistributedLock relockHolder = relock.getLock("tck:wd-l");
+        RLock redissonWaiter = redisson.getLock("tck:wd-l");
         long wait = SHORT_WATCHDOG.toMillis() * 2; // past the timeout: only renewal can keep the lock
-        redisson.lock();
-        assertFalse(otherThreadReturns(() -> relock.tryLock(wait, TimeUnit.MILLISECONDS)),
-                "relock got a lock Redisson's watchdog should have kept");
-        assertTrue(redisson.isHeldByCurrentThread());
-        redisson.unlock();
-        relock.lock();
-        assertFalse(otherThreadReturns(() -> redisson.tryLock(wait, TimeUnit.MILLISECONDS)),
+        Future<Void> redissonHolds = background(() -> {
+            redissonHolder.lock();
+            assertFalse(otherThreadReturns(() -> relockWaiter.tryLock(wait, TimeUnit.MILLISECONDS)),
+                    "relock got a lock Redisson's watchdog should have kept");
+            assertTrue(redissonHolder.isHeldByCurrentThread());
+            redissonHolder.unlock();
+            return null;
+        });
+        relockHolder.lock();
+        assertFalse(otherThreadReturns(() -> redissonWaiter.tryLock(wait, TimeUnit.MILLISECONDS)),
                 "Redisson got a lock relock's watchdog should have kept");
-        assertTrue(relock.isHeldByCurrentThread());
-        relock.unlock();
+        assertTrue(relockHolder.isHeldByCurrentThread());
+        relockHolder.unlock();
+        try {
+            redissonHolds.get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error; // the Redisson holder's direction failed its assertion
+            }
+            throw (Exception) e.getCause();
+        }
     }
 
     /** Rule 10.7: both libraries write the same hash shape, field format and TTL, and publish "0" on the same channel. */
