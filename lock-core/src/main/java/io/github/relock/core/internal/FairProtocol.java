@@ -92,16 +92,27 @@ final class FairProtocol implements LockProtocol {
         return List.of(Long.toString(ttlMs), field, Long.toString(System.currentTimeMillis()), client.publishMode());
     }
 
-    /** The script hands off only if {@code toField} heads the queue; otherwise it releases as usual. */
     @Override
-    public List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
-        return List.of(Long.toString(ttlMs), field, Long.toString(System.currentTimeMillis()), client.publishMode(),
-                toField, Long.toString(toTtlMs), Long.toString(waitMs));
+    public boolean handsOff() {
+        return true;
+    }
+
+    /** The script hands off only to a candidate that heads the queue; otherwise it releases as usual. */
+    @Override
+    public boolean handsOffToQueueHead() {
+        return true;
     }
 
     @Override
-    public boolean boundedHandoff() {
-        return false;
+    public List<String> transferArgs(long ttlMs, String field, List<String> candidates) {
+        List<String> args = new java.util.ArrayList<>(5 + candidates.size());
+        args.add(Long.toString(ttlMs));
+        args.add(field);
+        args.add(Long.toString(System.currentTimeMillis()));
+        args.add(client.publishMode());
+        args.add(Long.toString(waitMs));
+        args.addAll(candidates);
+        return args;
     }
 
     @Override

@@ -38,8 +38,8 @@ final class FencedProtocol extends ReentrantProtocol {
 
     /** Never: every grant of a fenced lock must take a new token, which only its acquire script does. */
     @Override
-    public List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
-        return null;
+    public boolean handsOff() {
+        return false;
     }
 
     /** @return the token counter's key */

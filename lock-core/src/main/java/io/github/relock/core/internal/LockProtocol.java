@@ -36,25 +36,29 @@ interface LockProtocol {
     /** @param ttlMs the TTL the key keeps when holds remain, in ms */
     List<String> releaseArgs(long ttlMs, String field);
 
-    /**
-     * Release arguments that also hand the lock to a waiting owner of this client when this
-     * release empties it (see {@link Handoff}): the release script then answers
-     * {@link RedisLock#TRANSFERRED} instead of 1 and publishes nothing.
-     *
-     * @param toField the waiting owner's field
-     * @param toTtlMs the TTL its hold gets, in ms
-     * @return the arguments, or null if this lock type never hands off
-     */
-    default List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
-        return null;
+    /** @return whether a release may hand this lock type to a waiting owner of this client (see {@link Handoff}) */
+    default boolean handsOff() {
+        return false;
     }
 
     /**
-     * @return whether runs of hand-offs are bounded ({@code LockOptions.localHandoff}); false where
-     *     the script itself keeps other clients' waiters from starving (fair lock: only the queue head)
+     * @return true where the release script hands off only to the head of a wait queue (fair
+     *     lock), so runs of hand-offs need no bound; false where any waiter may take it
      */
-    default boolean boundedHandoff() {
-        return true;
+    default boolean handsOffToQueueHead() {
+        return false;
+    }
+
+    /**
+     * Release arguments that also hand the lock to one of this client's waiting owners when this
+     * release empties it: the release script then answers {@link RedisLock#TRANSFERRED} plus the
+     * chosen candidate's index instead of 1, and publishes nothing. Asked only if {@link #handsOff()}.
+     *
+     * @param candidates the waiting owners' fields and the TTLs their holds would get, in ms, in pairs
+     * @return the arguments
+     */
+    default List<String> transferArgs(long ttlMs, String field, List<String> candidates) {
+        throw new UnsupportedOperationException(kind() + " does not hand off");
     }
 
     Script forceReleaseScript();

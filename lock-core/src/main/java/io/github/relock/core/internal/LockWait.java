@@ -239,7 +239,7 @@ final class LockWait {
     private Handoff.Offer postOffer(long ownerId, long ttlMs) {
         Handoff handoff = client.handoff();
         String field = lock.field(ownerId);
-        if (!handoff.enabled() || client.replicaSync() || lock.protocol.transferArgs(0, field, field, 0) == null) {
+        if (!handoff.enabled() || client.replicaSync() || !lock.protocol.handsOff()) {
             return null;
         }
         return handoff.post(lock.name, ownerId, field, ttlMs);

@@ -23,14 +23,13 @@ class RedisLock extends AbstractLock {
     private static final long REACQUIRE_REFUSED = -3;
     /** A release script's answer when it handed the lock to a waiting owner of this client ({@link Handoff}). */
     static final long TRANSFERRED = 2;
-    private static final Long TRANSFERRED_REPLY = TRANSFERRED;
     // What each script's reply must be, for the error a malformed reply gets (constants: the lock
     // path builds no message unless a reply is wrong).
     private static final String ACQUIRE_REPLY = "nil (acquired), " + REACQUIRE_REFUSED
             + " (refused) or the holder's TTL in ms (-1 or more)";
     private static final String FENCED_REPLY = "{1, token} or {0, pttl}";
     private static final String RELEASE_REPLY =
-            "an integer (1 released, 2 handed off, 0 still held, -1 free, -2 held by another owner)";
+            "an integer (1 released, 2 + k handed to candidate k, 0 still held, -1 free, -2 held by another owner)";
     private static final String STATE_REPLY = "{exists 0 or 1, hold count, pttl}";
     private static final String EXPIRE_REPLY = "1 (set) or 0 (not held)";
 
@@ -90,11 +89,11 @@ class RedisLock extends AbstractLock {
         client.ensureOpen();
         String field = field(ownerId);
         long ttl = client.holds().beginRelease(name, field);
-        Handoff.Offer to = claimNext(field);
-        List<String> args = to == null ? protocol.releaseArgs(ttl, field)
-                : protocol.transferArgs(ttl, field, to.field, ttlArg(to.ttlMs));
+        List<Handoff.Offer> to = claimNext(field);
+        List<String> args = to == null ? protocol.releaseArgs(ttl, field) : transferArgs(ttl, field, to);
         long sentAt = System.nanoTime();
-        boolean handedOff = false;
+        Handoff.Offer granted = null;
+        boolean wake = true; // until the script says the lock stayed with this client
         try {
             Object reply;
             try {
@@ -108,35 +107,52 @@ class RedisLock extends AbstractLock {
                 throw e;
             }
             long answer = releaseAnswer(reply, field);
-            handedOff = answer == TRANSFERRED && to != null;
+            granted = chosen(to, answer);
+            wake = answer != 0 && granted == null;
             afterRelease(field, ownerId, answer);
-            if (handedOff) {
-                handOff(to, sentAt);
+            if (granted != null) {
+                handOff(granted, sentAt);
             }
         } finally {
-            if (!handedOff) {
-                client.handoff().unclaim(to);
-            }
+            // The claims not granted: wake their waiters unless the lock stayed with this client
+            // (still held, or handed to one of them); a fair waiter then polls, keeping its place.
+            client.handoff().unclaim(to, granted, wake);
         }
     }
 
     /**
-     * Claims a waiting owner of this client to hand the lock to, if this release may be the last
+     * Claims this client's waiting owners to hand the lock to, if this release may be the last
      * hold's and the lock type hands off (see {@link Handoff}).
      *
-     * @return the claimed offer, or null: an ordinary release
+     * @return the claimed offers, or null: an ordinary release
      */
-    private Handoff.Offer claimNext(String field) {
+    private List<Handoff.Offer> claimNext(String field) {
         Handoff handoff = client.handoff();
-        if (!handoff.enabled() || client.replicaSync() || !client.holds().lastHold(name, field)) {
+        if (!handoff.enabled() || !protocol.handsOff() || client.replicaSync() || !client.holds().lastHold(name, field)) {
             return null;
         }
-        Handoff.Offer to = handoff.claim(name, protocol.boundedHandoff());
-        if (to != null && protocol.transferArgs(0, field, to.field, 0) == null) {
-            handoff.unclaim(to); // cannot happen: offers are posted only for lock types that hand off
+        return handoff.claimOne(name, !protocol.handsOffToQueueHead());
+    }
+
+    private List<String> transferArgs(long ttl, String field, List<Handoff.Offer> to) {
+        List<String> candidates = new java.util.ArrayList<>(2 * to.size());
+        for (Handoff.Offer o : to) {
+            candidates.add(o.field);
+            candidates.add(Long.toString(ttlArg(o.ttlMs)));
+        }
+        return protocol.transferArgs(ttl, field, candidates);
+    }
+
+    /** @return the candidate a release script's answer handed the lock to, or null */
+    private Handoff.Offer chosen(List<Handoff.Offer> to, long answer) {
+        if (to == null || answer < TRANSFERRED) {
             return null;
         }
-        return to;
+        long k = answer - TRANSFERRED;
+        if (k >= to.size()) {
+            throw Replies.malformed(answer, protocol.releaseScript(), name, RELEASE_REPLY);
+        }
+        return to.get((int) k);
     }
 
     /**
@@ -147,7 +163,7 @@ class RedisLock extends AbstractLock {
     private void handOff(Handoff.Offer to, long sentAt) {
         if (client.holds().register(name, to.field, to.ownerId, name, to.ttlMs, sentAt, HoldRegistry.NO_TOKEN,
                 protocol.timeoutKeyPrefix()) == null) {
-            client.handoff().unclaim(to); // closed: the waiter sees it; the lock goes back below
+            client.handoff().unclaim(List.of(to), null, true); // closed: the waiter sees it; the lock goes back below
             giveBackHandedOff(to);
             return;
         }
@@ -175,24 +191,21 @@ class RedisLock extends AbstractLock {
         }
         String field = field(ownerId);
         long ttl = client.holds().beginRelease(name, field);
-        Handoff.Offer to = claimNext(field);
-        List<String> args = to == null ? protocol.releaseArgs(ttl, field)
-                : protocol.transferArgs(ttl, field, to.field, ttlArg(to.ttlMs));
+        List<Handoff.Offer> to = claimNext(field);
+        List<String> args = to == null ? protocol.releaseArgs(ttl, field) : transferArgs(ttl, field, to);
         long sentAt = System.nanoTime();
         CompletableFuture<Object> sent;
         try {
             sent = client.evalWriteAsync("unlock of lock '" + name + "'", protocol.releaseScript(),
                     protocol.releaseKeys(field), args);
         } catch (RuntimeException e) {
-            client.handoff().unclaim(to);
+            client.handoff().unclaim(to, null, true);
             throw e;
         }
         return sent
                 .handle((reply, error) -> {
-                    if (to != null && (error != null || !TRANSFERRED_REPLY.equals(reply))) {
-                        client.handoff().unclaim(to);
-                    }
                     if (error != null) {
+                        client.handoff().unclaim(to, null, true);
                         Throwable cause = DefaultLockClient.unwrap(error);
                         if (cause instanceof ReplicaShortfall shortfall) {
                             afterRelease(field, ownerId, releaseAnswer(shortfall.reply, field)); // done on the master
@@ -203,10 +216,18 @@ class RedisLock extends AbstractLock {
                         }
                         throw asRuntime(cause);
                     }
-                    long answer = releaseAnswer(reply, field);
-                    afterRelease(field, ownerId, answer);
-                    if (to != null && answer == TRANSFERRED) {
-                        handOff(to, sentAt);
+                    Handoff.Offer granted = null;
+                    boolean wake = true;
+                    try {
+                        long answer = releaseAnswer(reply, field);
+                        granted = chosen(to, answer);
+                        wake = answer != 0 && granted == null;
+                        afterRelease(field, ownerId, answer);
+                        if (granted != null) {
+                            handOff(granted, sentAt);
+                        }
+                    } finally {
+                        client.handoff().unclaim(to, granted, wake);
                     }
                     return null;
                 });
@@ -341,7 +362,7 @@ class RedisLock extends AbstractLock {
     }
 
     private void afterRelease(String field, long ownerId, long answer) {
-        if (answer == TRANSFERRED) {
+        if (answer >= TRANSFERRED) {
             answer = 1; // released, as far as this owner is concerned
         }
         Hold held = answer > 0 && client.events().timing() ? client.holds().get(name, field) : null;

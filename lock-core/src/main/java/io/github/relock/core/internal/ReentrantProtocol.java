@@ -72,8 +72,14 @@ class ReentrantProtocol implements LockProtocol {
     }
 
     @Override
-    public List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
-        return List.of(Long.toString(ttlMs), field, publishMode(), toField, Long.toString(toTtlMs));
+    public boolean handsOff() {
+        return true;
+    }
+
+    /** One candidate: any waiter may take a reentrant lock. */
+    @Override
+    public List<String> transferArgs(long ttlMs, String field, List<String> candidates) {
+        return List.of(Long.toString(ttlMs), field, publishMode(), candidates.get(0), candidates.get(1));
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.github.relock.core.internal;
 
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -41,8 +40,8 @@ final class SpinProtocol extends ReentrantProtocol {
 
     /** Never: spin waiters poll, and post no offers to hand the lock to. */
     @Override
-    public List<String> transferArgs(long ttlMs, String field, String toField, long toTtlMs) {
-        return null;
+    public boolean handsOff() {
+        return false;
     }
 
     @Override

@@ -8,12 +8,12 @@
 -- ARGV[2] owner field
 -- ARGV[3] now, epoch ms
 -- ARGV[4] publish mode: PUBLISH, SPUBLISH, or BOTH
--- ARGV[5] optional: local hand-off, the field of a waiting owner of the releasing client
--- ARGV[6] with ARGV[5]: that owner's lease in ms
--- ARGV[7] with ARGV[5]: fairLockWaitTimeout in ms, what each queued waiter's deadline moves up
+-- ARGV[5] optional, local hand-off: fairLockWaitTimeout in ms (what each queued deadline moves up)
+-- ARGV[6], ARGV[7], ... with ARGV[5]: candidates, pairs of a waiting owner's field (of the
+--   releasing client) and the lease in ms its hold would get
 -- Returns 1 released, 0 still held, -1 not held and the lock is free, -2 held by another owner,
--- 2 released and handed to ARGV[5], which headed the queue: it leaves the queue as if it had
--- acquired (everyone behind moves up one slot), and nothing is published.
+-- 2 + k: released and handed to candidate k (0-based), which headed the queue: it leaves the queue
+-- as if it had acquired (everyone behind moves up one slot), and nothing is published.
 --@include notify
 --@include prune
 local now = tonumber(ARGV[3])
@@ -35,17 +35,21 @@ if remaining > 0 then
 end
 redis.call('del', KEYS[1])
 local head = redis.call('lindex', KEYS[2], 0)
-if head and head == ARGV[5] then
-    redis.call('lpop', KEYS[2])
-    redis.call('zrem', KEYS[3], head)
-    local wait = tonumber(ARGV[7])
-    local waiting = redis.call('zrange', KEYS[3], 0, -1)
-    for i = 1, #waiting do
-        redis.call('zincrby', KEYS[3], -wait, waiting[i])
+if head and ARGV[5] then
+    for c = 6, #ARGV - 1, 2 do
+        if ARGV[c] == head then
+            redis.call('lpop', KEYS[2])
+            redis.call('zrem', KEYS[3], head)
+            local wait = tonumber(ARGV[5])
+            local waiting = redis.call('zrange', KEYS[3], 0, -1)
+            for i = 1, #waiting do
+                redis.call('zincrby', KEYS[3], -wait, waiting[i])
+            end
+            redis.call('hset', KEYS[1], head, 1)
+            redis.call('pexpire', KEYS[1], ARGV[c + 1])
+            return 2 + (c - 6) / 2
+        end
     end
-    redis.call('hset', KEYS[1], head, 1)
-    redis.call('pexpire', KEYS[1], ARGV[6])
-    return 2
 end
 if head then
     notify(KEYS[4] .. ':' .. head, '0', ARGV[4])

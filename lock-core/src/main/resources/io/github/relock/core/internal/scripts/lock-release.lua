@@ -8,8 +8,8 @@
 -- ARGV[4] optional: local hand-off, the field of a waiting owner of the releasing client
 -- ARGV[5] with ARGV[4]: that owner's lease in ms
 -- Returns 1 released, 0 still held (reentrant), -1 not held and the lock is free,
--- -2 not held and another owner holds it, 2 released and handed to ARGV[4] (nothing published:
--- the lock never became free, so no other waiter has anything to race for).
+-- -2 not held and another owner holds it, 2 released and handed to ARGV[4] (the first and only
+-- candidate; nothing published: the lock never became free, so no waiter has anything to race for).
 --@include notify
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
     if redis.call('exists', KEYS[1]) == 0 then
