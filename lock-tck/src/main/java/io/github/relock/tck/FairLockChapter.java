@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("fair-lock")
 public abstract class FairLockChapter extends TckChapter {
     static final String Q = "redisson_lock_queue:{tck:fair}";
     static final String Z = "redisson_lock_timeout:{tck:fair}";

@@ -57,12 +57,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * @return a Redisson client on the kit's server, shut down after the test
      */
     protected RedissonClient redisson(Duration watchdog) {
-        Config config = new Config();
-        config.setLockWatchdogTimeout(watchdog.toMillis());
-        RedissonConfigs.connect(config, kit.topology());
-        RedissonClient client = Redisson.create(config);
-        kit.closeAfterTest(() -> client.shutdown(0, 5, TimeUnit.SECONDS));
-        return client;
+        return RedissonConfigs.clientFor(kit, watchdog);
     }
 
     /** Rule 10.1: relock and Redisson threads incrementing under the same lock lose no update. */
