@@ -92,20 +92,31 @@ class RedisLock extends AbstractLock {
         List<Handoff.Offer> to = claimNext(field);
         List<String> args = to == null ? protocol.releaseArgs(ttl, field) : transferArgs(ttl, field, to);
         long sentAt = System.nanoTime();
-        Handoff.Offer granted = null;
-        boolean wake = true; // until the script says the lock stayed with this client
+        Object reply;
         try {
-            Object reply;
-            try {
-                reply = client.evalWrite("unlock of lock '" + name + "'", protocol.releaseScript(),
-                        protocol.releaseKeys(field), args);
-            } catch (ReplicaShortfall e) {
-                afterRelease(field, ownerId, releaseAnswer(e.reply, field)); // done on the master: keep the registry in step
-                throw e;
-            } catch (RuntimeException e) {
-                client.holds().releaseFailed(name, field); // outcome unknown: stop renewing; it expires if it never ran
-                throw e;
-            }
+            reply = client.evalWrite("unlock of lock '" + name + "'", protocol.releaseScript(),
+                    protocol.releaseKeys(field), args);
+        } catch (ReplicaShortfall e) {
+            afterRelease(field, ownerId, releaseAnswer(e.reply, field)); // done on the master: keep the registry in step
+            throw e;
+        } catch (RuntimeException e) {
+            client.handoff().unclaim(to, null, true);
+            client.holds().releaseFailed(name, field); // outcome unknown: stop renewing; it expires if it never ran
+            throw e;
+        }
+        released(reply, field, ownerId, to, sentAt);
+    }
+
+    /**
+     * Applies a release script's answer: the registry, the hand-off to a claimed waiter, and the
+     * claims not granted, whose waiters are woken unless the lock stayed with this client (still
+     * held, or handed to one of them); a fair waiter behind another client's head then polls,
+     * keeping its place.
+     */
+    private void released(Object reply, String field, long ownerId, List<Handoff.Offer> to, long sentAt) {
+        Handoff.Offer granted = null;
+        boolean wake = true; // until the answer says the lock stayed with this client
+        try {
             long answer = releaseAnswer(reply, field);
             granted = chosen(to, answer);
             wake = answer != 0 && granted == null;
@@ -114,8 +125,6 @@ class RedisLock extends AbstractLock {
                 handOff(granted, sentAt);
             }
         } finally {
-            // The claims not granted: wake their waiters unless the lock stayed with this client
-            // (still held, or handed to one of them); a fair waiter then polls, keeping its place.
             client.handoff().unclaim(to, granted, wake);
         }
     }
@@ -216,19 +225,7 @@ class RedisLock extends AbstractLock {
                         }
                         throw asRuntime(cause);
                     }
-                    Handoff.Offer granted = null;
-                    boolean wake = true;
-                    try {
-                        long answer = releaseAnswer(reply, field);
-                        granted = chosen(to, answer);
-                        wake = answer != 0 && granted == null;
-                        afterRelease(field, ownerId, answer);
-                        if (granted != null) {
-                            handOff(granted, sentAt);
-                        }
-                    } finally {
-                        client.handoff().unclaim(to, granted, wake);
-                    }
+                    released(reply, field, ownerId, to, sentAt);
                     return null;
                 });
     }
