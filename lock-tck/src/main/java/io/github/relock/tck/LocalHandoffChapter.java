@@ -466,7 +466,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
         DistributedLock lock = client.getLock("tck:one-attempt");
         assertTrue(lock.tryLock(0, 60, TimeUnit.SECONDS)); // a lease, not the watchdog: no renewal scripts meanwhile
         try (Waiter first = new Waiter(lock, "tck-one-attempt-first");
-                Waiter second = startAfterParked(first, lock)) {
+                Waiter second = startAfterParked(first, lock, "tck-one-attempt-second")) {
             long before = second.scriptsBefore;
             second.awaitParked();
             assertEquals(1, scriptCallsServed() - before,
@@ -480,11 +480,41 @@ public abstract class LocalHandoffChapter extends TckChapter {
         assertFalse(lock.isLocked());
     }
 
+    /**
+     * Rule 20.12: a thread asking for a lock that a hand-off gave to another thread of its client
+     * (and that another of its threads still waits for) sends no script before it parks: its
+     * attempt could only fail. It is handed the lock in its turn.
+     */
+    @Test
+    void rule20_12_lockHandedToAnotherLocalThread_waiterParksWithoutAScript() throws Exception {
+        LockClient client = client();
+        DistributedLock lock = client.getLock("tck:no-attempt");
+        assertTrue(lock.tryLock(0, 60, TimeUnit.SECONDS));
+        try (Waiter holder = new Waiter(lock, "tck-no-attempt-holder");
+                Waiter queued = startAfterParked(holder, lock, "tck-no-attempt-queued")) {
+            queued.awaitParked();
+            lock.unlock(); // hands the lock to the first waiter; the second keeps the channel subscribed
+            holder.acquired.get(30, TimeUnit.SECONDS);
+            try (Waiter late = startAfterParked(queued, lock, "tck-no-attempt-late")) {
+                long before = late.scriptsBefore;
+                late.awaitParked();
+                assertEquals(0, scriptCallsServed() - before,
+                        "scripts sent by a waiter for a lock its client holds through a hand-off");
+                holder.finish();
+                queued.acquired.get(30, TimeUnit.SECONDS);
+                queued.finish();
+                late.acquired.get(30, TimeUnit.SECONDS);
+                late.finish();
+            }
+        }
+        assertFalse(lock.isLocked());
+    }
+
     /** Starts a second waiter once {@code first} is parked, noting the scripts served just before. */
-    private Waiter startAfterParked(Waiter first, DistributedLock lock) {
+    private Waiter startAfterParked(Waiter first, DistributedLock lock, String name) {
         first.awaitParked();
         long before = scriptCallsServed();
-        Waiter w = new Waiter(lock, "tck-one-attempt-second");
+        Waiter w = new Waiter(lock, name);
         w.scriptsBefore = before;
         return w;
     }

@@ -42,7 +42,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tried: kit rule 9.2, 200 callers, went from under 1 s to 25 s, every release blocking every
  * waiter's own attempts for a round trip.)
  *
- * Cost when no thread of this client waits for the lock: one map lookup per release.
+ * Local queueing. While a lock is held through a transfer (the line remembers the new holder until
+ * its last release claims) and that hold is valid in the registry, a thread of this client that
+ * asks for the lock skips its first attempt, which could only fail, and queues for the next
+ * transfer at once (reentrant locks; a fair waiter must join the queue in Redis).
+ *
+ * Cost when no thread of this client waits for the lock: one map lookup per release, one per
+ * blocking acquire.
  */
 final class Handoff {
     private static final int ARMED = 0;
@@ -97,6 +103,8 @@ final class Handoff {
         // (a run one transfer longer or shorter than the bound).
         volatile int run;
         volatile long runStartNanos;
+        /** The owner a transfer made the holder, until its last release claims; null when not known. */
+        volatile String heldBy;
     }
 
     private final Map<String, Line> lines = new ConcurrentHashMap<>();
@@ -232,6 +240,7 @@ final class Handoff {
         if (line == null) {
             return null;
         }
+        line.heldBy = null; // its holder is releasing it
         if (bounded && line.run > 0
                 && (line.run >= maxConsecutive || System.nanoTime() - line.runStartNanos > maxRunNanos)) {
             line.run = 0; // this release ends the run: ordinary, so other clients' waiters get their chance
@@ -250,12 +259,27 @@ final class Handoff {
     }
 
     /**
+     * @return the owner of this client a transfer made the holder of lock {@code lockName}, while
+     *     it holds it and other threads of this client wait for it; else null
+     */
+    String heldLocally(String lockName) {
+        Line line = lines.get(lockName);
+        return line == null ? null : line.heldBy;
+    }
+
+    /**
      * The transfer landed and the new hold is registered: wake the waiter as the owner.
      *
      * @return false if the waiter had already left (settle gave up): the caller must give the lock back
      */
     boolean grant(Offer offer) {
         boolean granted = offer.state.compareAndSet(CLAIMED, GRANTED);
+        if (granted) {
+            Line line = lines.get(offer.lockName);
+            if (line != null) {
+                line.heldBy = offer.field;
+            }
+        }
         offer.signal.release();
         return granted;
     }

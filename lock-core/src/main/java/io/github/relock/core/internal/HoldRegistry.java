@@ -290,6 +290,18 @@ final class HoldRegistry {
         holds.remove(h.id, h);
     }
 
+    /**
+     * @return how long the hold of {@code key} by {@code field} is believed to last, in ms (the
+     *     watchdog timeout for a renewed hold), or -1 if there is no valid hold
+     */
+    long remainingMs(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        if (h == null || !h.valid()) {
+            return -1;
+        }
+        return h.watchdog() ? watchdogMs : Math.max(0, TimeUnit.NANOSECONDS.toMillis(h.expiresAtNanos - System.nanoTime()));
+    }
+
     /** @return whether this client holds {@code key} as {@code field} exactly once (a release would end the hold) */
     boolean lastHold(String key, String field) {
         Hold h = holds.get(id(key, field));

@@ -103,14 +103,16 @@ final class LockWait {
         // A channel already subscribed (by this client's other waiters) before the first attempt
         // is sent hears every release after it: no second attempt is needed after joining it.
         Waiters.Entry live = queue ? client.waiters().subscribedEntry(lock.waitChannel(ownerId)) : null;
-        Long firstTtl;
-        try {
-            firstTtl = lock.tryAcquireOnce(ttlMs, ownerId, queue);
-        } catch (RuntimeException e) {
-            if (queue) {
-                awaitGiveUp(ownerId); // the attempt may have joined the fair queue before it failed
+        Long firstTtl = queue ? heldByAnotherLocalOwner(ownerId) : null;
+        if (firstTtl == null) {
+            try {
+                firstTtl = lock.tryAcquireOnce(ttlMs, ownerId, queue);
+            } catch (RuntimeException e) {
+                if (queue) {
+                    awaitGiveUp(ownerId); // the attempt may have joined the fair queue before it failed
+                }
+                throw e;
             }
-            throw e;
         }
         if (firstTtl == null) {
             return true;
@@ -233,6 +235,27 @@ final class LockWait {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * A waiter need not ask Redis for a lock that a hand-off gave to another thread of this client
+     * and that is still validly held: its attempt would fail. It queues for the next hand-off at
+     * once, with the hold's remaining time as its first wait (the TTL an attempt would have
+     * answered). Not for the fair lock, whose waiters must join its queue in Redis.
+     *
+     * @return that remaining time in ms, or null: attempt as usual
+     */
+    private Long heldByAnotherLocalOwner(long ownerId) {
+        Handoff handoff = client.handoff();
+        if (!handoff.enabled() || lock.protocol.handsOffToQueueHead() || !lock.protocol.handsOff()) {
+            return null;
+        }
+        String holder = handoff.heldLocally(lock.name);
+        if (holder == null || holder.equals(lock.field(ownerId))) {
+            return null;
+        }
+        long remaining = client.holds().remainingMs(lock.name, holder);
+        return remaining > 0 ? remaining : null;
     }
 
     /** @return an offer to take the lock straight from a releaser of this client, or null where hand-off does not apply */
