@@ -472,10 +472,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
             assertEquals(1, scriptCallsServed() - before,
                     "scripts a waiter sent before parking on a channel its client already listened on");
             lock.unlock();
-            first.acquired.get(30, TimeUnit.SECONDS);
-            first.finish();
-            second.acquired.get(30, TimeUnit.SECONDS);
-            second.finish();
+            finishInTurn(first, second);
         }
         assertFalse(lock.isLocked());
     }
@@ -500,14 +497,18 @@ public abstract class LocalHandoffChapter extends TckChapter {
                 late.awaitParked();
                 assertEquals(0, scriptCallsServed() - before,
                         "scripts sent by a waiter for a lock its client holds through a hand-off");
-                holder.finish();
-                queued.acquired.get(30, TimeUnit.SECONDS);
-                queued.finish();
-                late.acquired.get(30, TimeUnit.SECONDS);
-                late.finish();
+                finishInTurn(holder, queued, late);
             }
         }
         assertFalse(lock.isLocked());
+    }
+
+    /** Lets each waiter take the lock and release it, in this order (each release hands it to the next). */
+    private static void finishInTurn(Waiter... waiters) throws Exception {
+        for (Waiter w : waiters) {
+            w.acquired.get(30, TimeUnit.SECONDS);
+            w.finish();
+        }
     }
 
     /** Starts a second waiter once {@code first} is parked, noting the scripts served just before. */
