@@ -7,5 +7,6 @@
 module io.github.relock.driver.lettuce {
     requires io.github.relock.core;
     requires lettuce.core;
+    requires io.netty.common; // the client's timer (ClientResources.timer()) for async timeouts
     provides io.github.relock.spi.RedisDriverProvider with io.github.relock.driver.lettuce.LettuceDriverProvider;
 }

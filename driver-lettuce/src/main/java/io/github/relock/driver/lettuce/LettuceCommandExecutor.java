@@ -43,7 +43,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-import java.util.function.Supplier;
 
 /**
  * {@link CommandExecutor} over one Lettuce client: one command connection (standalone or cluster)
@@ -58,8 +57,8 @@ import java.util.function.Supplier;
  *   <li><b>Timeouts</b> are ours, not the client's: a handed-in client may have command timeouts
  *       off, and Lettuce buffers commands while reconnecting, so without a deadline a future could
  *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
- *       {@link CompletableFuture#orTimeout}; that one case completes on the JDK's delay-scheduler
- *       thread, every other completion happens on a Lettuce event-loop thread.</li>
+ *       the client's own timer ({@link CommandTimer}); that one case completes on a Lettuce
+ *       computation thread, every other completion happens on a Lettuce event-loop thread.</li>
  *   <li><b>Pub/sub</b> is {@link LettucePubSub}'s: one connection, dispatch by channel, and the
  *       resubscribe after each reconnect.</li>
  * </ul>
@@ -81,6 +80,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
     private final Set<Capability> capabilities;
     private final AbstractRedisClient ownedClient;
 
+    private final CommandTimer timer;
     private final LettucePubSub pubSubs;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -92,7 +92,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
                                    BaseRedisAsyncCommands<String, String> commands,
                                    Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands,
                                    StatefulRedisPubSubConnection<String, String> pubSub,
-                                   Set<Capability> capabilities, AbstractRedisClient ownedClient) {
+                                   Set<Capability> capabilities, AbstractRedisClient client, boolean owned) {
         this.target = target;
         this.timeout = options.commandTimeout();
         this.timeoutNanos = timeout.toNanos();
@@ -101,8 +101,9 @@ final class LettuceCommandExecutor implements CommandExecutor {
         this.nodeCommands = nodeCommands;
         this.pubSub = pubSub;
         this.capabilities = Collections.unmodifiableSet(capabilities);
-        this.ownedClient = ownedClient;
-        this.pubSubs = new LettucePubSub(pubSub, target, this.capabilities, timeout);
+        this.ownedClient = owned ? client : null;
+        this.timer = new CommandTimer(client.getResources(), timeout);
+        this.pubSubs = new LettucePubSub(pubSub, target, this.capabilities, timer);
     }
 
     /** Opens a connection, reporting a failure as {@code RedisUnavailableException}. */
@@ -147,8 +148,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
             caps.add(Capability.SHARDED_PUBSUB);
         }
         StatefulRedisConnection<String, String> c = conn;
-        return new LettuceCommandExecutor(target, options, conn, conn.async(), key -> c.async(), ps, caps,
-                owned ? client : null);
+        return new LettuceCommandExecutor(target, options, conn, conn.async(), key -> c.async(), ps, caps, client, owned);
     }
 
     /**
@@ -181,8 +181,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
             caps.add(Capability.SHARDED_PUBSUB);
             ((StatefulRedisClusterPubSubConnection<String, String>) ps).setNodeMessagePropagation(true);
         }
-        LettuceCommandExecutor ex = new LettuceCommandExecutor(target, options, conn, conn.async(), node, ps, caps,
-                owned ? client : null);
+        LettuceCommandExecutor ex = new LettuceCommandExecutor(target, options, conn, conn.async(), node, ps, caps, client,
+                owned);
         if (caps.contains(Capability.SHARDED_PUBSUB)) { // Redis 7+: renewal may span a node's slots
             ex.slotNodes = slot -> {
                 RedisClusterNode master = c.getPartitions().getMasterBySlot(slot);
@@ -270,7 +270,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
                 out.completeExceptionally(Errors.translate(failure, describe(op, script)));
             }
         });
-        failAfterTimeout(out, raw, timeout, () -> describe(op, script));
+        timer.failAfterTimeout(out, raw, () -> describe(op, script));
         return out;
     }
 
@@ -326,29 +326,6 @@ final class LettuceCommandExecutor implements CommandExecutor {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    /**
-     * Fails {@code f} with {@link RedisUnavailableException} if it is not done within the command
-     * timeout, and cancels the Lettuce command {@code raw}: a command buffered while disconnected
-     * would otherwise be sent on reconnect, after relock reported it failed (a ghost acquisition).
-     */
-    static void failAfterTimeout(CompletableFuture<?> f, RedisFuture<?> raw, Duration timeout, Supplier<String> what) {
-        long timeoutNanos = timeout.toNanos();
-        if (f.isDone()) {
-            return;
-        }
-        CompletableFuture<Void> timer = new CompletableFuture<>();
-        timer.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((v, expired) -> {
-            if (expired != null) {
-                if (raw != null) {
-                    raw.cancel(false);
-                }
-                f.completeExceptionally(new RedisUnavailableException(
-                        what.get() + " got no reply within " + timeout + "; whether it ran is unknown", expired));
-            }
-        });
-        f.whenComplete((v, e) -> timer.complete(null)); // cancels the scheduled timeout
     }
 
     private static void validate(Script script, List<String> keys, List<String> args) {

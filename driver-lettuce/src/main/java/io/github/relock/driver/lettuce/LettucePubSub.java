@@ -13,7 +13,6 @@ import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.net.SocketAddress;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +53,7 @@ final class LettucePubSub {
     private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final String target;
     private final Set<Capability> capabilities;
-    private final Duration timeout;
+    private final CommandTimer timer;
     private final ConcurrentHashMap<String, Sub> channels = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Sub> shardChannels = new ConcurrentHashMap<>();
     private final Dispatcher dispatcher = new Dispatcher();
@@ -63,11 +62,11 @@ final class LettucePubSub {
     private volatile ConnectionListener connectionListener = () -> { };
 
     LettucePubSub(StatefulRedisPubSubConnection<String, String> pubSub, String target, Set<Capability> capabilities,
-                  Duration timeout) {
+                  CommandTimer timer) {
         this.pubSub = pubSub;
         this.target = target;
         this.capabilities = capabilities;
-        this.timeout = timeout;
+        this.timer = timer;
         pubSub.addListener(dispatcher);
         pubSub.addListener(reconnectHook);
     }
@@ -104,7 +103,7 @@ final class LettucePubSub {
         } catch (RuntimeException e) {
             result.completeExceptionally(Errors.translate(e, what));
         }
-        LettuceCommandExecutor.failAfterTimeout(result, null, timeout, () -> what); // a late confirmation is undone below
+        timer.failAfterTimeout(result, null, () -> what); // a late confirmation is undone below
         // A failed or timed-out subscribe must not leave a listener, or a late subscription, behind.
         result.whenComplete((s, failure) -> {
             if (failure != null) {
@@ -196,7 +195,7 @@ final class LettucePubSub {
                         CompletableFuture<Void> one = cluster.getConnectionAsync(nodeId.substring(0, colon),
                                         Integer.parseInt(nodeId.substring(colon + 1)))
                                 .thenCompose(c -> c.async().sunsubscribe(channel).toCompletableFuture());
-                        LettuceCommandExecutor.failAfterTimeout(one, null, timeout, () -> "SUNSUBSCRIBE " + channel);
+                        timer.failAfterTimeout(one, null, () -> "SUNSUBSCRIBE " + channel);
                         all.add(one.exceptionally(failure -> {
                             LOG.log(System.Logger.Level.DEBUG, "unsubscribe of " + channel + " on node " + nodeId
                                     + " not confirmed", failure);
