@@ -34,6 +34,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Fairness. A transfer keeps the lock from other clients' waiters, so the reentrant lock bounds a
  * run of consecutive transfers by count and by time; the release that ends a run is an ordinary one
  * that publishes, and other clients' waiters compete for the lock as they would without hand-off.
+ * The release that ends a run asks the script whether more than one subscriber heard its message
+ * (on one server: this client's own subscription is one); if so, another client waits, and this
+ * client's waiters hold back their attempts for about two round trips of that release, so the
+ * other waiter, a message further away, finds the lock free instead of retaken.
  * The fair lock needs no bound: its script transfers only to the head of the queue in Redis. This
  * client cannot know which of its waiters heads that queue; it offers its oldest armed waiter,
  * which is the head whenever the head is this client's (its waiters queue in the order they post
@@ -105,7 +109,14 @@ final class Handoff {
         volatile long runStartNanos;
         /** The owner a transfer made the holder, until its last release claims; null when not known. */
         volatile String heldBy;
+        /** Until when (System.nanoTime) this client's waiters leave the lock to another client's waiter. */
+        volatile long yieldUntilNanos;
     }
+
+    /** {@link #claimOne}'s answer when this release ends a run: release ordinarily, and ask who heard it. */
+    static final List<Offer> RUN_ENDED = List.of();
+    private static final long MIN_YIELD_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long MAX_YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final Map<String, Line> lines = new ConcurrentHashMap<>();
     private final int maxConsecutive;
@@ -233,7 +244,8 @@ final class Handoff {
      * @param bounded whether the run bound applies: any waiter may take the lock (reentrant
      *     locks), so a run could keep other clients out; not for the fair lock, whose script hands
      *     off only to the head of its queue
-     * @return the claimed offer (a list of one), or null: release ordinarily
+     * @return the claimed offer (a list of one); {@link #RUN_ENDED}: this release ends a run; or
+     *     null: release ordinarily
      */
     List<Offer> claimOne(String lockName, boolean bounded) {
         Line line = lines.get(lockName);
@@ -244,7 +256,7 @@ final class Handoff {
         if (bounded && line.run > 0
                 && (line.run >= maxConsecutive || System.nanoTime() - line.runStartNanos > maxRunNanos)) {
             line.run = 0; // this release ends the run: ordinary, so other clients' waiters get their chance
-            return null;
+            return RUN_ENDED;
         }
         for (Offer o : line.offers) {
             if (o.state.compareAndSet(ARMED, CLAIMED)) {
@@ -256,6 +268,30 @@ final class Handoff {
         }
         line.run = 0;
         return null;
+    }
+
+    /**
+     * A release that ended a run was heard by another client's waiter: for about two round trips
+     * of that release ({@code rttNanos}; 0.2 to 5 ms, and at most half the run time) this client's
+     * waiters do not attempt, so that waiter's attempt, sent when the message reaches it, finds
+     * the lock free rather than retaken by a thread of this client that is a message closer.
+     */
+    void yieldAfterRun(String lockName, long rttNanos) {
+        Line line = lines.get(lockName);
+        if (line != null) {
+            long yield = Math.max(MIN_YIELD_NANOS, Math.min(2 * rttNanos, Math.min(MAX_YIELD_NANOS, maxRunNanos / 2)));
+            line.yieldUntilNanos = System.nanoTime() + yield;
+        }
+    }
+
+    /** @return how long this client's waiters still leave lock {@code lockName} to another client, in ns (0: not) */
+    long yieldNanos(String lockName) {
+        Line line = lines.get(lockName);
+        if (line == null || line.yieldUntilNanos == 0) {
+            return 0;
+        }
+        long left = line.yieldUntilNanos - System.nanoTime();
+        return left > 0 ? left : 0;
     }
 
     /**

@@ -61,6 +61,15 @@ interface LockProtocol {
         throw new UnsupportedOperationException(kind() + " does not hand off");
     }
 
+    /**
+     * Release arguments for the release that ends a run of hand-offs: an ordinary release whose
+     * script answers 3 instead of 1 when more than one subscriber (so another client's waiter) heard
+     * its message. By default the ordinary arguments (the answer is then 1).
+     */
+    default List<String> endOfRunArgs(long ttlMs, String field) {
+        return releaseArgs(ttlMs, field);
+    }
+
     Script forceReleaseScript();
 
     List<String> forceReleaseKeys();

@@ -105,6 +105,9 @@ final class LockWait {
         Waiters.Entry live = queue ? client.waiters().subscribedEntry(lock.waitChannel(ownerId)) : null;
         Long firstTtl = queue ? heldByAnotherLocalOwner(ownerId) : null;
         if (firstTtl == null) {
+            if (queue) {
+                yieldToAnotherClient();
+            }
             try {
                 firstTtl = lock.tryAcquireOnce(ttlMs, ownerId, queue);
             } catch (RuntimeException e) {
@@ -177,6 +180,9 @@ final class LockWait {
                     }
                 }
                 Long ttl;
+                if (standing == null) {
+                    yieldToAnotherClient();
+                }
                 try {
                     ttl = standing != null ? standing : lock.tryAcquireOnce(ttlMs, ownerId, true);
                     standing = null;
@@ -256,6 +262,18 @@ final class LockWait {
         }
         long remaining = client.holds().remainingMs(lock.name, holder);
         return remaining > 0 ? remaining : null;
+    }
+
+    /**
+     * Right after a run of hand-offs ended with a release another client's waiter heard, waits a
+     * moment (about two round trips, see {@link Handoff#yieldAfterRun}) before attempting, so that
+     * waiter gets the lock it was told is free.
+     */
+    private void yieldToAnotherClient() {
+        long nanos = client.handoff().yieldNanos(lock.name);
+        if (nanos > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(nanos); // an interrupt ends it early, as it should
+        }
     }
 
     /** @return an offer to take the lock straight from a releaser of this client, or null where hand-off does not apply */

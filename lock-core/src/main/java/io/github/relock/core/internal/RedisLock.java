@@ -23,6 +23,8 @@ class RedisLock extends AbstractLock {
     private static final long REACQUIRE_REFUSED = -3;
     /** A release script's answer when it handed the lock to a waiting owner of this client ({@link Handoff}). */
     static final long TRANSFERRED = 2;
+    /** The answer of a release that ended a run of hand-offs and was heard by another client's waiter. */
+    private static final long HEARD_ELSEWHERE = 3;
     // What each script's reply must be, for the error a malformed reply gets (constants: the lock
     // path builds no message unless a reply is wrong).
     private static final String ACQUIRE_REPLY = "nil (acquired), " + REACQUIRE_REFUSED
@@ -90,7 +92,8 @@ class RedisLock extends AbstractLock {
         String field = field(ownerId);
         long ttl = client.holds().beginRelease(name, field);
         List<Handoff.Offer> to = claimNext(field);
-        List<String> args = to == null ? protocol.releaseArgs(ttl, field) : transferArgs(ttl, field, to);
+        List<String> args = releaseArgs(ttl, field, to);
+        to = to == Handoff.RUN_ENDED ? null : to;
         long sentAt = System.nanoTime();
         Object reply;
         try {
@@ -123,6 +126,8 @@ class RedisLock extends AbstractLock {
             afterRelease(field, ownerId, answer);
             if (granted != null) {
                 handOff(granted, sentAt);
+            } else if (answer == HEARD_ELSEWHERE && to == null) {
+                client.handoff().yieldAfterRun(name, System.nanoTime() - sentAt);
             }
         } finally {
             client.handoff().unclaim(to, granted, wake);
@@ -141,6 +146,14 @@ class RedisLock extends AbstractLock {
             return null;
         }
         return handoff.claimOne(name, !protocol.handsOffToQueueHead());
+    }
+
+    /** @return the release's arguments: ordinary, ending a run of hand-offs, or handing off to {@code to} */
+    private List<String> releaseArgs(long ttl, String field, List<Handoff.Offer> to) {
+        if (to == null) {
+            return protocol.releaseArgs(ttl, field);
+        }
+        return to == Handoff.RUN_ENDED ? protocol.endOfRunArgs(ttl, field) : transferArgs(ttl, field, to);
     }
 
     private List<String> transferArgs(long ttl, String field, List<Handoff.Offer> to) {
@@ -200,8 +213,9 @@ class RedisLock extends AbstractLock {
         }
         String field = field(ownerId);
         long ttl = client.holds().beginRelease(name, field);
-        List<Handoff.Offer> to = claimNext(field);
-        List<String> args = to == null ? protocol.releaseArgs(ttl, field) : transferArgs(ttl, field, to);
+        List<Handoff.Offer> claimed = claimNext(field);
+        List<String> args = releaseArgs(ttl, field, claimed);
+        List<Handoff.Offer> to = claimed == Handoff.RUN_ENDED ? null : claimed;
         long sentAt = System.nanoTime();
         CompletableFuture<Object> sent;
         try {

@@ -76,6 +76,13 @@ class ReentrantProtocol implements LockProtocol {
         return true;
     }
 
+    /** Asks who heard the release on one server; on a cluster a node counts only its own subscribers, so not there. */
+    @Override
+    public List<String> endOfRunArgs(long ttlMs, String field) {
+        String mode = publishMode();
+        return "PUBLISH".equals(mode) ? List.of(Long.toString(ttlMs), field, mode, "") : releaseArgs(ttlMs, field);
+    }
+
     /** One candidate: any waiter may take a reentrant lock. */
     @Override
     public List<String> transferArgs(long ttlMs, String field, List<String> candidates) {

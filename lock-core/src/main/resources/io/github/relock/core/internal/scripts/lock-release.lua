@@ -5,11 +5,13 @@
 -- ARGV[1] lease in ms to set when holds remain
 -- ARGV[2] owner field "<clientId>:<threadId>"
 -- ARGV[3] publish mode: PUBLISH, SPUBLISH, or BOTH (cluster: classic and sharded subscribers)
--- ARGV[4] optional: local hand-off, the field of a waiting owner of the releasing client
--- ARGV[5] with ARGV[4]: that owner's lease in ms
+-- ARGV[4] optional: local hand-off, the field of a waiting owner of the releasing client; or ''
+--   at the end of a run of hand-offs: publish as usual and say whether another subscriber heard it
+-- ARGV[5] with a field in ARGV[4]: that owner's lease in ms
 -- Returns 1 released, 0 still held (reentrant), -1 not held and the lock is free,
 -- -2 not held and another owner holds it, 2 released and handed to ARGV[4] (the first and only
--- candidate; nothing published: the lock never became free, so no waiter has anything to race for).
+-- candidate; nothing published: the lock never became free, so no waiter has anything to race for),
+-- 3 released, and (ARGV[4] '') more than one subscriber, so another client's waiter, heard it.
 --@include notify
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
     if redis.call('exists', KEYS[1]) == 0 then
@@ -23,10 +25,13 @@ if remaining > 0 then
     return 0
 end
 redis.call('del', KEYS[1])
-if ARGV[4] then
+if ARGV[4] and ARGV[4] ~= '' then
     redis.call('hset', KEYS[1], ARGV[4], 1)
     redis.call('pexpire', KEYS[1], ARGV[5])
     return 2
 end
-notify(KEYS[2], '0', ARGV[3])
+local heard = notify(KEYS[2], '0', ARGV[3])
+if ARGV[4] == '' and heard > 1 then
+    return 3
+end
 return 1

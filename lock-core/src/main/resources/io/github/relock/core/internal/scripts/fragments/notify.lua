@@ -1,17 +1,20 @@
 -- notify(channel, message, mode): publish a lock message. mode PUBLISH reaches classic
 -- subscribers, SPUBLISH sharded ones, BOTH reaches both (cluster: Redisson 3.x and 4.x waiters);
 -- the sharded half of BOTH is skipped quietly where the server has no SPUBLISH; NONE publishes
--- nothing (the spin lock has no waiters to wake).
+-- nothing (the spin lock has no waiters to wake). Returns how many subscribers of this server
+-- received it (the classic ones for BOTH).
 local function notify(channel, message, mode)
     if mode == 'NONE' then
-        return
+        return 0
     end
+    local heard = 0
     if mode ~= 'SPUBLISH' then
-        redis.call('publish', channel, message)
+        heard = redis.call('publish', channel, message)
     end
     if mode == 'SPUBLISH' then
-        redis.call('spublish', channel, message)
+        heard = redis.call('spublish', channel, message)
     elseif mode == 'BOTH' then
         pcall(redis.call, 'spublish', channel, message)
     end
+    return heard
 end
