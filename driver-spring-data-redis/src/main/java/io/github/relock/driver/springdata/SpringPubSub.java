@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
 
@@ -28,10 +27,12 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * The executor's one pub/sub connection, taken from the application's factory while anything is
  * subscribed.
  *
- * <p>Design. Spring's {@code RedisConnection.subscribe} blocks the calling thread for its whole
- * life on Jedis and returns at once on Lettuce, so a <em>session</em> (one connection) is started
- * on a short-lived reader thread {@code relock-sdr-pubsub-reader}; further channels join it through
- * Spring's {@code Subscription}. Every subscribe and unsubscribe runs in order on one control
+ * <p>Design. A <em>session</em> ({@link PubSubSession}: one connection) reads for its whole life
+ * on Jedis and returns at once on Lettuce, so it is started on a short-lived reader thread
+ * {@code relock-sdr-pubsub-reader}; further channels join it. On Lettuce it goes through Spring's
+ * subscription API ({@link SpringSession}); on Jedis through Jedis' own loop on a connection the
+ * session owns and destroys at its end ({@link JedisPubSubSession}), so a pooled connection never
+ * carries a pub/sub reply to another borrower. Every subscribe and unsubscribe runs in order on one control
  * thread {@code relock-sdr-pubsub}, which waits for Redis's confirmation (delivered to this object
  * as Spring's {@link SubscriptionListener}) before the next: futures complete on the confirmation,
  * on the thread that also delivers the channel's messages, so no message follows a completed
@@ -51,7 +52,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     private static final System.Logger LOG = System.getLogger(SpringPubSub.class.getName());
     private static final long MAX_RETRY_MS = 1_000;
 
-    private final RedisConnectionFactory factory;
+    private final PubSubSession.Opener sessions;
     private final Duration timeout;
     private final boolean blockingSubscribe;
     private final ScheduledThreadPoolExecutor control;
@@ -62,7 +63,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     private volatile boolean closed;
 
     // written on the control thread only; read by the reader to tell whether its session is current
-    private volatile RedisConnection session;
+    private volatile PubSubSession session;
     private volatile Thread reader;
     /** Channels Redis counts on the current session, from its last (un)subscribe confirmation. */
     private volatile long sessionCount;
@@ -75,7 +76,10 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
      *     session's life (Jedis) rather than returning at once (Lettuce)
      */
     SpringPubSub(RedisConnectionFactory factory, Duration timeout, boolean blockingSubscribe) {
-        this.factory = factory;
+        // Jedis' classes are loaded only when a Jedis-backed factory opens its first session
+        this.sessions = blockingSubscribe
+                ? sink -> JedisPubSubSession.open(factory, sink)
+                : sink -> new SpringSession(factory.getConnection(), sink);
         this.timeout = timeout;
         this.blockingSubscribe = blockingSubscribe;
         this.control = new ScheduledThreadPoolExecutor(1, r -> {
@@ -141,11 +145,11 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
             return;
         }
         try {
-            RedisConnection s = session;
+            PubSubSession s = session;
             if (!usable(s)) {
                 startSession(List.of(ch));
             } else {
-                s.getSubscription().subscribe(ch.raw);
+                s.join(ch.raw);
                 if (!blockingSubscribe) {
                     // Lettuce's synchronous SUBSCRIBE returned, so Redis confirmed it
                     sessionCount = Math.max(sessionCount, 1);
@@ -162,7 +166,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     }
 
     private void doUnsubscribe(Channel ch) {
-        RedisConnection s = session;
+        PubSubSession s = session;
         if (ch.unsubscribed.isDone()) {
             return;
         }
@@ -171,18 +175,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
             return;
         }
         try {
-            org.springframework.data.redis.connection.Subscription sub = s.getSubscription();
-            if (blockingSubscribe && (sessionCount <= 1 || sub.getChannels().size() == 1) && sub.getPatterns().isEmpty()) {
-                // The last channel, by Redis's count or by Spring's: Spring's unsubscribe(channel) would
-                // also close the subscription, sending a second UNSUBSCRIBE whose reply Jedis' loop
-                // (stopped at zero) never reads, and the pooled connection would hand it to the next
-                // command. close() sends one, and leaves Spring's subscription closed, so nothing is
-                // sent on the connection after the loop ended (Spring's channel set can hold more
-                // channels than Redis counts, and its close on a live subscription would send again).
-                sub.close();
-            } else {
-                sub.unsubscribe(ch.raw);
-            }
+            s.leave(ch.raw); // the last channel ends the session: nothing is sent on it after that
         } catch (RuntimeException e) {
             gone(ch);
             return;
@@ -198,6 +191,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
                     + "treating the pub/sub connection as broken", ch.name, timeout);
             gone(ch);
             endSession(s);
+            resubscribeAll(); // the other channels of that connection, if any, on a new one
         }
     }
 
@@ -206,7 +200,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         if (session != null) {
             endSession(session);
         }
-        RedisConnection s = factory.getConnection();
+        PubSubSession s = sessions.open(this);
         session = s;
         sessionCount = 0;
         sessionReady = new CompletableFuture<>();
@@ -216,14 +210,14 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         t.start();
     }
 
-    private void read(RedisConnection s, List<Channel> first) {
+    private void read(PubSubSession s, List<Channel> first) {
         byte[][] raws = new byte[first.size()][];
         for (int i = 0; i < raws.length; i++) {
             raws[i] = first.get(i).raw;
         }
         RuntimeException failure = null;
         try {
-            s.subscribe(this, raws);
+            s.start(raws);
             if (!blockingSubscribe) {
                 // Lettuce's synchronous SUBSCRIBE returned, so Redis confirmed them
                 sessionCount = Math.max(sessionCount, first.size());
@@ -234,13 +228,13 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         } catch (RuntimeException e) {
             failure = e;
         }
-        if (closed || s != session) {
-            return; // closed, or replaced by a newer session: nothing here is current any more
+        if (closed || s != session || s.ended()) {
+            return; // closed, replaced by a newer session, or ended on purpose: nothing here is current
         }
         if (failure != null) {
             sessionEnded(s, failure);
         } else {
-            // Redis counted zero channels: the loop ended as it should; give the connection back
+            // Redis counted zero channels: the loop ended as it should; end the session (its connection goes)
             submit(() -> {
                 if (session == s && !usable(s)) {
                     endSession(s);
@@ -250,7 +244,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     }
 
     /** Reader thread: the session's connection stopped (a break, or Redis counted zero channels). */
-    private void sessionEnded(RedisConnection s, RuntimeException failure) {
+    private void sessionEnded(PubSubSession s, RuntimeException failure) {
         sessionReady.complete(null);
         RedisUnavailableException lost = new RedisUnavailableException(
                 "the pub/sub connection broke before Redis confirmed: " + (failure == null ? "session ended" : failure.getMessage()), failure);
@@ -314,19 +308,8 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         }
     }
 
-    private void endSession(RedisConnection s) {
-        try {
-            org.springframework.data.redis.connection.Subscription sub = s.getSubscription();
-            Thread r = reader;
-            boolean loopRuns = !blockingSubscribe || (r != null && r.isAlive() && sessionCount > 0);
-            // On Jedis a command sent after the reading loop stopped is never read: its reply would
-            // stay on the connection for the next borrower, so only a running loop is told to stop.
-            if (sub != null && sub.isAlive() && loopRuns) {
-                sub.close();
-            }
-        } catch (RuntimeException ignored) {
-            // the connection is gone anyway
-        }
+    private void endSession(PubSubSession s) {
+        s.end(); // on Jedis this also ends a reader still reading
         Thread r = reader;
         if (r != null && r != Thread.currentThread()) {
             try {
@@ -335,11 +318,6 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
                 Thread.currentThread().interrupt();
             }
         }
-        try {
-            s.close();
-        } catch (RuntimeException ignored) {
-            // already closed by the break
-        }
         if (session == s) {
             session = null;
             reader = null;
@@ -347,12 +325,12 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     }
 
     /**
-     * Whether more channels can join {@code s}: Spring still has it subscribed, Redis counts a
+     * Whether more channels can join {@code s}: the session still has it subscribed, Redis counts a
      * channel on it (at zero Jedis' reading loop stops, and a SUBSCRIBE sent then would never be
      * read), and on Jedis its reader still runs.
      */
-    private boolean usable(RedisConnection s) {
-        if (s == null || s != session || !s.isSubscribed() || s.getSubscription() == null || sessionCount <= 0) {
+    private boolean usable(PubSubSession s) {
+        if (s == null || s != session || !s.isSubscribed() || sessionCount <= 0) {
             return false;
         }
         Thread r = reader;
@@ -404,9 +382,9 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         if (ch == null) {
             // confirmed after its subscribe had timed out: nobody listens, so take it back
             submit(() -> {
-                RedisConnection s = session;
+                PubSubSession s = session;
                 if (!channels.containsKey(name) && usable(s)) {
-                    s.getSubscription().unsubscribe(raw);
+                    s.leave(raw);
                 }
             });
             return;
@@ -435,6 +413,9 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     @Override
     public void onChannelUnsubscribed(byte[] raw, long count) {
         sessionCount = count;
+        if (raw == null) {
+            return; // an UNSUBSCRIBE of everything on a connection with nothing subscribed
+        }
         String name = new String(raw, StandardCharsets.UTF_8);
         Channel ch = channels.get(name);
         if (ch != null && ch.leaving) {
@@ -465,7 +446,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         closed = true;
         CompletableFuture<Void> ended = new CompletableFuture<>();
         if (submit(() -> {
-            RedisConnection s = session;
+            PubSubSession s = session;
             if (s != null) {
                 endSession(s);
             }
