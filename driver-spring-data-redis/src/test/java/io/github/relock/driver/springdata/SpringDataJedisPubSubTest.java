@@ -1,0 +1,109 @@
+package io.github.relock.driver.springdata;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Script;
+import io.github.relock.spi.Subscription;
+import io.github.relock.tck.Await;
+import io.github.relock.tck.RedisServer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+
+/**
+ * The Jedis-backed pub/sub connection's life (a fast default-build check; the kit exercises the
+ * rest): Jedis' reading loop stops when Redis counts zero channels, and anything sent after that is
+ * never read, so the connection a subscription used must never serve another command. It is
+ * closed when the last channel leaves, and the next subscription's new connection is set up as the
+ * application configured the factory (user, password, database).
+ */
+class SpringDataJedisPubSubTest {
+    private static final DriverOptions OPTIONS = new DriverOptions(Duration.ofSeconds(5), "relock:sdr-pubsub");
+    private static final Script ONE = new Script("one", "return 1");
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static RedisServer server;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.startEmbedded();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void pubSubConnection_isClosedWhenLastChannelLeaves_neverServesAScript() throws Exception {
+        JedisConnectionFactory factory = Factories.jedis(server);
+        try (CommandExecutor e = new SpringDataDriverProvider().create(factory, OPTIONS)) {
+            for (int round = 0; round < 3; round++) {
+                Subscription s = e.subscribe("relock_sdr_pubsub", false, (c, m) -> { }).get(10, TimeUnit.SECONDS);
+                assertEquals(1, pubSubClients().size(), "one pub/sub connection while subscribed: " + clients());
+                s.unsubscribe().get(10, TimeUnit.SECONDS);
+                Await.until(WAIT, () -> pubSubClients().isEmpty(),
+                        () -> "the connection that subscribed is still open (a pool would hand it to a script): " + clients());
+                for (int i = 0; i < 20; i++) {
+                    assertEquals(1L, e.eval(ONE, List.of(), List.of()), "a script's reply after the session ended");
+                }
+            }
+        } finally {
+            Factories.dispose(factory);
+        }
+    }
+
+    @Test
+    void nextSubscription_onUserPasswordAndDatabase_isAuthenticatedAndSelected() throws Exception {
+        server.call("ACL", "SETUSER", "relock-sdr", "on", ">s3cret", "~*", "&*", "+@all");
+        RedisStandaloneConfiguration where = new RedisStandaloneConfiguration(server.host(), server.port());
+        where.setUsername("relock-sdr");
+        where.setPassword("s3cret");
+        where.setDatabase(3);
+        JedisConnectionFactory factory = new JedisConnectionFactory(where,
+                JedisClientConfiguration.builder().readTimeout(Duration.ofSeconds(5)).usePooling().build());
+        factory.afterPropertiesSet();
+        factory.start();
+        try (CommandExecutor e = new SpringDataDriverProvider().create(factory, OPTIONS)) {
+            for (String channel : List.of("relock_sdr_first", "relock_sdr_second")) {
+                List<String> heard = new CopyOnWriteArrayList<>();
+                Subscription s = e.subscribe(channel, false, (c, m) -> heard.add(m)).get(10, TimeUnit.SECONDS);
+                List<String> sub = pubSubClients();
+                assertEquals(1, sub.size(), clients());
+                assertTrue(sub.get(0).contains(" user=relock-sdr ") && sub.get(0).contains(" db=3 "),
+                        "the pub/sub connection is not the factory's user on database 3: " + sub.get(0));
+                server.call("PUBLISH", channel, "hello");
+                Await.until(WAIT, () -> heard.contains("hello"), () -> channel + " heard " + heard);
+                s.unsubscribe().get(10, TimeUnit.SECONDS);
+                Await.until(WAIT, () -> pubSubClients().isEmpty(), () -> "still open: " + clients());
+            }
+            assertEquals(1L, e.eval(ONE, List.of(), List.of()));
+        } finally {
+            Factories.dispose(factory);
+            server.call("ACL", "DELUSER", "relock-sdr");
+        }
+    }
+
+    /** @return the CLIENT LIST lines of connections whose last command was a (un)subscribe */
+    private static List<String> pubSubClients() {
+        return Arrays.stream(clients().split("\n"))
+                .filter(l -> l.contains(" cmd=subscribe") || l.contains(" cmd=unsubscribe"))
+                .map(l -> " " + l.strip() + " ")
+                .collect(Collectors.toList());
+    }
+
+    private static String clients() {
+        return String.valueOf(server.call("CLIENT", "LIST"));
+    }
+}
