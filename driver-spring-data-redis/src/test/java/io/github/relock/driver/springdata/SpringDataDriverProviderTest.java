@@ -26,7 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-/** The provider: discovery, what it accepts, URIs refused, and that closing never touches the factory. */
+/**
+ * The provider: discovery, what it accepts, URIs refused, and that closing never touches the factory.
+ *
+ * <p>In the default build: a few seconds, on a server of its own.
+ */
 class SpringDataDriverProviderTest {
     private static final DriverOptions OPTIONS = new DriverOptions(Duration.ofSeconds(5), "relock:sdr-test");
     private static final Script ONE = new Script("one", "return 1");

@@ -3,7 +3,13 @@ package io.github.relock.driver.springdata;
 import io.github.relock.tck.RedisSentinelGroup;
 import io.github.relock.tck.RedisTopology;
 
-/** The Redisson interop chapter over a {@code LettuceConnectionFactory} on a Sentinel-managed primary with two replicas. */
+/**
+ * The Redisson interop chapter over a {@code LettuceConnectionFactory} on a Sentinel-managed primary with two replicas.
+ *
+ * <p>Only in the {@code spring-data-kit} profile: the 8 Sentinel and cluster runs take about 8
+ * minutes together, more than the default build's budget; the default build checks this topology with
+ * {@link SpringDataTopologiesTest} and runs the interop chapter on a standalone server.
+ */
 class SpringDataLettuceSentinelRedissonInteropTest extends SpringDataLettuceRedissonInteropTest {
 
     @Override
