@@ -57,7 +57,8 @@ final class LettuceShardedPubSub {
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
     private final ReentrantLock openLock = new ReentrantLock();
     private final Events events = new Events();
-    private StatefulRedisClusterPubSubConnection<byte[], byte[]> connection; // guarded by openLock
+    /** The connection, once asked for; a failed open is tried again by the next caller. Guarded by openLock. */
+    private CompletableFuture<StatefulRedisClusterPubSubConnection<byte[], byte[]>> connection;
     private volatile ConnectionListener connectionListener;
     private volatile boolean closed;
 
@@ -95,28 +96,33 @@ final class LettuceShardedPubSub {
     /** Sends {@code SSUBSCRIBE} or {@code SUNSUBSCRIBE} of one channel; Lettuce routes it by slot. */
     private CompletableFuture<Void> send(byte[] raw, boolean subscribe) {
         try {
-            StatefulRedisClusterPubSubConnection<byte[], byte[]> c = connection();
-            return (subscribe ? c.async().ssubscribe(raw) : c.async().sunsubscribe(raw)).toCompletableFuture();
+            return connection().thenCompose(c -> (subscribe ? c.async().ssubscribe(raw) : c.async().sunsubscribe(raw)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private StatefulRedisClusterPubSubConnection<byte[], byte[]> connection() {
+    /**
+     * Opens the connection without blocking: core subscribes from the thread that completed a
+     * script's reply, which can be a Lettuce event loop, and a blocking connect there waits for
+     * that same loop (a deadlock seen in the cluster kit).
+     */
+    private CompletableFuture<StatefulRedisClusterPubSubConnection<byte[], byte[]>> connection() {
         openLock.lock();
         try {
             if (closed) {
                 throw new IllegalStateException("the executor is closed");
             }
-            if (connection == null) {
+            if (connection == null || connection.isCompletedExceptionally()) {
                 RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
-                StatefulRedisClusterPubSubConnection<byte[], byte[]> c = client.connectPubSub(ByteArrayCodec.INSTANCE);
-                // Lettuce sends each SSUBSCRIBE on a pub/sub connection of the slot's node; their
-                // messages reach this connection's listeners only with propagation on
-                c.setNodeMessagePropagation(true);
-                c.addListener((RedisPubSubListener<byte[], byte[]>) events);
-                c.addListener((RedisConnectionStateListener) events);
-                connection = c;
+                connection = client.connectPubSubAsync(ByteArrayCodec.INSTANCE).thenApply(c -> {
+                    // Lettuce sends each SSUBSCRIBE on a pub/sub connection of the slot's node; their
+                    // messages reach this connection's listeners only with propagation on
+                    c.setNodeMessagePropagation(true);
+                    c.addListener((RedisPubSubListener<byte[], byte[]>) events);
+                    c.addListener((RedisConnectionStateListener) events);
+                    return c;
+                });
             }
             return connection;
         } finally {
@@ -181,13 +187,16 @@ final class LettuceShardedPubSub {
             }
             closed = true;
             if (connection != null) {
-                connection.removeListener((RedisPubSubListener<byte[], byte[]>) events);
-                connection.removeListener((RedisConnectionStateListener) events);
-                try {
-                    connection.close();
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.DEBUG, "closing the sharded pub/sub connection failed", e);
-                }
+                // now, or when an open still under way ends
+                connection.thenAccept(c -> {
+                    c.removeListener((RedisPubSubListener<byte[], byte[]>) events);
+                    c.removeListener((RedisConnectionStateListener) events);
+                    c.closeAsync().whenComplete((v, e) -> {
+                        if (e != null) {
+                            LOG.log(System.Logger.Level.DEBUG, "closing the sharded pub/sub connection failed", e);
+                        }
+                    });
+                });
             }
         } finally {
             openLock.unlock();
