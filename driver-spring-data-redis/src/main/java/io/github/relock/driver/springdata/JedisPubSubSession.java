@@ -9,12 +9,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.data.redis.connection.DefaultMessage;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -30,14 +35,17 @@ import redis.clients.jedis.UnifiedJedis;
  * pools (the pooled {@code Jedis} of a classic factory, the pool of the factory's
  * {@code RedisClient}, a node pool of its {@code JedisCluster}): it was opened by the client's
  * own pool factory, so {@code AUTH}, {@code SELECT} of the database and the client name are as the
- * application configured them, and a new session gets a new such connection. At the end the
- * connection is marked broken and disconnected, so the pool destroys it. Besides, the session
+ * application configured them, and a new session gets a new such connection. A Sentinel factory's
+ * {@code RedisSentinelClient} shows no pool, so there the session opens a connection of its own
+ * to the primary the client follows, configured as the factory configures its client (user,
+ * password, database, client name, timeouts, TLS, and the application's config customizer). At
+ * the end the connection is marked broken and disconnected, so a pool destroys it. Besides, the session
  * sends nothing once its last channel left (it tracks the channels it asked for, which Redis
  * counts in the same order), so the loop never stops while a command is still on its way.
  *
- * <p>A factory whose client exposes no pool (a Sentinel {@code RedisSentinelClient}) is read
- * through the client's {@code subscribe}, which borrows and gives back the connection itself;
- * there only the rule of sending nothing after the last channel guards it.
+ * <p>Any other client (a factory subclass's own {@code UnifiedJedis}) is read through the client's
+ * {@code subscribe}, which borrows and gives back the connection itself; there only the rule of
+ * sending nothing after the last channel guards it.
  *
  * <p>The only class besides {@link JedisClusterScripts} that touches Jedis; loaded only for a
  * {@code JedisConnectionFactory}.
@@ -82,12 +90,16 @@ final class JedisPubSubSession implements PubSubSession {
             if (client instanceof JedisCluster cluster) {
                 return new JedisPubSubSession(spring, anyNode(cluster), null, sink);
             }
+            if (client instanceof RedisSentinelClient sentinel && factory instanceof JedisConnectionFactory jedisFactory) {
+                return new JedisPubSubSession(spring, toPrimary(jedisFactory, sentinel), null, sink);
+            }
             if (client instanceof UnifiedJedis unified) {
                 return new JedisPubSubSession(spring, null, unified, sink);
             }
             throw new IllegalStateException("the Jedis-backed factory " + factory.getClass().getName()
                     + " handed out a connection over a " + (client == null ? "null" : client.getClass().getName())
-                    + " client; the driver subscribes over a Jedis, RedisClient, JedisCluster or UnifiedJedis");
+                    + " client; the driver subscribes over a Jedis, RedisClient, JedisCluster, RedisSentinelClient"
+                    + " or UnifiedJedis");
         } catch (RuntimeException e) {
             close(spring);
             throw e;
@@ -107,6 +119,32 @@ final class JedisPubSubSession implements PubSubSession {
             }
         }
         throw last != null ? last : new IllegalStateException("the cluster client knows no node");
+    }
+
+    /** A connection to the Sentinel client's current primary, set up as the factory sets up its client's. */
+    private static Connection toPrimary(JedisConnectionFactory factory, RedisSentinelClient sentinel) {
+        JedisClientConfiguration options = factory.getClientConfiguration();
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(Math.toIntExact(options.getConnectTimeout().toMillis()))
+                .socketTimeoutMillis(Math.toIntExact(options.getReadTimeout().toMillis()))
+                .database(factory.getDatabase());
+        options.getClientName().ifPresent(config::clientName);
+        RedisSentinelConfiguration where = factory.getSentinelConfiguration();
+        String user = where == null ? null : where.getUsername();
+        if (user != null && !user.isEmpty()) {
+            config.user(user);
+        }
+        if (factory.getPassword() != null) {
+            config.password(factory.getPassword());
+        }
+        if (options.isUseSsl()) {
+            config.ssl(true);
+            options.getSslSocketFactory().ifPresent(config::sslSocketFactory);
+            options.getHostnameVerifier().ifPresent(config::hostnameVerifier);
+            options.getSslParameters().ifPresent(config::sslParameters);
+        }
+        options.getClientConfigCustomizer().ifPresent(customizer -> customizer.customize(config));
+        return new Connection(sentinel.getCurrentMaster(), config.build()); // connects, AUTH, SELECT
     }
 
     @Override

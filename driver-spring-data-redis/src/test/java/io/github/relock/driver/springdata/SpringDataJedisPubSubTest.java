@@ -8,7 +8,9 @@ import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
 import io.github.relock.tck.Await;
+import io.github.relock.tck.RedisSentinelGroup;
 import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RedisTopology;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -47,14 +49,24 @@ class SpringDataJedisPubSubTest {
 
     @Test
     void pubSubConnection_isClosedWhenLastChannelLeaves_neverServesAScript() throws Exception {
-        JedisConnectionFactory factory = Factories.jedis(server);
+        closedAfterLastChannel(server);
+    }
+
+    /** A Sentinel factory's client shows no pool: the session opens its own connection to the primary. */
+    @Test
+    void pubSubConnection_onSentinelFactory_isClosedWhenLastChannelLeaves() throws Exception {
+        closedAfterLastChannel(RedisSentinelGroup.shared());
+    }
+
+    private static void closedAfterLastChannel(RedisTopology topology) throws Exception {
+        JedisConnectionFactory factory = Factories.jedis(topology);
         try (CommandExecutor e = new SpringDataDriverProvider().create(factory, OPTIONS)) {
             for (int round = 0; round < 3; round++) {
                 Subscription s = e.subscribe("relock_sdr_pubsub", false, (c, m) -> { }).get(10, TimeUnit.SECONDS);
-                assertEquals(1, pubSubClients().size(), "one pub/sub connection while subscribed: " + clients());
+                assertEquals(1, pubSubClients(topology).size(), "one pub/sub connection while subscribed: " + clients(topology));
                 s.unsubscribe().get(10, TimeUnit.SECONDS);
-                Await.until(WAIT, () -> pubSubClients().isEmpty(),
-                        () -> "the connection that subscribed is still open (a pool would hand it to a script): " + clients());
+                Await.until(WAIT, () -> pubSubClients(topology).isEmpty(), () -> "the connection that subscribed is "
+                        + "still open (a pool would hand it to a script): " + clients(topology));
                 for (int i = 0; i < 20; i++) {
                     assertEquals(1L, e.eval(ONE, List.of(), List.of()), "a script's reply after the session ended");
                 }
@@ -79,14 +91,14 @@ class SpringDataJedisPubSubTest {
             for (String channel : List.of("relock_sdr_first", "relock_sdr_second")) {
                 List<String> heard = new CopyOnWriteArrayList<>();
                 Subscription s = e.subscribe(channel, false, (c, m) -> heard.add(m)).get(10, TimeUnit.SECONDS);
-                List<String> sub = pubSubClients();
-                assertEquals(1, sub.size(), clients());
+                List<String> sub = pubSubClients(server);
+                assertEquals(1, sub.size(), clients(server));
                 assertTrue(sub.get(0).contains(" user=relock-sdr ") && sub.get(0).contains(" db=3 "),
                         "the pub/sub connection is not the factory's user on database 3: " + sub.get(0));
                 server.call("PUBLISH", channel, "hello");
                 Await.until(WAIT, () -> heard.contains("hello"), () -> channel + " heard " + heard);
                 s.unsubscribe().get(10, TimeUnit.SECONDS);
-                Await.until(WAIT, () -> pubSubClients().isEmpty(), () -> "still open: " + clients());
+                Await.until(WAIT, () -> pubSubClients(server).isEmpty(), () -> "still open: " + clients(server));
             }
             assertEquals(1L, e.eval(ONE, List.of(), List.of()));
         } finally {
@@ -95,15 +107,16 @@ class SpringDataJedisPubSubTest {
         }
     }
 
-    /** @return the CLIENT LIST lines of connections whose last command was a (un)subscribe */
-    private static List<String> pubSubClients() {
-        return Arrays.stream(clients().split("\n"))
+    /** @return the CLIENT LIST lines (every data node's) of connections whose last command was a (un)subscribe */
+    private static List<String> pubSubClients(RedisTopology topology) {
+        return Arrays.stream(clients(topology).split("\n"))
                 .filter(l -> l.contains(" cmd=subscribe") || l.contains(" cmd=unsubscribe"))
+                .filter(l -> !l.contains(" name=sentinel-")) // Sentinels listen on every node's hello channel
                 .map(l -> " " + l.strip() + " ")
                 .collect(Collectors.toList());
     }
 
-    private static String clients() {
-        return String.valueOf(server.call("CLIENT", "LIST"));
+    private static String clients(RedisTopology topology) {
+        return String.valueOf(topology.call("CLIENT", "LIST"));
     }
 }
