@@ -43,7 +43,10 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * class opens a new session with every live channel (retrying with a growing delay). Either way
  * Redis confirms channels this class already had; once every live channel is confirmed again the
  * {@link ConnectionListener} is told. A subscribe whose confirmation the break swallowed fails
- * with {@link RedisUnavailableException} and is not resubscribed.
+ * with {@link RedisUnavailableException} and is not resubscribed. On Jedis the control thread waits
+ * for a subscribe's confirmation at most the command timeout; a subscribe not confirmed by then on
+ * a connection still up (a network dropping packets for a while) stays pending, as in the Jedis
+ * driver, until Redis confirms it or its connection breaks or ends.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -149,7 +152,18 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
             if (!usable(s)) {
                 startSession(List.of(ch));
             } else {
-                s.join(ch.raw);
+                try {
+                    ch.sentOn = s;
+                    s.join(ch.raw);
+                } catch (RuntimeException broken) {
+                    if (!blockingSubscribe) {
+                        throw broken;
+                    }
+                    // Jedis: the connection died and its reader has not said so yet. End the session
+                    // (its reader then stays quiet) and take this channel along with the live ones.
+                    endSession(s, List.of(ch));
+                    resubscribe(ch);
+                }
                 if (!blockingSubscribe) {
                     // Lettuce's synchronous SUBSCRIBE returned, so Redis confirmed it
                     sessionCount = Math.max(sessionCount, 1);
@@ -161,6 +175,16 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
             return;
         }
         if (!awaitDone(ch.subscribed)) {
+            Thread r = reader;
+            if (blockingSubscribe && session != null && r != null && r.isAlive()) {
+                // Jedis: the connection is up as far as anyone knows (a network that drops packets
+                // for a while). As the Jedis driver does, the subscribe completes on Redis's
+                // confirmation, or fails when the connection breaks or is replaced; meanwhile the
+                // control thread goes on.
+                LOG.log(System.Logger.Level.DEBUG, "SUBSCRIBE {0}: no confirmation within {1}; still waiting for it",
+                        ch.name, timeout);
+                return;
+            }
             fail(ch, new RedisUnavailableException("SUBSCRIBE " + ch.name + ": Redis did not confirm within " + timeout));
         }
     }
@@ -190,7 +214,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
             LOG.log(System.Logger.Level.WARNING, "UNSUBSCRIBE {0}: Redis did not confirm within {1}; "
                     + "treating the pub/sub connection as broken", ch.name, timeout);
             gone(ch);
-            endSession(s);
+            endSession(s, List.of());
             resubscribeAll(); // the other channels of that connection, if any, on a new one
         }
     }
@@ -198,9 +222,10 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     /** Opens a connection and subscribes {@code first} on a reader thread (Jedis blocks there). */
     private void startSession(List<Channel> first) {
         if (session != null) {
-            endSession(session);
+            endSession(session, first);
         }
         PubSubSession s = sessions.open(this);
+        first.forEach(ch -> ch.sentOn = s);
         session = s;
         sessionCount = 0;
         sessionReady = new CompletableFuture<>();
@@ -237,7 +262,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
             // Redis counted zero channels: the loop ended as it should; end the session (its connection goes)
             submit(() -> {
                 if (session == s && !usable(s)) {
-                    endSession(s);
+                    endSession(s, List.of());
                 }
             });
         }
@@ -261,7 +286,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         boolean reconnect = live;
         submit(() -> {
             if (session == s) {
-                endSession(s);
+                endSession(s, List.of());
             }
             if (reconnect) {
                 if (failure != null) {
@@ -273,7 +298,16 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
     }
 
     private void resubscribeAll() {
-        if (closed || usable(session)) {
+        resubscribe(null);
+    }
+
+    /**
+     * Opens a new session with every live channel and, unless null, {@code joining}: a subscribe
+     * whose join found the session's connection dead. Retried with a growing delay while it fails;
+     * the failure is also thrown when {@code joining} came along, so that its subscribe fails.
+     */
+    private void resubscribe(Channel joining) {
+        if (closed || (joining == null && usable(session))) {
             return;
         }
         List<Channel> live = new ArrayList<>();
@@ -282,34 +316,58 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
                 live.add(ch);
             }
         }
-        if (live.isEmpty()) {
+        if (!live.isEmpty()) {
+            resubscribeLock.lock();
+            try {
+                awaitingResubscribe.clear();
+                live.forEach(ch -> awaitingResubscribe.add(ch.name));
+            } finally {
+                resubscribeLock.unlock();
+            }
+        } else if (joining == null) {
             return;
         }
-        resubscribeLock.lock();
-        try {
-            awaitingResubscribe.clear();
-            live.forEach(ch -> awaitingResubscribe.add(ch.name));
-        } finally {
-            resubscribeLock.unlock();
+        List<Channel> first = new ArrayList<>(live);
+        if (joining != null) {
+            first.add(joining);
         }
         try {
-            startSession(live);
-            awaitDone(sessionReady); // later subscribes join this session, not replace it
+            startSession(first);
+            if (joining == null) {
+                awaitDone(sessionReady); // later subscribes join this session, not replace it
+            }
             retryMs = 50;
         } catch (RuntimeException e) {
-            long delay = retryMs;
-            retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
-            LOG.log(System.Logger.Level.DEBUG, "resubscribe failed, retrying in {0} ms: {1}", delay, e.getMessage());
-            try {
-                control.schedule(this::resubscribeAll, delay, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException closedMeanwhile) {
-                // closed: nothing to resubscribe
+            if (!live.isEmpty()) {
+                long delay = retryMs;
+                retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
+                LOG.log(System.Logger.Level.DEBUG, "resubscribe failed, retrying in {0} ms: {1}", delay, e.getMessage());
+                try {
+                    control.schedule(this::resubscribeAll, delay, TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException closedMeanwhile) {
+                    // closed: nothing to resubscribe
+                }
+            }
+            if (joining != null) {
+                throw e;
             }
         }
     }
 
-    private void endSession(PubSubSession s) {
+    /**
+     * Ends {@code s}; a subscribe still waiting for its confirmation there (except those in
+     * {@code moving}, which go to the next session) will not get one, and fails.
+     */
+    private void endSession(PubSubSession s, List<Channel> moving) {
         s.end(); // on Jedis this also ends a reader still reading
+        if (session == s) {
+            for (Channel c : channels.values()) {
+                if (c.sentOn == s && !c.subscribed.isDone() && !moving.contains(c)) {
+                    fail(c, new RedisUnavailableException("SUBSCRIBE " + c.name
+                            + ": the pub/sub connection ended before Redis confirmed"));
+                }
+            }
+        }
         Thread r = reader;
         if (r != null && r != Thread.currentThread()) {
             try {
@@ -448,7 +506,7 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         if (submit(() -> {
             PubSubSession s = session;
             if (s != null) {
-                endSession(s);
+                endSession(s, List.of());
             }
             ended.complete(null);
         })) {
@@ -469,6 +527,8 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
         /** Confirmations Redis sent for it; a second one means a resubscription after a break. */
         final java.util.concurrent.atomic.AtomicInteger heard = new java.util.concurrent.atomic.AtomicInteger();
         volatile boolean leaving;
+        /** The session its SUBSCRIBE went out on; written on the control thread. */
+        volatile PubSubSession sentOn;
 
         Channel(String name, MessageListener listener) {
             super(name, listener);
