@@ -8,7 +8,8 @@ import io.github.relock.tck.RelockTck;
  * Runs the whole relock kit against the driver over a standalone {@code LettuceConnectionFactory}.
  *
  * <p>In the default build: the standalone kit on each backing client is the driver's main
- * evidence (about 2 minutes); the Sentinel and cluster subclasses run in the
+ * evidence (about 3 minutes here: with Spring's default 60 s command timeout, the RedLock rule
+ * with stopped servers waits a minute); the Sentinel and cluster subclasses run in the
  * {@code spring-data-kit} profile.
  */
 class SpringDataLettuceTckTest extends RelockTck {
