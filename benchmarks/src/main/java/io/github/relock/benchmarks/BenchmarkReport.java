@@ -75,10 +75,13 @@ public final class BenchmarkReport {
     /** Where the previous figures of target (1) come from, as the report names it. */
     static final String PREVIOUS_ONE_LOCK_SOURCE = "2026-11-23 short run";
     /**
-     * The previous cross-JVM hand-off p99 in µs, by contender, for target (5): none yet, so (h)'s
-     * first figures are the baseline. Put a run's relock figures here to hold later runs to them.
+     * The previous cross-JVM hand-off p99 in µs, by contender, for target (5): scenario (h) with
+     * local hand-off off ({@code --scenarios=h --local-handoff=off}), on the quiet 2-core machine of
+     * the 2026-11-23 report, just before that report's run: what a hand-off between processes cost
+     * before local hand-off existed (it never applies across processes).
      */
-    static final Map<Contender, Double> PREVIOUS_CROSS_JVM_P99_MICROS = Map.of();
+    static final Map<Contender, Double> PREVIOUS_CROSS_JVM_P99_MICROS =
+            Map.of(Contender.RELOCK_JEDIS, 246.0, Contender.RELOCK_LETTUCE, 4_490.0);
     /** Threads in each of the two JVMs of scenario (h). */
     static final int CROSS_JVM_THREADS = 2;
     /** Masters of scenario (i)'s cluster. */
