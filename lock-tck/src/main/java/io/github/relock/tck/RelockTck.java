@@ -142,4 +142,12 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 21: {@link LivenessChapter}, run against this driver. */
+    @Nested
+    class Liveness extends LivenessChapter {
+        Liveness() {
+            super(RelockTck.this);
+        }
+    }
 }

@@ -1,0 +1,261 @@
+package io.github.relock.tck;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Watches locks from the Redis side while a soak runs and records every stretch in which a lock
+ * was free while someone waited for it for longer than a bound: the liveness property "no waiter
+ * sleeps while the lock is free".
+ *
+ * <p>Each watched lock names its keys (all must be absent for the lock to be free: a multi-lock's
+ * members, say), optionally its fair queue and a channel, and carries a counter of the callers
+ * now inside an acquire call, which the soak's workers keep. A sample is "free and waited for"
+ * when every key is absent and someone waits: a worker inside an acquire call, a fair queue that
+ * is not empty, or a subscriber on the channel (of any client: Redisson's or relock's). The
+ * monitor samples every {@link #SAMPLE_EVERY}; a stretch of such samples longer than the bound is
+ * a violation. A gap between two samples longer than {@link #MAX_SAMPLE_GAP} (the monitor's own
+ * thread was starved, say by a collection) ends a stretch instead of lengthening it, so a slow
+ * machine cannot fake a violation.
+ *
+ * <pre>{@code
+ * LivenessMonitor monitor = new LivenessMonitor(kit.topology(), Duration.ofMillis(500));
+ * LivenessMonitor.Watched w = monitor.watch("orders", List.of("orders"), null, "redisson_lock__channel:{orders}");
+ * monitor.start();
+ * ... workers call w.enter() before lock() and w.exit() after it returns ...
+ * monitor.stop();
+ * assertEquals(List.of(), monitor.violations());
+ * }</pre>
+ *
+ * <p>Thread-safety: {@link Watched}'s counters are safe for use by several threads; start and stop
+ * from one thread.
+ */
+public final class LivenessMonitor implements AutoCloseable {
+    /** How often each lock is sampled. */
+    public static final Duration SAMPLE_EVERY = Duration.ofMillis(5);
+    /** A longer pause between two samples ends a stretch rather than lengthening it. */
+    public static final Duration MAX_SAMPLE_GAP = Duration.ofMillis(150);
+
+    /** One lock under watch. */
+    public static final class Watched {
+        final String name;
+        final List<String> keys;
+        final String queue;
+        final String channel;
+        final AtomicInteger waiting = new AtomicInteger();
+        final AtomicLong grants = new AtomicLong();
+        final Map<Thread, Long> waiters = new ConcurrentHashMap<>();
+        long stretchStart; // monitor thread only
+        long lastSample;
+        int stretchSamples;
+        String stretchWhy;
+        long longestNanos;
+
+        Watched(String name, List<String> keys, String queue, String channel) {
+            this.name = name;
+            this.keys = List.copyOf(keys);
+            this.queue = queue;
+            this.channel = channel;
+        }
+
+        /** The calling thread is about to wait for the lock (a worker calls it before acquiring). */
+        public void enter() {
+            waiters.put(Thread.currentThread(), System.nanoTime());
+            waiting.incrementAndGet();
+        }
+
+        /** A waiter of an asynchronous acquisition (no thread of its own) starts waiting. */
+        public void enterAsync() {
+            waiting.incrementAndGet();
+        }
+
+        /**
+         * The calling thread's acquire call returned.
+         *
+         * @param acquired whether it got the lock (counted as a grant)
+         */
+        public void exit(boolean acquired) {
+            waiters.remove(Thread.currentThread());
+            exitAsync(acquired);
+        }
+
+        /** @param acquired whether an asynchronous acquisition got the lock */
+        public void exitAsync(boolean acquired) {
+            if (acquired) {
+                grants.incrementAndGet();
+            }
+            waiting.decrementAndGet();
+        }
+
+        /** @return the grants counted so far */
+        public long grants() {
+            return grants.get();
+        }
+
+        /** @return the longest stretch seen free while waited for, in ms (violating or not) */
+        public long longestFreeWhileWaitedMs() {
+            return longestNanos / 1_000_000;
+        }
+    }
+
+    private final RedisTopology topology;
+    private final long boundNanos;
+    private final List<Watched> watched = new CopyOnWriteArrayList<>();
+    private final List<String> violations = new CopyOnWriteArrayList<>();
+    private volatile boolean running;
+    private Thread thread;
+    private final List<Throwable> errors = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param topology where the locks live
+     * @param bound the longest a lock may be free while waited for
+     */
+    public LivenessMonitor(RedisTopology topology, Duration bound) {
+        this.topology = topology;
+        this.boundNanos = bound.toNanos();
+    }
+
+    /**
+     * @param name a label for messages
+     * @param keys the keys that must all be absent for the lock to be free
+     * @param queue the fair queue's key, or null
+     * @param channel a channel whose subscribers count as waiters, or null
+     * @return the watched lock, whose counters the workers keep
+     */
+    public Watched watch(String name, List<String> keys, String queue, String channel) {
+        Watched w = new Watched(name, keys, queue, channel);
+        watched.add(w);
+        return w;
+    }
+
+    /** Starts sampling on a thread of its own. */
+    public void start() {
+        running = true;
+        thread = new Thread(this::run, "tck-liveness-monitor");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Stops sampling and waits for the sampling thread to end. */
+    public void stop() {
+        running = false;
+        if (thread != null) {
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /** @return one line per violation: which lock, how long it was free while waited for, and who waited */
+    public List<String> violations() {
+        List<String> all = new ArrayList<>(violations);
+        errors.forEach(e -> all.add("the monitor failed: " + e));
+        return all;
+    }
+
+    private void run() {
+        Map<String, RespClient> conns = new ConcurrentHashMap<>();
+        try {
+            while (running) {
+                for (Watched w : watched) {
+                    sample(w, conns);
+                }
+                try {
+                    Thread.sleep(SAMPLE_EVERY.toMillis());
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            for (Watched w : watched) {
+                endStretch(w); // a stretch still open at the end counts too
+            }
+        } catch (RuntimeException e) {
+            errors.add(e);
+        } finally {
+            conns.values().forEach(RespClient::close);
+        }
+    }
+
+    private RespClient conn(Map<String, RespClient> conns, String key) {
+        return conns.computeIfAbsent(key, topology::adminFor);
+    }
+
+    private void sample(Watched w, Map<String, RespClient> conns) {
+        long now = System.nanoTime();
+        if (w.stretchStart != 0 && now - w.lastSample > MAX_SAMPLE_GAP.toNanos()) {
+            endStretch(w); // the monitor was starved: what happened meanwhile is unknown
+        }
+        boolean free = true;
+        for (String key : w.keys) {
+            if ((Long) conn(conns, key).call("EXISTS", key) != 0) {
+                free = false;
+                break;
+            }
+        }
+        String why = null;
+        if (free) {
+            int waiting = w.waiting.get();
+            long queued = w.queue == null ? 0 : (Long) conn(conns, w.queue).call("LLEN", w.queue);
+            long subscribed = 0;
+            if (w.channel != null) {
+                List<?> numsub = (List<?>) conn(conns, w.keys.get(0)).call("PUBSUB", "NUMSUB", w.channel);
+                subscribed = (Long) numsub.get(1);
+            }
+            if (waiting > 0 || queued > 0 || subscribed > 0) {
+                why = waiting + " caller(s) inside an acquire, " + queued + " queued, " + subscribed + " subscribed";
+            }
+        }
+        long after = System.nanoTime();
+        if (why == null) {
+            endStretch(w);
+        } else {
+            if (w.stretchStart == 0) {
+                w.stretchStart = now;
+                w.stretchSamples = 0;
+            }
+            w.stretchSamples++;
+            w.stretchWhy = why;
+        }
+        w.lastSample = after;
+    }
+
+    /** @return the top of {@code t}'s stack below the JDK's own frames, for messages */
+    static String topOf(Thread t) {
+        return Arrays.stream(t.getStackTrace()).dropWhile(f -> f.getClassName().startsWith("java.")
+                        || f.getClassName().startsWith("jdk.")).limit(6).map(StackTraceElement::toString)
+                .collect(java.util.stream.Collectors.joining(" < ", "[", "]"));
+    }
+
+    private void endStretch(Watched w) {
+        if (w.stretchStart == 0) {
+            return;
+        }
+        long length = w.lastSample - w.stretchStart;
+        w.longestNanos = Math.max(w.longestNanos, length);
+        if (length > boundNanos && w.stretchSamples >= 3) {
+            StringBuilder who = new StringBuilder();
+            long now = System.nanoTime();
+            w.waiters.forEach((t, since) -> who.append("\n    ").append(t.getName()).append(" waiting ")
+                    .append((now - since) / 1_000_000).append(" ms, at ")
+                    .append(topOf(t)));
+            violations.add("lock '" + w.name + "' was free for " + length / 1_000_000 + " ms (" + w.stretchSamples
+                    + " samples) while waited for (" + w.stretchWhy + "); bound " + boundNanos / 1_000_000 + " ms"
+                    + who);
+        }
+        w.stretchStart = 0;
+    }
+}
