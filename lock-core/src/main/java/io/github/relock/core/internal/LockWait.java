@@ -296,11 +296,11 @@ final class LockWait {
             entry.latch.tryAcquire(nanos, TimeUnit.NANOSECONDS);
             return;
         }
-        entry.listeners.add(offer.wake);
+        if (entry.takeBankedOrQueue(offer.wake)) {
+            return;
+        }
         try {
-            if (!entry.latch.tryAcquire()) {
-                offer.park(nanos);
-            }
+            offer.park(nanos);
         } finally {
             entry.listeners.remove(offer.wake);
         }
@@ -579,7 +579,14 @@ final class LockWait {
                 }
             };
             listener = onMessage;
-            e.listeners.add(onMessage);
+            // A message that arrived before the listener could be queued banked a permit: take it
+            // and attempt now; otherwise the listener is queued in the same step, so no wake-up
+            // can fall in between.
+            if (e.takeBankedOrQueue(onMessage)) {
+                fired.set(true);
+                send(true);
+                return;
+            }
             timer = client.schedule(() -> {
                 if (fired.compareAndSet(false, true)) {
                     e.listeners.remove(onMessage);
@@ -588,21 +595,6 @@ final class LockWait {
             }, waitNanos, this::closed);
             if (finished.get()) { // the caller left while we queued the listener
                 stopWaiting();
-                return;
-            }
-            // A message that arrived before the listener was queued banked a permit: use it now, or,
-            // if something fired us meanwhile, hand it on instead of dropping it.
-            if (e.latch.tryAcquire()) {
-                if (fired.compareAndSet(false, true)) {
-                    e.listeners.remove(onMessage);
-                    ScheduledFuture<?> t = timer;
-                    if (t != null) {
-                        t.cancel(false);
-                    }
-                    send(true);
-                } else {
-                    e.wakeOne();
-                }
             }
         }
 

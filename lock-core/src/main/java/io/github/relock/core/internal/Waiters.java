@@ -61,25 +61,62 @@ final class Waiters implements MessageListener, ConnectionListener {
             this.subscribed = subscribed;
         }
 
+        /**
+         * Serialises "run a queued listener, else bank a permit" (a wake-up) against "take a banked
+         * permit, else queue a listener" (a waiter about to wait), so a wake-up can never fall
+         * between a waiter's check and its queueing and be banked where that waiter never looks.
+         * A ReentrantLock, not synchronized: a virtual thread must not pin here.
+         */
+        private final ReentrantLock handshake = new ReentrantLock();
+
         void wakeOne() {
-            Runnable r = listeners.poll();
+            Runnable r;
+            handshake.lock();
+            try {
+                r = listeners.poll();
+                if (r == null) {
+                    latch.release();
+                }
+            } finally {
+                handshake.unlock();
+            }
             if (r != null) {
                 r.run();
-            } else {
-                latch.release();
+            }
+        }
+
+        /**
+         * A waiter about to wait: takes a wake-up banked before it got here, or else queues
+         * {@code listener} so the next wake-up runs it, in one step against {@link #wakeOne}.
+         *
+         * @return true if a banked wake-up was taken (nothing was queued)
+         */
+        boolean takeBankedOrQueue(Runnable listener) {
+            handshake.lock();
+            try {
+                if (latch.tryAcquire()) {
+                    return true;
+                }
+                listeners.add(listener);
+                return false;
+            } finally {
+                handshake.unlock();
             }
         }
 
         void wakeAll() {
-            // Bounded: a listener that re-queues itself while running is woken by the next message.
-            for (int n = listeners.size(); n > 0; n--) {
-                Runnable r = listeners.poll();
-                if (r == null) {
-                    break;
+            java.util.List<Runnable> woken = new java.util.ArrayList<>();
+            handshake.lock();
+            try {
+                // Bounded: a listener that re-queues itself while running is woken by the next message.
+                for (Runnable r; (r = listeners.poll()) != null; ) {
+                    woken.add(r);
                 }
-                r.run();
+                latch.release(latch.getQueueLength() + 1);
+            } finally {
+                handshake.unlock();
             }
-            latch.release(latch.getQueueLength() + 1);
+            woken.forEach(Runnable::run);
         }
     }
 
