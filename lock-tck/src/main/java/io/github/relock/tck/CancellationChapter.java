@@ -616,4 +616,60 @@ public abstract class CancellationChapter extends TckChapter {
             assertEquals(List.of(), redis("KEYS", "*"));
         }
     }
+
+    /**
+     * Rule 12.24: {@code close()} with waiters of this client blocked on a fair lock — a thread in
+     * {@code lock()}, a thread in {@code tryLock(30 s)}, a {@code lockAsync}, a multi-lock over
+     * the fair lock, and a thread on the non-reentrant fair lock — removes every queue entry and
+     * deadline they left before it returns, round after round: no other client's fair waiter then
+     * waits out {@code fairLockWaitTimeout} for a ghost.
+     */
+    @Test
+    void rule12_24_closeWithBlockedFairWaiters_leavesNoQueueEntry() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            String name = "tck:close-fair:" + round;
+            String nonReentrant = "tck:close-fair-nr:" + round;
+            DistributedLock holder = client().getFairLock(name);
+            DistributedLock holderNr = client().getNonReentrantFairLock(nonReentrant);
+            holder.lock();
+            holderNr.lock();
+            LockClient c = client();
+            ExecutorService pool = Executors.newCachedThreadPool();
+            try {
+                pool.submit(() -> {
+                    c.getFairLock(name).lock();
+                    return null;
+                });
+                pool.submit(() -> c.getFairLock(name).tryLock(30, TimeUnit.SECONDS));
+                c.getFairLock(name).lockAsync(4242);
+                pool.submit(() -> {
+                    c.getMultiLock(c.getFairLock(name)).lock();
+                    return null;
+                });
+                pool.submit(() -> {
+                    c.getNonReentrantFairLock(nonReentrant).lock();
+                    return null;
+                });
+                Await.until(DEADLINE, () -> (Long) redis("LLEN", queueOf(name)) == 4
+                                && (Long) redis("LLEN", queueOf(nonReentrant)) == 1,
+                        () -> "the waiters never all queued: " + redis("LRANGE", queueOf(name), "0", "-1"));
+                c.close();
+                for (String n : List.of(name, nonReentrant)) {
+                    assertEquals(List.of(), redis("LRANGE", queueOf(n), "0", "-1"),
+                            "round " + round + ": close() returned with waiters of the closed client still queued on " + n);
+                    assertEquals(0L, redis("ZCARD", queueOf(n).replace("redisson_lock_queue", "redisson_lock_timeout")),
+                            "round " + round + ": close() left deadlines on " + n);
+                }
+            } finally {
+                pool.shutdownNow();
+                pool.awaitTermination(10, TimeUnit.SECONDS);
+            }
+            holder.unlock();
+            holderNr.unlock();
+        }
+    }
+
+    private static String queueOf(String name) {
+        return "redisson_lock_queue:{" + name + "}";
+    }
 }

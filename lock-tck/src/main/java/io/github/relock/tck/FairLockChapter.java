@@ -1,5 +1,6 @@
 package io.github.relock.tck;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -213,5 +214,28 @@ public abstract class FairLockChapter extends TckChapter {
         lock.unlockAsync(1).get(10, TimeUnit.SECONDS);
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         assertEquals(List.of(2L, 3L, 4L, 5L, 6L), order);
+    }
+
+    /**
+     * Rule 9.9: a fair {@code unlock()} after the holder's lease ran out returns normally, as
+     * Redisson's fair unlock does (spec 2.2: it answers true when the lock is gone); the holder
+     * learns of the loss through {@code onLost} (LEASE_EXPIRED), not through an exception. (The
+     * plain lock keeps throwing: rule 2.1.5.)
+     */
+    @Test
+    void rule9_9_unlockAfterLeaseExpired_returnsNormally_lossReportedOnce() throws Exception {
+        LockClient c = client(Duration.ofSeconds(1));
+        List<io.github.relock.api.LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(lost::add);
+        DistributedLock lock = c.getFairLock("tck:fair-expired");
+        lock.lock(200, TimeUnit.MILLISECONDS);
+        Await.until(Duration.ofSeconds(10), () -> Long.valueOf(0).equals(redis("EXISTS", "tck:fair-expired")),
+                () -> "the 200 ms lease never ran out");
+        lock.unlock(); // must not throw
+        Await.until(Duration.ofSeconds(10), () -> !lost.isEmpty(), () -> "the expired hold was never reported lost");
+        assertEquals(1, lost.size(), () -> "reported more than once: " + lost);
+        assertEquals(io.github.relock.api.LockLostEvent.Reason.LEASE_EXPIRED, lost.get(0).reason());
+        assertThrows(IllegalMonitorStateException.class, () -> c.getFairLock("tck:fair-never").unlock(),
+                "a fair unlock of a lock this owner never held must still throw");
     }
 }

@@ -401,4 +401,48 @@ public abstract class LockFamilyChapter extends TckChapter {
                 + "redis.call('hset', KEYS[1], 'token', ARGV[1], 'value', ARGV[2]) return 1",
                 "1", "{tck:fence-res}:register", Long.toString(token), value);
     }
+
+    // ---------------------------------------------------------------- 13.5 lock types sharing a name
+
+    /**
+     * Rule 13.5.1: one client using {@code getLock(n)} and {@code getFairLock(n)} on one name
+     * behaves as two Redisson clients would: a reentrant release never hands the lock to a fair
+     * waiter behind the queue's back; the fair waiter takes it through the fair protocol, leaving
+     * the queue and its deadlines consistent, so another client's fair {@code tryLock} gets the free
+     * lock at once afterwards.
+     */
+    @Test
+    void rule13_5_1_reentrantAndFairOnOneName_neverCrossHandOff_queueConsistent() throws Exception {
+        String name = "tck:mixed-types";
+        LockClient c = client();
+        DistributedLock plain = c.getLock(name);
+        DistributedLock fair = c.getFairLock(name);
+        plain.lock();
+        CompletableFuture<Void> fairWaiter = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                fair.lock();
+                fair.unlock();
+                fairWaiter.complete(null);
+            } catch (Throwable e) {
+                fairWaiter.completeExceptionally(e);
+            }
+        }, "tck-mixed-fair-waiter");
+        t.setDaemon(true);
+        t.start();
+        String queue = name.indexOf('{') >= 0 ? "redisson_lock_queue:" + name : "redisson_lock_queue:{" + name + "}";
+        String timeouts = queue.replace("redisson_lock_queue", "redisson_lock_timeout");
+        Await.until(Duration.ofSeconds(20), () -> (Long) redis("LLEN", queue) == 1, () -> "the fair waiter never queued");
+        LostReplyChapter.awaitParked(t);
+        plain.unlock();
+        fairWaiter.get(30, TimeUnit.SECONDS);
+        assertEquals(0L, redis("LLEN", queue), "the fair waiter's entry is still queued after it acquired and released");
+        assertEquals(0L, redis("ZCARD", timeouts), "the fair waiter's deadline is still in the zset");
+        DistributedLock other = client().getFairLock(name);
+        long start = System.nanoTime();
+        assertTrue(other.tryLock(5, TimeUnit.SECONDS), "another client's fair tryLock found the free lock blocked");
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 1000,
+                "another client waited for a free lock: a stale queue entry blocked it");
+        other.unlock();
+    }
 }

@@ -150,4 +150,12 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 22: {@link LostReplyChapter}, run against this driver. */
+    @Nested
+    class LostReplies extends LostReplyChapter {
+        LostReplies() {
+            super(RelockTck.this);
+        }
+    }
 }
