@@ -59,7 +59,7 @@ final class FloorSource implements LockSource {
      */
     static String script(String field) {
         try {
-            Field f = Class.forName("io.github.relock.core.internal.Scripts").getDeclaredField(field);
+            Field f = Class.forName("io.github.relock.core.internal.util.Scripts").getDeclaredField(field);
             f.setAccessible(true);
             return ((Script) f.get(null)).text();
         } catch (ReflectiveOperationException | RuntimeException e) {
@@ -125,7 +125,8 @@ final class FloorSource implements LockSource {
         @Override
         public void unlock() {
             Object reply = jedis.evalsha(releaseSha, releaseKeys, releaseArgs);
-            if (!Long.valueOf(1).equals(reply) && !Long.valueOf(0).equals(reply)) {
+            Object code = reply instanceof List<?> l && !l.isEmpty() ? l.get(0) : reply; // {code, heard}
+            if (!Long.valueOf(1).equals(code) && !Long.valueOf(0).equals(code)) {
                 throw new IllegalMonitorStateException("floor unlock of '" + name + "' answered " + reply);
             }
         }

@@ -205,6 +205,39 @@ public interface DistributedLock extends Lock {
     /** {@link #getHoldCount()} for owner {@code threadId}, without blocking. */
     CompletableFuture<Integer> getHoldCountAsync(long threadId);
 
+    /**
+     * {@link #getHoldCount()} of the calling thread, without blocking (Redisson's
+     * {@code getHoldCountAsync()}).
+     *
+     * @return the calling thread's hold count
+     * @since 0.1.0
+     */
+    CompletableFuture<Integer> getHoldCountAsync();
+
+    /**
+     * Listens to this lock going away (Redisson's {@code addListener} with a
+     * {@code DeletedObjectListener} or an {@code ExpiredObjectListener}): a
+     * {@link LockListener.Deleted} hears every release that frees the lock and every force unlock,
+     * by any client (relock's or Redisson's), and a {@link LockListener.Expired} hears its key
+     * expiring. Built on the lock's own channel and its TTL, not on keyspace notifications, so it
+     * needs no server configuration and works on a Redis Cluster: see {@link LockListener} for
+     * what it costs and when it hears what.
+     *
+     * @param listener what to call; called on a relock thread (never the caller's), once per event
+     * @return the listener's id, for {@link #removeListener(int)}
+     * @throws UnsupportedOperationException on a multi or red lock (listen to its members)
+     * @since 0.1.0
+     */
+    int addListener(LockListener listener);
+
+    /**
+     * Stops a listener added with {@link #addListener}; an unknown id does nothing.
+     *
+     * @param listenerId the id {@link #addListener} returned
+     * @since 0.1.0
+     */
+    void removeListener(int listenerId);
+
     /** {@link #remainTimeToLive()} without blocking. */
     CompletableFuture<Long> remainTimeToLiveAsync();
 }

@@ -92,6 +92,45 @@ public interface FencedLock extends DistributedLock {
      */
     CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit, long threadId);
 
+    /**
+     * Acquires like {@link #lockAsync(long, TimeUnit)}, for the calling thread's id, parking no thread.
+     *
+     * @param leaseTime the lease; -1 for the watchdog
+     * @param unit its unit
+     * @return the token of this acquisition
+     * @since 0.1.0
+     */
+    CompletableFuture<Long> lockAndGetTokenAsync(long leaseTime, TimeUnit unit);
+
+    /**
+     * One attempt, like {@link #tryLockAsync()}, for the calling thread's id.
+     *
+     * @return the token of this acquisition, or null if the lock was held
+     * @since 0.1.0
+     */
+    CompletableFuture<Long> tryLockAndGetTokenAsync();
+
+    /**
+     * Acquires like {@link #tryLockAsync(long, TimeUnit)}, for the calling thread's id.
+     *
+     * @param waitTime the longest wait
+     * @param unit its unit
+     * @return the token of this acquisition, or null if the wait ran out
+     * @since 0.1.0
+     */
+    CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, TimeUnit unit);
+
+    /**
+     * Acquires like {@link #tryLockAsync(long, long, TimeUnit)}, for the calling thread's id.
+     *
+     * @param waitTime the longest wait
+     * @param leaseTime the lease; -1 for the watchdog
+     * @param unit their unit
+     * @return the token of this acquisition, or null if the wait ran out
+     * @since 0.1.0
+     */
+    CompletableFuture<Long> tryLockAndGetTokenAsync(long waitTime, long leaseTime, TimeUnit unit);
+
     /** @return as {@link #getToken()}, without blocking */
     CompletableFuture<Long> getTokenAsync();
 }

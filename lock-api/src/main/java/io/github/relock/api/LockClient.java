@@ -93,6 +93,19 @@ public interface LockClient extends AutoCloseable {
     DistributedLock getSpinLock(String name);
 
     /**
+     * Returns the spin lock with this name, pausing between attempts as {@code backOff} says
+     * (Redisson {@code getSpinLock(name, backOff)}); {@link #getSpinLock(String)} uses
+     * {@link LockOptions#spinBackOffInitial()} and {@link LockOptions#spinBackOffMax()}, doubling.
+     *
+     * @param name the Redis key of the lock hash, as for {@link #getSpinLock(String)}
+     * @param backOff the pauses between attempts
+     * @return the lock
+     * @throws NullPointerException if {@code name} or {@code backOff} is null
+     * @since 0.1.0
+     */
+    DistributedLock getSpinLock(String name, SpinBackOff backOff);
+
+    /**
      * Returns the non-reentrant lock with this name (Redisson 4.4+ {@code getNonReentrantLock}):
      * the reentrant lock's keys, channel and release, but an owner that already holds it cannot
      * take it again: that attempt throws {@link IllegalMonitorStateException} at once instead of

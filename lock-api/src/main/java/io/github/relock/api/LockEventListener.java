@@ -71,4 +71,18 @@ public interface LockEventListener {
      */
     default void renewalBatch(int renewed, int failed, Duration duration) {
     }
+
+    /**
+     * A lock script ran, or may have run, but its reply never came back (a command timeout, a
+     * reset connection, an interrupted connection factory). The engine does not try again blind:
+     * it resolves what happened from Redis (a waiter whose hand-off may have landed asks with an
+     * attempt that cannot count twice; a release that may have run stops renewing). Reported once
+     * per lost reply.
+     *
+     * @param lockName the lock's name
+     * @param operation what was lost: {@code "acquire"}, {@code "release"} or {@code "hand-off release"}
+     * @since 0.1.0
+     */
+    default void replyLost(String lockName, String operation) {
+    }
 }

@@ -24,14 +24,16 @@ package io.github.relock.api;
  *
  * <p>Thread-safety: safe for use by several threads.
  */
-public interface ReadWriteDistributedLock {
+public interface ReadWriteDistributedLock extends java.util.concurrent.locks.ReadWriteLock {
 
     /** @return the lock's name: the Redis key of its hash */
     String getName();
 
     /** @return the read half: shared with other readers, excluded by a writer */
+    @Override
     DistributedLock readLock();
 
     /** @return the write half: exclusive */
+    @Override
     DistributedLock writeLock();
 }

@@ -2,7 +2,7 @@ package io.github.relock.core;
 
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
-import io.github.relock.core.internal.DefaultLockClient;
+import io.github.relock.core.internal.client.DefaultLockClient;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.RedisDriverProvider;

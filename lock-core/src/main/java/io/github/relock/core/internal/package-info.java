@@ -1,12 +1,22 @@
 /**
- * <b>Internal</b> (not exported by the module; may change in any release): the lock engine.
+ * <b>Internal</b> (not exported by the module; may change in any release): the lock engine, in
+ * rooms with one job each. Lower rooms never reach up (boundary-tests' EngineLayersTest):
  *
- * <p>Map: {@code DefaultLockClient} owns everything per client; {@code AbstractLock} holds every
- * public overload once; {@code RedisLock} runs one lock name through a {@code LockProtocol}
- * ({@code ReentrantProtocol}, {@code FairProtocol}); {@code MultiRedisLock} spans several;
- * {@code LockWait} is the waiting machinery over {@code Waiters}' pub/sub entries;
- * {@code HoldRegistry} owns hold state and {@code Watchdog} renews it; {@code LeaseHandle} is the
- * lease; the Lua scripts are resources beside these classes ({@code Scripts}).
+ * <ul>
+ *   <li>{@code util}: argument checks, key names, cluster slots, the Lua scripts, reply shapes;</li>
+ *   <li>{@code observe}: events to the listener SPI and JFR;</li>
+ *   <li>{@code protocol}: each lock type's calls on the wire, each with its reply decoder and a
+ *       typed outcome ({@code Acquire}, {@code Release});</li>
+ *   <li>{@code run}: the script runner, sync and async, NOSCRIPT fallback, replica sync;</li>
+ *   <li>{@code hold}: the registry of holds, the single owner of hold state, and the watchdog
+ *       that renews them;</li>
+ *   <li>{@code wait}: the one wait machine, its two runners (blocking, async), the channels and
+ *       their wake-up handshake, local hand-off;</li>
+ *   <li>{@code lock}: the {@code DistributedLock} surface over a protocol, releasing, leases,
+ *       giving back what nobody wants;</li>
+ *   <li>{@code multi}: multi and red locks over several locks;</li>
+ *   <li>{@code client}: the {@code LockClient}: makes locks, owns the client's lifetime.</li>
+ * </ul>
  *
  * <p>"spec N.N" in comments cites the sections of {@code docs/spec/redisson-lock-wire-format.md}
  * in the repository.

@@ -7,7 +7,9 @@
 -- ARGV[3] wait: how long a waiter that stops polling keeps its place (fairLockWaitTimeout), ms
 -- ARGV[4] now: the client's wall clock, epoch ms
 -- ARGV[5] 'queue' to join the queue when the lock is not free, 'try' for a single attempt
--- ARGV[6] optional: 'nonreentrant' refuses a re-entry (Redisson 4.4+ non-reentrant fair lock)
+-- ARGV[6] 'nonreentrant' refuses a re-entry (Redisson 4.4+ non-reentrant fair lock), or 'reentrant'
+-- ARGV[7] optional: 'resolve' when an earlier acquisition or hand-off of this waiting owner may have
+--   landed with its reply lost: a field already there is that grant, kept instead of counted again
 -- Returns nil when acquired or re-entered; -3 when a non-reentrant lock's holder asks again;
 -- otherwise how long to wait before polling again (ms).
 --
@@ -18,6 +20,11 @@
 -- process died blocks the queue for at most `wait` after the release.
 local wait = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
+
+if ARGV[7] == 'resolve' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    redis.call('pexpire', KEYS[1], ARGV[1])
+    return nil
+end
 
 --@include prune
 prune(KEYS[2], KEYS[3], now)

@@ -5,33 +5,33 @@
 -- ARGV[1] lease in ms to set when holds remain
 -- ARGV[2] owner field "<clientId>:<threadId>"
 -- ARGV[3] publish mode: PUBLISH, SPUBLISH, or BOTH (cluster: classic and sharded subscribers)
--- ARGV[4] optional: local hand-off, the field of a waiting owner of the releasing client; or ''
---   at the end of a run of hand-offs: publish as usual and say whether another subscriber heard it
--- ARGV[5] with a field in ARGV[4]: that owner's lease in ms
--- Returns 1 released, 0 still held (reentrant), -1 not held and the lock is free,
--- -2 not held and another owner holds it, 2 released and handed to ARGV[4] (the first and only
--- candidate; nothing published: the lock never became free, so no waiter has anything to race for),
--- 3 released, and (ARGV[4] '') more than one subscriber, so another client's waiter, heard it.
+-- ARGV[4] optional, local hand-off: the field of a waiting owner of the releasing client
+-- ARGV[5] with ARGV[4]: that owner's lease in ms
+-- ARGV[6], ARGV[7] with ARGV[4]: the releasing client's own classic and sharded subscriptions to
+--   KEYS[2] (1 and 0 on one server); any other subscriber is another client's waiter
+-- Returns {code, n}: {1, heard} released (heard: subscribers of this server that received the
+-- "0"), {0, 0} still held (reentrant), {-1, 0} not held and the lock is free, {-2, 0} not held and
+-- another owner holds it, {2, 0} released and handed to ARGV[4] in the same step: nothing published
+-- (the lock never became free, so no waiter has anything to race for). The hand-off is made only
+-- while no other client's waiter listens on the channel: then the release is an ordinary one, so
+-- that waiter gets its chance at the lock.
 --@include notify
+--@include outsiders
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
     if redis.call('exists', KEYS[1]) == 0 then
-        return -1
+        return {-1, 0}
     end
-    return -2
+    return {-2, 0}
 end
 local remaining = redis.call('hincrby', KEYS[1], ARGV[2], -1)
 if remaining > 0 then
     redis.call('pexpire', KEYS[1], ARGV[1])
-    return 0
+    return {0, 0}
 end
 redis.call('del', KEYS[1])
-if ARGV[4] and ARGV[4] ~= '' then
+if ARGV[4] and outsiders(KEYS[2], tonumber(ARGV[6]), tonumber(ARGV[7])) == 0 then
     redis.call('hset', KEYS[1], ARGV[4], 1)
     redis.call('pexpire', KEYS[1], ARGV[5])
-    return 2
+    return {2, 0}
 end
-local heard = notify(KEYS[2], '0', ARGV[3])
-if ARGV[4] == '' and heard > 1 then
-    return 3
-end
-return 1
+return {1, notify(KEYS[2], '0', ARGV[3])}

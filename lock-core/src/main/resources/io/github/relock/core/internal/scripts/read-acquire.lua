@@ -7,7 +7,12 @@
 -- ARGV[1] lease in ms
 -- ARGV[2] reader field "<clientId>:<threadId>"
 -- ARGV[3] the same owner's writer field "<clientId>:<threadId>:write"
+-- ARGV[4] optional: 'resolve' when an earlier acquisition of this waiting owner may have landed
+--   with its reply lost: a waiting reader holds no read, so its field there is that grant, kept
 -- Returns nil when acquired; otherwise the lock's PTTL in ms.
+if ARGV[4] == 'resolve' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    return nil
+end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == false then
     redis.call('hset', KEYS[1], 'mode', 'read')

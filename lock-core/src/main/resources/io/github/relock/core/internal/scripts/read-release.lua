@@ -8,17 +8,18 @@
 -- ARGV[1] unused (the read half keeps the readers' own TTLs)
 -- ARGV[2] reader field
 -- ARGV[3] publish mode: PUBLISH, SPUBLISH, or BOTH
--- Returns 1 when this owner holds no more reads (or the hash went), 0 while it still holds some,
--- -1 not held and the lock is free, -2 not held and others hold it.
+-- Returns {code, n}: {1, heard} when this owner holds no more reads (heard: subscribers that
+-- received a "0", 0 when the hash stayed for other holders), {0, 0} while it still holds some,
+-- {-1, 0} not held and the lock is free, {-2, 0} not held and others hold it.
 --@include notify
 --@include longest-reader
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == false then
     notify(KEYS[2], '0', ARGV[3])
-    return -1
+    return {-1, 0}
 end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
-    return -2
+    return {-2, 0}
 end
 local count = redis.call('hincrby', KEYS[1], ARGV[2], -1)
 if count == 0 then
@@ -30,12 +31,11 @@ if redis.call('hlen', KEYS[1]) > 1 then
     local longest = longest_reader_ttl(KEYS[1], KEYS[4])
     if longest > 0 then
         redis.call('pexpire', KEYS[1], longest)
-        return mine
+        return {mine, 0}
     end
     if mode == 'write' then
-        return mine
+        return {mine, 0}
     end
 end
 redis.call('del', KEYS[1])
-notify(KEYS[2], '0', ARGV[3])
-return 1
+return {1, notify(KEYS[2], '0', ARGV[3])}

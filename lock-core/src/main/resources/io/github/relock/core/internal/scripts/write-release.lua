@@ -6,26 +6,27 @@
 -- ARGV[1] lease in ms to set when holds remain
 -- ARGV[2] writer field
 -- ARGV[3] publish mode: PUBLISH, SPUBLISH, or BOTH
--- Returns 1 released, 0 still held, -1 not held and the lock is free, -2 held by others.
+-- Returns {code, n}: {1, heard} released (heard: subscribers that received the "1", 0 after a
+-- downgrade, which publishes nothing), {0, 0} still held, {-1, 0} not held and the lock is free,
+-- {-2, 0} held by others.
 --@include notify
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == false then
     notify(KEYS[2], '1', ARGV[3])
-    return -1
+    return {-1, 0}
 end
 if mode ~= 'write' or redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
-    return -2
+    return {-2, 0}
 end
 local count = redis.call('hincrby', KEYS[1], ARGV[2], -1)
 if count > 0 then
     redis.call('pexpire', KEYS[1], ARGV[1])
-    return 0
+    return {0, 0}
 end
 redis.call('hdel', KEYS[1], ARGV[2])
 if redis.call('hlen', KEYS[1]) == 1 then
     redis.call('del', KEYS[1])
-    notify(KEYS[2], '1', ARGV[3])
-else
-    redis.call('hset', KEYS[1], 'mode', 'read')
+    return {1, notify(KEYS[2], '1', ARGV[3])}
 end
-return 1
+redis.call('hset', KEYS[1], 'mode', 'read')
+return {1, 0}

@@ -1,0 +1,315 @@
+package io.github.relock.core.internal.client;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.FencedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockClientStats;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import io.github.relock.api.NameMapper;
+import io.github.relock.api.ReadWriteDistributedLock;
+import io.github.relock.core.internal.hold.HoldRegistry;
+import io.github.relock.core.internal.hold.Watchdog;
+import io.github.relock.core.internal.lock.Engine;
+import io.github.relock.core.internal.lock.FencedRedisLock;
+import io.github.relock.core.internal.lock.RedisLock;
+import io.github.relock.core.internal.lock.RedisReadWriteLock;
+import io.github.relock.core.internal.multi.MultiRedisLock;
+import io.github.relock.core.internal.observe.LockEvents;
+import io.github.relock.core.internal.protocol.FairProtocol;
+import io.github.relock.core.internal.protocol.ProtocolContext;
+import io.github.relock.core.internal.protocol.ReentrantProtocol;
+import io.github.relock.core.internal.run.ScriptRunner;
+import io.github.relock.core.internal.util.Args;
+import io.github.relock.core.internal.util.Keys;
+import io.github.relock.core.internal.wait.Handoff;
+import io.github.relock.core.internal.wait.Waiters;
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The engine's {@link LockClient}: makes the locks, and owns the client's lifetime. It builds the
+ * per-client services every lock shares ({@link Engine}: the script runner, the hold registry with
+ * its watchdog, the channels, the hand-off lines, one timer thread, and with
+ * {@code LockOptions.replicaSync} a cached pool for synced async writes) and tears them down in
+ * order on {@link #close()}. Exposed to {@code io.github.relock.core.RedisLocks} only (the package
+ * is not exported).
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+public final class DefaultLockClient implements LockClient {
+    private static final System.Logger LOG = System.getLogger(DefaultLockClient.class.getName());
+    private static final AtomicLong THREAD_IDS = new AtomicLong();
+
+    private final CommandExecutor executor;
+    private final LockOptions options;
+    /** The lock-name mapper; null when it is the identity, so getting a lock does no extra work. */
+    private final NameMapper mapper;
+    private final boolean ownsExecutor;
+    /** Whether the deployment is a Redis Cluster: lock names must then keep their keys in one slot. */
+    private final boolean cluster;
+    private final Engine engine;
+    private final Waiters waiters;
+    private final HoldRegistry holds;
+    private final Watchdog watchdog;
+    private final ScheduledThreadPoolExecutor timer;
+    private final ExecutorService syncRunner;
+    private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
+    private final Executor lostExecutor;
+
+    private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
+        this.executor = executor;
+        this.options = options;
+        this.ownsExecutor = ownsExecutor;
+        String clientId = options.clientId().orElseGet(() -> UUID.randomUUID().toString());
+        this.mapper = options.nameMapper() == NameMapper.identity() ? null : options.nameMapper();
+        this.cluster = executor.capabilities().contains(Capability.CLUSTER);
+        boolean sharded = cluster && executor.capabilities().contains(Capability.SHARDED_PUBSUB);
+        LockEvents events = new LockEvents(options.eventListener());
+        int syncReplicas = options.replicaSyncReplicas();
+        this.syncRunner = syncReplicas == 0 ? null : Executors.newCachedThreadPool(r -> daemon(r, "relock-sync-"));
+        ScriptRunner runner = new ScriptRunner(executor, syncReplicas,
+                options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L), syncRunner, clientId);
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "relock-timer-"));
+        this.timer.setRemoveOnCancelPolicy(true);
+        this.lostExecutor = options.lockLostExecutor().orElse(timer);
+        this.waiters = new Waiters(executor, sharded);
+        executor.setConnectionListener(waiters);
+        Handoff handoff = new Handoff(options.localHandoffMaxConsecutive(), options.localHandoffMaxRun().toNanos());
+        long watchdogMs = options.lockWatchdogTimeout().toMillis();
+        this.holds = new HoldRegistry(watchdogMs, this::fireLost, this::runLostCallback);
+        // Cluster: reach both Redisson 3.x (classic) and 4.x (sharded) subscribers; pcall in the
+        // scripts keeps servers without SPUBLISH working.
+        ProtocolContext protocols = new ProtocolContext(cluster ? "BOTH" : "PUBLISH",
+                options.fairLockWaitTimeout().toMillis(), options.spinBackOffInitial().toMillis(),
+                options.spinBackOffMax().toMillis(), sharded ? 1 : 0);
+        this.engine = new Engine(clientId, options, runner, holds, waiters, handoff, events, protocols, timer);
+        this.watchdog = new Watchdog(holds, runner::renewAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
+                executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events);
+        watchdog.start();
+    }
+
+    private static Thread daemon(Runnable r, String prefix) {
+        Thread t = new Thread(r, prefix + THREAD_IDS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    }
+
+    /**
+     * @param executor the driver's executor
+     * @param options options
+     * @param ownsExecutor whether {@link #close()} closes the executor
+     * @return a new client
+     */
+    public static DefaultLockClient open(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
+        Objects.requireNonNull(executor, "executor");
+        Objects.requireNonNull(options, "options");
+        if (options.replicaSyncEnabled() && !executor.capabilities().contains(Capability.REPLICA_WAIT)) {
+            IllegalArgumentException refused = new IllegalArgumentException("LockOptions.replicaSync("
+                    + options.replicaSyncReplicas() + ", " + options.replicaSyncTimeout().orElseThrow()
+                    + ") needs a driver with " + Capability.REPLICA_WAIT + ", and "
+                    + executor.getClass().getName() + " does not declare it");
+            if (ownsExecutor) {
+                try {
+                    executor.close();
+                } catch (Exception e) {
+                    refused.addSuppressed(e);
+                }
+            }
+            throw refused;
+        }
+        return new DefaultLockClient(executor, options, ownsExecutor);
+    }
+
+    @Override
+    public DistributedLock getLock(String name) {
+        return new RedisLock(engine, new ReentrantProtocol(engine.protocols(), name(name),
+                ReentrantProtocol.Variant.REENTRANT));
+    }
+
+    @Override
+    public DistributedLock getFairLock(String name) {
+        return new RedisLock(engine, new FairProtocol(engine.protocols(), name(name), true));
+    }
+
+    @Override
+    public ReadWriteDistributedLock getReadWriteLock(String name) {
+        return new RedisReadWriteLock(engine, name(name));
+    }
+
+    @Override
+    public FencedLock getFencedLock(String name) {
+        return new FencedRedisLock(engine, name(name));
+    }
+
+    @Override
+    public DistributedLock getSpinLock(String name) {
+        return new RedisLock(engine, new ReentrantProtocol(engine.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
+    }
+
+    @Override
+    public DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
+        Objects.requireNonNull(backOff, "backOff must not be null");
+        return new RedisLock(engine, new ReentrantProtocol(engine.protocols(), name(name), ReentrantProtocol.Variant.SPIN,
+                backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(), backOff.multiplier()));
+    }
+
+    @Override
+    public DistributedLock getNonReentrantLock(String name) {
+        return new RedisLock(engine, new ReentrantProtocol(engine.protocols(), name(name),
+                ReentrantProtocol.Variant.NON_REENTRANT));
+    }
+
+    @Override
+    public DistributedLock getNonReentrantFairLock(String name) {
+        return new RedisLock(engine, new FairProtocol(engine.protocols(), name(name), false));
+    }
+
+    @Override
+    public DistributedLock getMultiLock(DistributedLock... locks) {
+        engine.ensureOpen();
+        return MultiRedisLock.multi(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
+    }
+
+    @Override
+    public DistributedLock getRedLock(DistributedLock... locks) {
+        engine.ensureOpen();
+        return MultiRedisLock.red(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
+    }
+
+    /**
+     * {@link Args#name}, the {@link NameMapper} (skipped when it is the identity), {@link Args#name}
+     * again on the mapped name, and on a cluster {@link Keys#requireOneSlot}; after checking the
+     * client is open.
+     */
+    private String name(String name) {
+        engine.ensureOpen();
+        String n = Args.name(name);
+        if (mapper != null) {
+            n = mapped(n);
+        }
+        if (cluster) {
+            Keys.requireOneSlot(n);
+        }
+        return n;
+    }
+
+    private String mapped(String name) {
+        String m;
+        try {
+            m = mapper.map(name);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("NameMapper " + mapper + " failed on lock name '" + Args.shown(name)
+                    + "': " + e, e);
+        }
+        try {
+            return Args.name(m);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("NameMapper " + mapper + " mapped lock name '" + Args.shown(name)
+                    + "' to " + (m == null ? "null" : "'" + Args.shown(m) + "'")
+                    + ", which is not a lock name (allowed: not null, not blank, text UTF-8 can encode): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String clientId() {
+        return engine.clientId();
+    }
+
+    @Override
+    public LockOptions options() {
+        return options;
+    }
+
+    @Override
+    public void addLockLostListener(Consumer<LockLostEvent> listener) {
+        lostListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+    }
+
+    @Override
+    public void removeLockLostListener(Consumer<LockLostEvent> listener) {
+        lostListeners.remove(listener);
+    }
+
+    @Override
+    public LockClientStats stats() {
+        int held = holds.size();
+        int waiting = waiters.waiting();
+        int channels = waiters.activeChannels();
+        return held == 0 && waiting == 0 && channels == 0 ? LockClientStats.IDLE
+                : new LockClientStats(held, waiting, channels);
+    }
+
+    /**
+     * Closes the client. In order: renewal stops and every hold still registered is reported
+     * CLIENT_CLOSED; every caller still waiting asynchronously is failed; every wait of this
+     * client is woken and waited for (up to the command timeout) while it leaves its channel,
+     * its hand-off offer and, for a fair lock, its queue entry and deadline in Redis, so no queue
+     * entry outlives a closed client's waiter; unsubscribes finish; the timer stops; the driver is
+     * closed if this client opened it. If Redis cannot be reached, the queue entries are left to
+     * expire (at most fairLockWaitTimeout) and close() returns after the command timeout.
+     */
+    @Override
+    public void close() {
+        if (!engine.close()) {
+            return;
+        }
+        watchdog.stop();
+        holds.close();
+        engine.failPending();
+        long timeoutNanos = options.commandTimeout().toNanos();
+        waiters.closeAll(timeoutNanos);
+        timer.shutdownNow();
+        if (syncRunner != null) {
+            syncRunner.shutdown(); // calls in flight finish (each within the command timeout + WAIT's)
+        }
+        try {
+            waiters.quiesced().get(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            if (!timer.awaitTermination(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.log(System.Logger.Level.WARNING, "relock timer did not stop within the command timeout");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.log(System.Logger.Level.DEBUG, "unsubscribes did not all finish before close", e);
+        }
+        if (ownsExecutor) {
+            executor.close();
+        }
+    }
+
+    /** Runs a lock-lost callback off the driver's threads: on the user's executor or the timer. */
+    private void runLostCallback(Runnable callback) {
+        if (engine == null || engine.isClosed()) {
+            callback.run();
+            return;
+        }
+        try {
+            lostExecutor.execute(callback);
+        } catch (RejectedExecutionException e) {
+            callback.run(); // the executor is shut down: better late on this thread than never
+        }
+    }
+
+    private void fireLost(LockLostEvent event) {
+        engine.events().lost(event.lockName(), event.reason());
+        for (Consumer<LockLostEvent> l : lostListeners) {
+            HoldRegistry.deliver(l, event);
+        }
+    }
+}

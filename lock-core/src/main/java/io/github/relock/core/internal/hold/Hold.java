@@ -1,0 +1,152 @@
+package io.github.relock.core.internal.hold;
+
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.core.internal.protocol.Acquire;
+import io.github.relock.core.internal.util.Args;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * What this client believes it holds: one per (lock key, owner field). Read by anyone through
+ * its accessors; its fields change only in {@link HoldRegistry} (this package), inside the
+ * registry's map operations for its key.
+ *
+ * <p>Thread-safety: safe for use by several threads (volatile fields; the count is changed under
+ * the registry's map lock for its key).
+ */
+public final class Hold {
+    final Key id;
+    final long ownerId;
+    final String lockName;
+    int count; // changed only inside the registry's map operations for this id
+    volatile long ttlMs; // last acquisition's TTL; Args.TTL_WATCHDOG for renewed holds
+    volatile long expiresAtNanos; // explicit TTL only
+    volatile long acquiredNanos; // send time of the first acquisition (hold time for events)
+    volatile long lastConfirmedNanos; // send time of the acquisition or last successful renewal
+    volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
+    volatile byte unsyncedRenewals; // replica sync: renewals in a row too few replicas acknowledged
+    volatile LockLostEvent.Reason lostReason; // non-null once lost
+    volatile long token = Acquire.NO_TOKEN; // the fenced lock's token of the last acquisition
+    volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too
+    volatile List<Consumer<LockLostEvent>> lostCallbacks; // null until the first callback
+
+    Hold(Key id, long ownerId, String lockName) {
+        this.id = id;
+        this.ownerId = ownerId;
+        this.lockName = lockName;
+    }
+
+    public String key() {
+        return id.key;
+    }
+
+    public String field() {
+        return id.field;
+    }
+
+    public long ownerId() {
+        return ownerId;
+    }
+
+    public String lockName() {
+        return lockName;
+    }
+
+    public boolean watchdog() {
+        return ttlMs == Args.TTL_WATCHDOG;
+    }
+
+    /** @return the prefix of this hold's per-acquisition timeout keys (read lock), or null */
+    public String timeoutKeyPrefix() {
+        return timeoutKeyPrefix;
+    }
+
+    /** @return the fencing token of this owner's last acquisition, or {@code Acquire.NO_TOKEN} */
+    public long token() {
+        return token;
+    }
+
+    public boolean lost() {
+        return lostReason != null;
+    }
+
+    /** @return the send time of the first acquisition of this hold (System.nanoTime) */
+    public long acquiredNanos() {
+        return acquiredNanos;
+    }
+
+    public LockLostEvent.Reason lostReason() {
+        return lostReason;
+    }
+
+    /** @return whether still believed held: not lost, and within its TTL if it has one */
+    public boolean valid() {
+        return lostReason == null && (watchdog() || System.nanoTime() - expiresAtNanos < 0);
+    }
+
+    /** @return the event this hold was lost with, or null while it is not lost */
+    public LockLostEvent lostEvent() {
+        LockLostEvent.Reason r = lostReason;
+        return r == null ? null : new LockLostEvent(lockName, id.field, ownerId, r);
+    }
+
+    public void addLostCallback(Consumer<LockLostEvent> callback) {
+        List<Consumer<LockLostEvent>> callbacks = lostCallbacks;
+        if (callbacks == null) {
+            CALLBACKS.compareAndSet(this, null, new CopyOnWriteArrayList<Consumer<LockLostEvent>>());
+            callbacks = lostCallbacks;
+        }
+        callbacks.add(callback);
+    }
+
+    public void clearLostCallbacks() {
+        List<Consumer<LockLostEvent>> callbacks = lostCallbacks;
+        if (callbacks != null) {
+            callbacks.clear();
+        }
+    }
+
+    private static final VarHandle CALLBACKS;
+
+    static {
+        try {
+            CALLBACKS = MethodHandles.lookup().findVarHandle(Hold.class, "lostCallbacks", List.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * A hold's map key: the lock key and the owner field, compared by value. The Hold keeps the
+     * one it was registered with; lookups build a throwaway one from the caller's strings.
+     */
+    public static final class Key {
+        final String key;
+        final String field;
+        private final int hash;
+
+        Key(String key, String field) {
+            this.key = key;
+            this.field = field;
+            this.hash = 31 * key.hashCode() + field.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && hash == k.hash && key.equals(k.key) && field.equals(k.field);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return key + " (" + field + ")";
+        }
+    }
+}

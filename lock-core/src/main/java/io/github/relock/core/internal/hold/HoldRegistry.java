@@ -1,0 +1,392 @@
+package io.github.relock.core.internal.hold;
+
+import io.github.relock.api.LockLostEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import io.github.relock.core.internal.protocol.Acquire;
+import io.github.relock.core.internal.util.Args;
+
+/*
+ * Design: the registry of holds, the single owner of hold state.
+ *
+ * State. One Hold per (lock key, owner field) this client holds, in one map keyed by a small
+ * Hold.Key (the two strings the caller already has, no concatenated id); a Hold's fields
+ * change only through this class's methods. A Hold is kept lean, since a client
+ * may hold tens of thousands of locks: primitive fields, the lock's own key and field strings
+ * (shared, never copied), and no lost-callback list until someone registers a callback. Owner
+ * fields repeat across holds (one thread holding many locks has one field), so a new hold reuses
+ * the field string of the previous registration when it is equal, instead of keeping its own copy. An acquisition (the acquire script
+ * answered nil) creates the Hold or bumps its count; a release follows the release script's
+ * answer; holds taken with an explicit TTL are kept too, so leases can say whether they are valid,
+ * and dropped once that TTL has run out. The Watchdog only asks: which holds to renew, and tells
+ * it the answers.
+ *
+ * Release. A hold leaves the map when the application has released every acquisition it knows
+ * of: the release script answered released (gone), or still held for the last local count, or the
+ * release failed with an unknown outcome. Local and Redis counts agree: a waiter whose acquisition
+ * or hand-off may have landed with its reply lost asks again in resolve mode, which takes a grant
+ * it finds for the one it lost instead of counting it twice (AttemptMode.RESOLVE); should they
+ * still differ (a first attempt whose reply was lost, thrown to its caller), the stray count is
+ * simply no longer renewed and expires within one TTL; it is never renewed forever. An unlock
+ * marks its hold `releasing` before the script is sent, so a renewal miss meanwhile is no loss.
+ * A lease's releaseAfter ends its hold with no release script: the hold is forgotten, never
+ * reported; its expireIn makes a watchdog hold an explicit-TTL one (beginTtlChange).
+ *
+ * Loss. Holds found gone (NOT_HELD), not confirmed by a renewal by their deadline (RENEWAL_FAILED:
+ * nine tenths of a watchdog timeout after the last confirmed send, before the key can expire),
+ * past their TTL (LEASE_EXPIRED) or still registered at close (CLIENT_CLOSED) leave the map and
+ * are reported once, through the client's callback runner (never a driver I/O thread); close()
+ * reports on the closing thread before it returns. Times are taken when a command was sent, never
+ * when its reply came, so a hold never looks valid after Redis expired it.
+ *
+ * Closing. After close() nothing is registered: an acquisition that lands later gets null and its
+ * caller gives the lock back.
+ *
+ * Thread-safety: safe for use by several threads.
+ */
+public final class HoldRegistry {
+    private static final System.Logger LOG = System.getLogger(HoldRegistry.class.getName());
+
+    private final Map<Hold.Key, Hold> holds = new ConcurrentHashMap<>();
+    /** The owner field of the last registration: a new hold of the same owner shares it (a racy cache, harmless). */
+    private volatile String lastField = "";
+    private final long watchdogMs;
+    private final Consumer<LockLostEvent> lostSink;
+    private final Consumer<Runnable> callbackRunner;
+    private volatile boolean closed;
+
+    /**
+     * @param watchdogMs the TTL of watchdog holds
+     * @param lostSink the client's lock-lost listeners
+     * @param callbackRunner runs loss callbacks off the driver's threads
+     */
+    public HoldRegistry(long watchdogMs, Consumer<LockLostEvent> lostSink, Consumer<Runnable> callbackRunner) {
+        this.watchdogMs = watchdogMs;
+        this.lostSink = lostSink;
+        this.callbackRunner = callbackRunner;
+    }
+
+    static Hold.Key id(String key, String field) {
+        return new Hold.Key(key, field);
+    }
+
+    /**
+     * Registers an acquisition the script confirmed.
+     *
+     * @param ttlMs the TTL it was taken with, or {@link Args#TTL_WATCHDOG}
+     * @param sentAtNanos when the acquire script was sent: the TTL runs from then
+     * @param token the fencing token this acquisition was granted, or {@code Acquire.NO_TOKEN}
+     * @param timeoutKeyPrefix the prefix of the hold's per-acquisition timeout keys (read lock), or null
+     * @return the hold, or null if the client is closed (nothing is registered; the caller gives the lock back)
+     */
+    public Hold register(String key, String field, long ownerId, String lockName, long ttlMs, long sentAtNanos, long token,
+            String timeoutKeyPrefix) {
+        if (closed) {
+            return null;
+        }
+        String last = lastField;
+        if (last.equals(field)) {
+            field = last;
+        } else {
+            lastField = field;
+        }
+        Hold hold = holds.compute(id(key, field), (id, h) -> {
+            if (h == null || h.lost()) {
+                h = new Hold(id, ownerId, lockName);
+                h.acquiredNanos = sentAtNanos;
+            }
+            h.count++;
+            h.ttlMs = ttlMs;
+            h.expiresAtNanos = ttlMs == Args.TTL_WATCHDOG ? Long.MAX_VALUE
+                    : sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
+            h.lastConfirmedNanos = sentAtNanos;
+            h.releasing = false;
+            h.token = token;
+            h.timeoutKeyPrefix = timeoutKeyPrefix;
+            return h;
+        });
+        if (closed) { // close() ran meanwhile: whether or not it saw this hold, it must not stay registered
+            holds.remove(hold.id, hold);
+            return null;
+        }
+        return hold;
+    }
+
+    /** A composite shortened a hold's TTL (sent at {@code sentAtNanos}) after acquiring it with a longer one. */
+    public void ttlChanged(String key, String field, long ttlMs, long sentAtNanos) {
+        Hold h = holds.get(id(key, field));
+        if (h != null && !h.watchdog()) {
+            h.ttlMs = ttlMs;
+            h.expiresAtNanos = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
+        }
+    }
+
+    /**
+     * A lease is about to set its hold's TTL (LockLease.expireIn, releaseAfter), with a script sent
+     * at {@code sentAtNanos}. From now on the hold is not renewed (a watchdog hold becomes an
+     * explicit-TTL one) and is believed held until the earlier of its current end and the new
+     * one, since the script may not run; {@link #ttlChanged} moves the end once it has.
+     *
+     * @param ending releaseAfter: a loss found meanwhile is no loss, the caller then {@link #forget}s it
+     * @return false if the hold is no longer registered, lost or past its TTL (nothing changed)
+     */
+    public boolean beginTtlChange(Hold h, long ttlMs, long sentAtNanos, boolean ending) {
+        return holds.computeIfPresent(h.id, (id, x) -> {
+            if (x == h && x.valid()) {
+                long end = x.watchdog() ? confirmDeadline(x) : x.expiresAtNanos;
+                long next = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
+                x.expiresAtNanos = next - end < 0 ? next : end;
+                x.ttlMs = ttlMs;
+                x.releasing |= ending;
+            }
+            return x;
+        }) == h && h.valid();
+    }
+
+    /** LockLease.releaseAfter: the hold ends without a release script: forgotten, neither renewed nor reported. */
+    public void forget(Hold h) {
+        holds.remove(h.id, h);
+    }
+
+    /**
+     * @return how long the hold of {@code key} by {@code field} is believed to last, in ms (the
+     *     watchdog timeout for a renewed hold), or -1 if there is no valid hold
+     */
+    public long remainingMs(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        if (h == null || !h.valid()) {
+            return -1;
+        }
+        return h.watchdog() ? watchdogMs : Math.max(0, TimeUnit.NANOSECONDS.toMillis(h.expiresAtNanos - System.nanoTime()));
+    }
+
+    /** @return whether this client holds {@code key} as {@code field} exactly once (a release would end the hold) */
+    public boolean lastHold(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        return h != null && h.count == 1;
+    }
+
+    public Hold get(String key, String field) {
+        return holds.get(id(key, field));
+    }
+
+    /**
+     * Marks the hold as being released, before the release script is sent.
+     *
+     * @return the TTL the key keeps if holds remain: the hold's own, or the watchdog's
+     */
+    public long beginRelease(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        if (h == null) {
+            return watchdogMs;
+        }
+        h.releasing = true;
+        return h.watchdog() ? watchdogMs : h.ttlMs;
+    }
+
+    /**
+     * Applies a release script's answer for the owner's hold.
+     *
+     * @param stillHeld true if Redis still holds the owner's field (a reentrant count above one),
+     *     false if its last hold went (released, or handed on)
+     */
+    public void released(String key, String field, boolean stillHeld) {
+        holds.computeIfPresent(id(key, field), (id, h) -> {
+            if (stillHeld && h.count > 1) {
+                h.count--;
+                h.releasing = false;
+                return h;
+            }
+            if (stillHeld) {
+                LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' ({1}) is still held in Redis after its last known "
+                        + "release (an acquisition whose reply was lost counted twice); no longer renewed, it "
+                        + "expires within {2} ms", h.lockName, h.id.field, h.watchdog() ? watchdogMs : h.ttlMs);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * The release found the owner not holding the lock: its hold leaves the registry.
+     *
+     * @param report whether a hold still believed valid is reported lost now (a fair unlock that
+     *     returns normally, so its caller learns of the loss only this way): LEASE_EXPIRED if its
+     *     explicit lease ran out, else NOT_HELD; otherwise (the unlock throws) it leaves quietly
+     */
+    public void notHeld(String key, String field, boolean report) {
+        Hold h = holds.get(id(key, field));
+        if (h == null) {
+            return;
+        }
+        if (!report) {
+            holds.remove(h.id, h);
+            return;
+        }
+        lose(h, !h.watchdog() && System.nanoTime() - h.expiresAtNanos >= 0
+                ? LockLostEvent.Reason.LEASE_EXPIRED : LockLostEvent.Reason.NOT_HELD);
+    }
+
+    /**
+     * A release failed with an unknown outcome: one acquisition fewer is the application's, and the
+     * last one out stops renewal, so the key expires on its own if the release never ran.
+     */
+    public void releaseFailed(String key, String field) {
+        holds.computeIfPresent(id(key, field), (id, h) -> {
+            h.releasing = false;
+            if (h.count > 1) {
+                h.count--;
+                return h;
+            }
+            return null;
+        });
+    }
+
+    /** A release the driver refused before sending it: the hold is unchanged and may be released again. */
+    public void releaseNotSent(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        if (h != null) {
+            h.releasing = false;
+        }
+    }
+
+    /** This client force-unlocked {@code key}: its own holds of it are lost now, not at the next renewal. */
+    public void forceReleased(String key) {
+        for (Hold h : holds.values()) {
+            if (h.id.key.equals(key)) {
+                lose(h, LockLostEvent.Reason.NOT_HELD);
+            }
+        }
+    }
+
+    public int size() {
+        return holds.size();
+    }
+
+    /**
+     * For the watchdog: reports explicit-TTL holds that ran out (LEASE_EXPIRED) and returns the
+     * watchdog holds to renew now.
+     */
+    List<Hold> dueForRenewal() {
+        long now = System.nanoTime();
+        List<Hold> due = new ArrayList<>();
+        for (Hold h : holds.values()) {
+            if (h.watchdog()) {
+                due.add(h);
+            } else if (now - h.expiresAtNanos >= 0 && !h.releasing) {
+                lose(h, LockLostEvent.Reason.LEASE_EXPIRED);
+            }
+        }
+        return due;
+    }
+
+    /** The watchdog confirmed the hold with a renewal sent at {@code sentAtNanos}. */
+    void renewed(Hold h, long sentAtNanos) {
+        h.lastConfirmedNanos = sentAtNanos;
+        h.unsyncedRenewals = 0;
+    }
+
+    /**
+     * Replica sync: the renewal extended the key on the master but too few replicas acknowledged.
+     * The first time, it is retried next period; twice in a row, the hold is lost (RENEWAL_FAILED):
+     * a failover could then resurrect an expired copy or lose the hold.
+     */
+    void renewedUnsynced(Hold h) {
+        if (h.unsyncedRenewals < 2) {
+            h.unsyncedRenewals++;
+        }
+        if (h.unsyncedRenewals >= 2 && !h.releasing) {
+            lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
+        }
+    }
+
+    /** The renewal answered that the owner no longer holds the key: lost, unless an unlock is in flight. */
+    public void notHeld(Hold h) {
+        if (!h.releasing) {
+            lose(h, LockLostEvent.Reason.NOT_HELD);
+        }
+    }
+
+    /** A renewal failed or never answered: lost once its confirmation deadline has passed. */
+    void renewalFailed(Hold h, long nowNanos) {
+        if (nowNanos - confirmDeadline(h) >= 0 && !h.releasing) {
+            lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
+        }
+    }
+
+    /**
+     * The moment a watchdog hold stops being certain: the send time of its last confirmed command
+     * plus the watchdog timeout, less a tenth of it. Redis ran that command no earlier than it was
+     * sent, so its key expires no earlier than send time + timeout; reporting the loss a tenth
+     * before leaves room for timers and callbacks running late, so the holder hears it before
+     * anyone else can be granted the lock.
+     */
+    long confirmDeadline(Hold h) {
+        long timeout = TimeUnit.MILLISECONDS.toNanos(watchdogMs);
+        return h.lastConfirmedNanos + timeout - timeout / 10;
+    }
+
+    /**
+     * Reports RENEWAL_FAILED for every watchdog hold whose confirmation deadline has passed (its
+     * renewals failed or have not answered), however long its renewal call still has to run.
+     *
+     * @param nowNanos the time to judge by
+     * @return the earliest deadline of the holds still registered, or {@link Long#MAX_VALUE} if none
+     */
+    long sweepUnconfirmed(long nowNanos) {
+        long earliest = Long.MAX_VALUE;
+        for (Hold h : holds.values()) {
+            if (!h.watchdog() || h.releasing) {
+                continue;
+            }
+            long deadline = confirmDeadline(h);
+            if (nowNanos - deadline >= 0) {
+                lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
+            } else if (earliest == Long.MAX_VALUE || deadline - earliest < 0) {
+                earliest = deadline;
+            }
+        }
+        return earliest;
+    }
+
+    /** Registers nothing more and reports every hold still registered CLIENT_CLOSED, on this thread. */
+    public void close() {
+        closed = true;
+        for (Hold h : new ArrayList<>(holds.values())) {
+            if (holds.remove(h.id, h) && (h.watchdog() || System.nanoTime() - h.expiresAtNanos < 0)) {
+                report(h, LockLostEvent.Reason.CLIENT_CLOSED, Runnable::run);
+            }
+        }
+    }
+
+    private void lose(Hold h, LockLostEvent.Reason reason) {
+        if (holds.remove(h.id, h)) {
+            report(h, reason, callbackRunner);
+        }
+    }
+
+    private void report(Hold h, LockLostEvent.Reason reason, Consumer<Runnable> runner) {
+        h.lostReason = reason;
+        LockLostEvent event = new LockLostEvent(h.lockName, h.id.field, h.ownerId, reason);
+        LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' held by {1} lost: {2}", h.lockName, h.id.field, reason);
+        runner.accept(() -> {
+            List<Consumer<LockLostEvent>> callbacks = h.lostCallbacks;
+            for (Consumer<LockLostEvent> c : callbacks == null ? List.<Consumer<LockLostEvent>>of() : callbacks) {
+                deliver(c, event);
+            }
+            deliver(lostSink, event);
+        });
+    }
+
+    /** Runs one callback, logging and ignoring what it throws. */
+    public static void deliver(Consumer<LockLostEvent> c, LockLostEvent event) {
+        try {
+            c.accept(event);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "lock-lost callback threw; ignored", e);
+        }
+    }
+}

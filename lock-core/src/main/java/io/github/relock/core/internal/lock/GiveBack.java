@@ -1,0 +1,58 @@
+package io.github.relock.core.internal.lock;
+
+import io.github.relock.core.internal.run.ScriptRunner;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one place an acquisition nobody wants is returned: one an async caller left before it
+ * landed, one handed to a waiter that had already left, one that landed while the client closed.
+ * One policy: a release the driver refused before sending it (its queue of async calls was full,
+ * as when thousands of cancelled attempts land at once) is sent again after a back-off (10 ms,
+ * doubling to 1 s) for up to one watchdog timeout, while a registered hold is still renewed; then
+ * the hold is dropped and the key expires on its own. Any other failure has an unknown outcome and
+ * is not retried (a second release could take a hold count the owner still uses); it is logged.
+ *
+ * <p>Thread-safety: stateless; safe for use by several threads.
+ */
+final class GiveBack {
+    private static final System.Logger LOG = System.getLogger(GiveBack.class.getName());
+    private static final long FIRST_RETRY_MS = 10;
+    private static final long MAX_RETRY_MS = 1_000;
+
+    private GiveBack() {
+    }
+
+    /** Gives back a hold the registry knows (registered when its acquisition landed). */
+    static void registered(RedisLock lock, long ownerId) {
+        send(lock, ownerId, null, 0, System.nanoTime(), FIRST_RETRY_MS);
+    }
+
+    /** Gives back an acquisition the registry never took ({@code field} holds it in Redis with {@code ttlMs}). */
+    static void unregistered(RedisLock lock, String field, long ttlMs) {
+        send(lock, 0, field, ttlMs, System.nanoTime(), FIRST_RETRY_MS);
+    }
+
+    private static void send(RedisLock lock, long ownerId, String field, long ttlMs, long since, long retryMs) {
+        Engine engine = lock.engine;
+        if (field == null && engine.isClosed()) {
+            return; // close() released or reported every registered hold
+        }
+        (field == null ? lock.releaseAsync(ownerId)
+                : engine.runner().runAsync(lock.protocol.release(field, ttlMs, null)).thenApply(r -> (Void) null))
+                .exceptionally(t -> {
+                    boolean notSent = ScriptRunner.notSent(t);
+                    if (notSent && System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(engine.watchdogMs())) {
+                        long next = Math.min(retryMs * 2, MAX_RETRY_MS);
+                        engine.schedule(() -> send(lock, ownerId, field, ttlMs, since, next),
+                                TimeUnit.MILLISECONDS.toNanos(retryMs), () -> { });
+                        return null;
+                    }
+                    if (notSent && field == null) {
+                        engine.holds().releaseFailed(lock.name, lock.field(ownerId)); // stop renewing it
+                    }
+                    LOG.log(System.Logger.Level.WARNING, "giving back lock ''" + lock.name
+                            + "'' that nobody will use failed; it expires on its own", t);
+                    return null;
+                });
+    }
+}

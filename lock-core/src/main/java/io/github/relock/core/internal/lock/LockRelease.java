@@ -1,0 +1,195 @@
+package io.github.relock.core.internal.lock;
+
+import io.github.relock.core.internal.hold.Hold;
+import io.github.relock.core.internal.protocol.Call;
+import io.github.relock.core.internal.protocol.Candidate;
+import io.github.relock.core.internal.protocol.Release;
+import io.github.relock.core.internal.run.ReplicaShortfall;
+import io.github.relock.core.internal.run.ScriptRunner;
+import io.github.relock.core.internal.util.Replies;
+import java.util.List;
+import io.github.relock.core.internal.wait.Handoff;
+import io.github.relock.core.internal.wait.Channel;
+import java.util.concurrent.CompletableFuture;
+
+/*
+ * Design: releasing one hold of one lock, blocking or not: one preparation, one sender per mode,
+ * one translation of the outcome (no sync/async twins).
+ *
+ * Prepare: mark the hold releasing (a renewal miss meanwhile is no loss); if this is the owner's
+ * last hold and the lock type hands off, claim the oldest armed offer of a waiter of this client
+ * on the lock's hand-off line, and name it in the release call.
+ *
+ * Outcome:
+ *   HandedOff      the script made the claimed waiter the owner: register its hold, grant the
+ *                  offer (a waiter that left meanwhile refuses the grant: give the lock back)
+ *   Released(n)    the lock went (published): the claim, if any, is withdrawn; if nobody heard
+ *                  the message (n == 0) while waiters of this client wait, one of them is woken
+ *                  here: a release this client expected its own waiters to hear, unheard
+ *   StillHeld      a reentrant count remains: the claim is withdrawn, its waiter sleeps on
+ *   NotHeld(free)  the owner did not hold it: withdrawn; IllegalMonitorStateException, except a
+ *                  fair lock found free (Redisson's fair unlock returns there), which reports the
+ *                  loss through onLost instead
+ *   failure        not sent: the hold stays, may be released again; otherwise the outcome is
+ *                  unknown: the hold is dropped (it expires if the release never ran), the claim
+ *                  is withdrawn with `resolve`, so its waiter's next attempt takes a transfer that
+ *                  did land instead of counting it twice; the lost reply is reported once
+ *
+ * Thread-safety: stateless; safe for use by several threads.
+ */
+final class LockRelease {
+    private final RedisLock lock;
+
+    LockRelease(RedisLock lock) {
+        this.lock = lock;
+    }
+
+    /** One release in flight: the owner, its call, and the waiter it may hand the lock to. */
+    private record Releasing(long ownerId, String field, Call<Release> call, Handoff.Offer to, long sentAt) {
+    }
+
+    void release(long ownerId) {
+        lock.engine.ensureOpen();
+        Releasing r = prepare(ownerId);
+        Release outcome;
+        try {
+            outcome = lock.engine.runner().runWrite(what(), r.call);
+        } catch (ReplicaShortfall e) {
+            apply(r, e.outcome(Release.class)); // done on the master: keep the registry in step
+            throw e;
+        } catch (RuntimeException e) {
+            failed(r, e);
+            throw e;
+        }
+        apply(r, outcome);
+    }
+
+    CompletableFuture<Void> releaseAsync(long ownerId) {
+        try {
+            lock.engine.ensureOpen();
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Releasing r = prepare(ownerId);
+        CompletableFuture<Release> sent;
+        try {
+            sent = lock.engine.runner().runWriteAsync(what(), r.call);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.handle((outcome, error) -> {
+            if (error != null) {
+                Throwable cause = ScriptRunner.unwrap(error);
+                if (cause instanceof ReplicaShortfall shortfall) {
+                    apply(r, shortfall.outcome(Release.class));
+                } else {
+                    failed(r, cause);
+                }
+                throw ScriptRunner.asRuntime(cause);
+            }
+            apply(r, outcome);
+            return null;
+        });
+    }
+
+    private String what() {
+        return "unlock of lock '" + lock.name + "'";
+    }
+
+    private Releasing prepare(long ownerId) {
+        Engine engine = lock.engine;
+        String field = lock.field(ownerId);
+        long ttl = engine.holds().beginRelease(lock.name, field);
+        Handoff.Offer to = null;
+        String family = lock.protocol.handoffFamily();
+        if (family != null && engine.handoff().enabled() && !engine.runner().replicaSync()
+                && engine.holds().lastHold(lock.name, field)) {
+            to = engine.handoff().claim(Handoff.line(family, lock.name), !lock.protocol.handsOffToQueueHead());
+        }
+        Candidate candidate = to == null ? null : new Candidate(to.field(), lock.ttlArg(to.ttlMs()));
+        return new Releasing(ownerId, field, lock.protocol.release(field, ttl, candidate), to, System.nanoTime());
+    }
+
+    private void failed(Releasing r, Throwable cause) {
+        Engine engine = lock.engine;
+        if (ScriptRunner.notSent(cause)) {
+            engine.holds().releaseNotSent(lock.name, r.field); // never ran: still held, still renewed
+            engine.handoff().unclaim(r.to, Handoff.Unclaim.SLEEP_ON);
+            return;
+        }
+        engine.holds().releaseFailed(lock.name, r.field); // outcome unknown: stop renewing; it expires if it never ran
+        engine.handoff().unclaim(r.to, Handoff.Unclaim.UNKNOWN);
+        lock.reportUnknown(cause, r.to != null ? "hand-off release" : "release");
+    }
+
+    private void apply(Releasing r, Release outcome) {
+        Engine engine = lock.engine;
+        if (outcome instanceof Release.HandedOff && r.to == null) { // handed to nobody this release named
+            failed(r, new IllegalStateException("unexpected hand-off"));
+            throw Replies.malformed(List.of(2L, 0L), r.call.script(), lock.name,
+                    "a hand-off only from a release that named a waiting owner");
+        }
+        if (outcome instanceof Release.StillHeld) {
+            engine.holds().released(lock.name, r.field, true);
+            engine.handoff().unclaim(r.to, Handoff.Unclaim.SLEEP_ON);
+            return;
+        }
+        if (outcome instanceof Release.NotHeld notHeld) {
+            engine.handoff().unclaim(r.to, Handoff.Unclaim.WAKE);
+            boolean quiet = notHeld.free() && lock.protocol.unlockOfFreeLockReturns();
+            engine.holds().notHeld(lock.name, r.field, quiet);
+            if (!quiet) {
+                throw new IllegalMonitorStateException("attempt to unlock lock '" + lock.name
+                        + "', not locked by current thread by node id: " + engine.clientId() + " thread-id: "
+                        + r.ownerId + (notHeld.free()
+                                ? ": the lock is free (its lease expired or it was force-unlocked)"
+                                : ": it is held by another owner"));
+            }
+            return;
+        }
+        Hold held = engine.events().timing() ? engine.holds().get(lock.name, r.field) : null;
+        engine.holds().released(lock.name, r.field, false);
+        if (held != null) {
+            engine.events().released(lock.name, System.nanoTime() - held.acquiredNanos());
+        }
+        if (outcome instanceof Release.HandedOff) {
+            handOff(r);
+            return;
+        }
+        long heard = ((Release.Released) outcome).heard();
+        engine.handoff().unclaim(r.to, heard > 0 ? Handoff.Unclaim.SLEEP_ON : Handoff.Unclaim.WAKE);
+        if (heard == 0 && r.to == null && !lock.protocol.handsOffToQueueHead()) { // a fair head has its own channel
+            Channel e = engine.waiters().entry(lock.protocol.waitChannel(r.field));
+            if (e != null) {
+                e.wakeOne(); // nobody heard the release, our own waiters included: tell one of them here
+            }
+        }
+        String family = lock.protocol.handoffFamily();
+        if (family != null && engine.handoff().enabled()) {
+            engine.handoff().wakeOtherFamilies(lock.name, family, FAMILIES);
+        }
+    }
+
+    /** The lock types that hand off, whose waiters may share a name (spec 9.10: unsupported, but not stranded). */
+    private static final java.util.List<String> FAMILIES = java.util.List.of("RedisLock", "NonReentrantRedisLock",
+            "FairRedisLock", "NonReentrantFairRedisLock");
+
+    /**
+     * The release script handed the lock to the claimed waiter: register its hold and wake it. If
+     * the client closed meanwhile, or the waiter already left, the lock is given back.
+     */
+    private void handOff(Releasing r) {
+        Engine engine = lock.engine;
+        Handoff.Offer to = r.to;
+        if (engine.holds().register(lock.name, to.field(), to.ownerId(), lock.name, to.ttlMs(), r.sentAt,
+                io.github.relock.core.internal.protocol.Acquire.NO_TOKEN, lock.protocol.timeoutKeyPrefix()) == null) {
+            engine.handoff().unclaim(to, Handoff.Unclaim.WAKE); // closed: the waiter sees it; the lock goes back below
+            GiveBack.unregistered(lock, to.field(), lock.ttlArg(to.ttlMs()));
+            return;
+        }
+        if (!engine.handoff().grant(to)) {
+            engine.holds().released(lock.name, to.field(), false); // the waiter left before the grant: not its hold
+            GiveBack.unregistered(lock, to.field(), lock.ttlArg(to.ttlMs()));
+        }
+    }
+}

@@ -1,0 +1,394 @@
+package io.github.relock.core.internal.lock;
+
+import io.github.relock.api.LockLease;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.internal.hold.Hold;
+import io.github.relock.core.internal.observe.LockEvents;
+import io.github.relock.core.internal.protocol.Acquire;
+import io.github.relock.core.internal.protocol.AttemptMode;
+import io.github.relock.core.internal.protocol.Call;
+import io.github.relock.core.internal.protocol.LockProtocol;
+import io.github.relock.core.internal.protocol.LockState;
+import io.github.relock.core.internal.run.ReplicaShortfall;
+import io.github.relock.core.internal.run.ScriptRunner;
+import io.github.relock.core.internal.util.Args;
+import io.github.relock.core.internal.wait.AsyncWait;
+import io.github.relock.core.internal.wait.BlockingWait;
+import io.github.relock.core.internal.wait.WaitTarget;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * A Redisson-compatible lock of one name: reentrant, fair, spin, fenced, non-reentrant, or one half
+ * of a read-write lock, as its {@link LockProtocol} says ({@link FencedRedisLock} adds the token
+ * methods). Owner field {@code <clientId>:<ownerId>}. Waiting is the wait machine's
+ * ({@link BlockingWait}, {@link AsyncWait}), holds are the {@code HoldRegistry}'s, renewal is the
+ * {@code Watchdog}'s, releasing is {@link LockRelease}'s; this class runs single attempts for the
+ * wait machine and keeps the registry in step with their outcomes.
+ *
+ * <p>Thread-safety: safe for use by several threads; it holds no per-object state beyond its name.
+ */
+public class RedisLock extends AbstractLock implements WaitTarget {
+    final Engine engine;
+    final String name;
+    final LockProtocol protocol;
+    private final LockRelease releases;
+
+    /**
+     * @param engine the client's services
+     * @param protocol the lock type's protocol (its name is the lock's)
+     */
+    public RedisLock(Engine engine, LockProtocol protocol) {
+        this.engine = engine;
+        this.name = protocol.name();
+        this.protocol = protocol;
+        this.releases = new LockRelease(this);
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public LockProtocol protocol() {
+        return protocol;
+    }
+
+    /** @return the client's services (for multi-locks spanning clients) */
+    public Engine engine() {
+        return engine;
+    }
+
+    @Override
+    public String toString() {
+        return protocol.kind() + "[" + name + "]";
+    }
+
+    @Override
+    public String field(long ownerId) {
+        return protocol.ownerField(engine.clientId(), ownerId);
+    }
+
+    long ttlArg(long ttlMs) {
+        return ttlMs == Args.TTL_WATCHDOG ? engine.watchdogMs() : ttlMs;
+    }
+
+    // ---------------------------------------------------------------- primitives
+
+    @Override
+    protected boolean acquire(long waitMs, long ttlMs, long ownerId, boolean interruptible) throws InterruptedException {
+        engine.ensureOpen();
+        if (interruptible && Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
+        }
+        LockEvents events = engine.events();
+        if (!events.timing()) {
+            return new BlockingWait(this, engine.waits(), waitMs, ttlMs, ownerId, interruptible).run();
+        }
+        long start = System.nanoTime();
+        boolean acquired = new BlockingWait(this, engine.waits(), waitMs, ttlMs, ownerId, interruptible).run();
+        events.acquired(name, System.nanoTime() - start, acquired);
+        return acquired;
+    }
+
+    @Override
+    protected <T> CompletableFuture<T> acquireAsync(long waitMs, long ttlMs, long ownerId, Function<Boolean, T> outcome) {
+        CompletableFuture<T> caller = new CompletableFuture<>();
+        try {
+            engine.ensureOpen();
+        } catch (IllegalStateException e) {
+            caller.completeExceptionally(e);
+            return caller;
+        }
+        engine.track(caller);
+        LockEvents events = engine.events();
+        Function<Boolean, T> timed = outcome;
+        if (events.timing()) {
+            long start = System.nanoTime();
+            timed = ok -> {
+                events.acquired(name, System.nanoTime() - start, ok);
+                return outcome.apply(ok);
+            };
+        }
+        new AsyncWait<>(this, engine.waits(), waitMs, ttlMs, ownerId, caller, timed).begin();
+        return caller;
+    }
+
+    @Override
+    protected void release(long ownerId) {
+        releases.release(ownerId);
+    }
+
+    @Override
+    protected CompletableFuture<Void> releaseAsync(long ownerId) {
+        return releases.releaseAsync(ownerId);
+    }
+
+    @Override
+    protected LockLease lease(long id) {
+        Hold h = engine.holds().get(name, field(id));
+        return h != null ? new LeaseHandle(this, h)
+                // lost between acquisition and here (client closed, key deleted): say so honestly
+                : LeaseHandle.lost(this, field(id), id, engine.isClosed()
+                        ? LockLostEvent.Reason.CLIENT_CLOSED : LockLostEvent.Reason.NOT_HELD);
+    }
+
+    // ---------------------------------------------------------------- the wait machine's target
+
+    @Override
+    public Acquire attempt(long ttlMs, long ownerId, AttemptMode mode) {
+        String field = field(ownerId);
+        long sentAt = System.nanoTime();
+        Acquire outcome;
+        try {
+            outcome = engine.runner().runWrite(acquiredWhat(), protocol.acquire(field, ttlArg(ttlMs), mode));
+        } catch (ReplicaShortfall e) {
+            outcome = undoShortAcquire(e, ttlMs, field);
+        } catch (RuntimeException e) {
+            reportUnknown(e, "acquire");
+            throw e;
+        }
+        return acquired(outcome, ttlMs, ownerId, field, sentAt);
+    }
+
+    @Override
+    public CompletableFuture<Acquire> attemptAsync(long ttlMs, long ownerId, AttemptMode mode) {
+        String field = field(ownerId);
+        long sentAt = System.nanoTime();
+        return engine.runner().runWriteAsync(acquiredWhat(), protocol.acquire(field, ttlArg(ttlMs), mode))
+                .handle((outcome, error) -> {
+                    if (error == null) {
+                        return outcome;
+                    }
+                    Throwable cause = ScriptRunner.unwrap(error);
+                    if (cause instanceof ReplicaShortfall shortfall) {
+                        return undoShortAcquire(shortfall, ttlMs, field); // on the sync threads: may block
+                    }
+                    reportUnknown(cause, "acquire");
+                    throw ScriptRunner.asRuntime(cause);
+                })
+                .thenApply(outcome -> acquired(outcome, ttlMs, ownerId, field, sentAt));
+    }
+
+    private String acquiredWhat() {
+        return "lock '" + name + "' acquired";
+    }
+
+    /** A call whose reply was lost may have run: say so once, through the event listener. */
+    void reportUnknown(Throwable failure, String operation) {
+        if (failure instanceof RedisUnavailableException && !ScriptRunner.notSent(failure)) {
+            engine.events().replyLost(name, operation);
+        }
+    }
+
+    /**
+     * Replica sync: an attempt too few replicas acknowledged. If it acquired, give the acquisition
+     * back (best effort, without waiting for replicas) and throw; an attempt that did not acquire
+     * changed no ownership, so its answer stands.
+     */
+    private Acquire undoShortAcquire(ReplicaShortfall e, long ttlMs, String field) {
+        Acquire outcome = e.outcome(Acquire.class);
+        if (!(outcome instanceof Acquire.Acquired)) {
+            return outcome;
+        }
+        RedisUnavailableException failure = new RedisUnavailableException("lock '" + name + "' not acquired: only "
+                + e.acknowledged() + " of " + e.required() + " replica(s) acknowledged the acquisition in time"
+                + " (LockOptions.replicaSync); it was given back", e);
+        try {
+            engine.runner().run(protocol.release(field, ttlArg(ttlMs), null));
+        } catch (RuntimeException undoFailed) {
+            failure.addSuppressed(undoFailed); // not given back: it expires with its TTL
+        }
+        throw failure;
+    }
+
+    /** Registers an acquisition's hold; gives the lock back if the client closed while the script ran. */
+    private Acquire acquired(Acquire outcome, long ttlMs, long ownerId, String field, long sentAt) {
+        if (outcome instanceof Acquire.Acquired a && engine.holds().register(name, field, ownerId, name, ttlMs, sentAt,
+                a.token(), protocol.timeoutKeyPrefix()) == null) {
+            GiveBack.unregistered(this, field, ttlArg(ttlMs));
+            throw new IllegalStateException("this LockClient (" + engine.clientId()
+                    + ") was closed while acquiring lock '" + name + "'");
+        }
+        return outcome;
+    }
+
+    @Override
+    public CompletableFuture<Void> giveUp(long ownerId) {
+        Call<Void> undo = protocol.giveUp(field(ownerId));
+        if (undo == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> sent;
+        try {
+            sent = engine.runner().runAsync(undo);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.exceptionally(t -> {
+            System.getLogger(RedisLock.class.getName()).log(System.Logger.Level.DEBUG,
+                    "leaving the wait queue of ''" + name + "'' failed; the entry expires on its own", t);
+            return null;
+        });
+    }
+
+    @Override
+    public void releaseNow(long ownerId) {
+        releases.release(ownerId);
+    }
+
+    @Override
+    public void giveBack(long ownerId) {
+        GiveBack.registered(this, ownerId);
+    }
+
+    @Override
+    public long localHoldRemainingMs(String field) {
+        return engine.holds().remainingMs(name, field);
+    }
+
+    // ---------------------------------------------------------------- for composites and leases
+
+    /** Acquire for {@code ownerId} without blocking ({@code waitMs} {@link Args#TRY_ONCE} = one attempt). */
+    public CompletableFuture<Boolean> acquireFor(long waitMs, long ttlMs, long ownerId) {
+        return acquireAsync(waitMs, ttlMs, ownerId, Boolean::valueOf);
+    }
+
+    /** Releases one acquisition of {@code ownerId} without blocking. */
+    public CompletableFuture<Void> releaseFor(long ownerId) {
+        return releaseAsync(ownerId);
+    }
+
+    /** Set the TTL of this owner's hold to {@code ttlMs}; answers whether the owner still held it. */
+    public CompletableFuture<Boolean> expireFor(long ttlMs, long ownerId) {
+        return HoldTtl.expireFor(this, ttlMs, ownerId);
+    }
+
+    /**
+     * Sets the TTL of hold {@code h} (LockLease.expireIn), or with {@code ending} keeps the key for
+     * {@code ttlMs} and forgets the hold (LockLease.releaseAfter); see {@link HoldTtl#expireHold}.
+     */
+    public boolean expireHold(Hold h, long ttlMs, boolean ending) {
+        return HoldTtl.expireHold(this, h, ttlMs, ending);
+    }
+
+    /** @return the hold this client registered for {@code ownerId}, or null */
+    public Hold holdOf(long ownerId) {
+        return engine.holds().get(name, field(ownerId));
+    }
+
+    @Override
+    public int addListener(io.github.relock.api.LockListener listener) {
+        java.util.Objects.requireNonNull(listener, "listener must not be null");
+        return engine.watches().add(this, listener);
+    }
+
+    @Override
+    public void removeListener(int listenerId) {
+        engine.watches().remove(listenerId);
+    }
+
+    // ---------------------------------------------------------------- force and state reads
+
+    @Override
+    public boolean forceUnlock() {
+        engine.ensureOpen();
+        boolean deleted;
+        try {
+            deleted = engine.runner().runWrite("forceUnlock of lock '" + name + "'", protocol.forceRelease());
+        } catch (ReplicaShortfall e) {
+            forced(e.outcome(Boolean.class)); // deleted on the master
+            throw e;
+        }
+        return forced(deleted);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceUnlockAsync() {
+        try {
+            engine.ensureOpen();
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return engine.runner().runWriteAsync("forceUnlock of lock '" + name + "'", protocol.forceRelease())
+                .handle((deleted, error) -> {
+                    if (error != null) {
+                        Throwable cause = ScriptRunner.unwrap(error);
+                        if (cause instanceof ReplicaShortfall shortfall) {
+                            forced(shortfall.outcome(Boolean.class)); // deleted on the master
+                        }
+                        throw ScriptRunner.asRuntime(cause);
+                    }
+                    return forced(deleted);
+                });
+    }
+
+    /** A read-write lock's half deletes only in its own mode: the other half's holds stay. */
+    private boolean forced(boolean deleted) {
+        if (deleted) {
+            engine.holds().forceReleased(name);
+        }
+        return deleted;
+    }
+
+    @Override
+    public boolean isLocked() {
+        return state("").locked();
+    }
+
+    @Override
+    public boolean isHeldByThread(long threadId) {
+        return state(field(threadId)).count() > 0;
+    }
+
+    @Override
+    public int getHoldCount() {
+        return state(field(currentThreadId())).count();
+    }
+
+    @Override
+    public long remainTimeToLive() {
+        return state("").pttl();
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isLockedAsync() {
+        return stateAsync("").thenApply(LockState::locked);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isHeldByThreadAsync(long threadId) {
+        return stateAsync(field(threadId)).thenApply(s -> s.count() > 0);
+    }
+
+    @Override
+    public CompletableFuture<Integer> getHoldCountAsync(long threadId) {
+        return stateAsync(field(threadId)).thenApply(LockState::count);
+    }
+
+    @Override
+    public CompletableFuture<Long> remainTimeToLiveAsync() {
+        return stateAsync("").thenApply(LockState::pttl);
+    }
+
+    private LockState state(String field) {
+        engine.ensureOpen();
+        return engine.runner().run(protocol.state(field));
+    }
+
+    private CompletableFuture<LockState> stateAsync(String field) {
+        try {
+            engine.ensureOpen();
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return engine.runner().runAsync(protocol.state(field));
+    }
+}

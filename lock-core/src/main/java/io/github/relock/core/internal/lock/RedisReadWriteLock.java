@@ -1,0 +1,48 @@
+package io.github.relock.core.internal.lock;
+
+import io.github.relock.core.internal.protocol.ReadWriteProtocol;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.ReadWriteDistributedLock;
+
+/**
+ * A read-write lock of one name: two {@link RedisLock}s over the one hash, through
+ * {@link ReadWriteProtocol}'s read and write halves.
+ *
+ * <p>Thread-safety: immutable.
+ */
+public final class RedisReadWriteLock implements ReadWriteDistributedLock {
+    private final String name;
+    private final RedisLock read;
+    private final RedisLock write;
+
+    /**
+     * @param engine the client's services
+     * @param name the lock's name
+     */
+    public RedisReadWriteLock(Engine engine, String name) {
+        this.name = name;
+        this.read = new RedisLock(engine, ReadWriteProtocol.read(engine.protocols(), name));
+        this.write = new RedisLock(engine, ReadWriteProtocol.write(engine.protocols(), name));
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    @Override
+    public DistributedLock readLock() {
+        return read;
+    }
+
+    @Override
+    public DistributedLock writeLock() {
+        return write;
+    }
+
+    @Override
+    public String toString() {
+        return "ReadWriteLock[" + name + "]";
+    }
+}

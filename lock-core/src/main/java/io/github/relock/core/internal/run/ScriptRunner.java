@@ -1,0 +1,191 @@
+package io.github.relock.core.internal.run;
+
+import io.github.relock.core.internal.protocol.Call;
+import io.github.relock.core.internal.util.Replies;
+import io.github.relock.core.internal.util.Scripts;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.NoScriptException;
+import io.github.relock.spi.Script;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Sends the engine's calls through the driver: blocking ({@link #run}) or not ({@link #runAsync}),
+ * with the NOSCRIPT fallback (one EVAL, which also caches the script) and, with
+ * {@code LockOptions.replicaSync}, lock writes pipelined with WAIT ({@link #runWrite}): a write
+ * too few replicas acknowledged throws {@link ReplicaShortfall} carrying its outcome on the master.
+ * The synced write is blocking in the SPI, so its async form runs on a small cached pool.
+ *
+ * <p>Thread-safety: safe for use by several threads.
+ */
+public final class ScriptRunner {
+    private final CommandExecutor executor;
+    private final int syncReplicas;
+    private final long syncTimeoutMs;
+    /** Runs synced writes for the async API; null when replica sync is off. */
+    private final ExecutorService syncRunner;
+    private final String clientId;
+
+    /**
+     * @param executor the driver
+     * @param syncReplicas replicas each lock write must reach (0: replica sync off)
+     * @param syncTimeoutMs how long WAIT may take
+     * @param syncRunner runs synced writes for the async API (null when off)
+     * @param clientId the client's id, for messages
+     */
+    public ScriptRunner(CommandExecutor executor, int syncReplicas, long syncTimeoutMs, ExecutorService syncRunner,
+                        String clientId) {
+        this.executor = executor;
+        this.syncReplicas = syncReplicas;
+        this.syncTimeoutMs = syncTimeoutMs;
+        this.syncRunner = syncRunner;
+        this.clientId = clientId;
+    }
+
+    /** @return whether lock writes are sent with WAIT (LockOptions.replicaSync) */
+    public boolean replicaSync() {
+        return syncReplicas > 0;
+    }
+
+    /** Sends {@code call} on the calling thread. */
+    public <T> T run(Call<T> call) {
+        return call.decode(eval(call.script(), call.keys(), call.args()));
+    }
+
+    /** Sends {@code call} without blocking the caller. */
+    public <T> CompletableFuture<T> runAsync(Call<T> call) {
+        return evalAsync(call.script(), call.keys(), call.args()).thenApply(call::decode);
+    }
+
+    /**
+     * Sends a lock write (acquire, release, force unlock) on the calling thread: as {@link #run}
+     * without replica sync; otherwise pipelined with WAIT.
+     *
+     * @param what the operation, for the shortfall's message
+     * @throws ReplicaShortfall if fewer replicas than asked acknowledged (the outcome is in it)
+     */
+    public <T> T runWrite(String what, Call<T> call) {
+        if (syncReplicas == 0) {
+            return run(call);
+        }
+        List<Object> r = evalSynced(call.script(), call.keys(), call.args());
+        T outcome = call.decode(r.get(0));
+        if (!(r.get(1) instanceof Long acked)) {
+            throw Replies.malformed(r.get(1), call.script(), call.keys().isEmpty() ? "" : call.keys().get(0),
+                    "WAIT's integer count of replicas");
+        }
+        if (acked < syncReplicas) {
+            throw new ReplicaShortfall(what, outcome, acked, syncReplicas, syncTimeoutMs);
+        }
+        return outcome;
+    }
+
+    /** As {@link #runWrite}, without blocking the caller (a synced write runs on the sync threads). */
+    public <T> CompletableFuture<T> runWriteAsync(String what, Call<T> call) {
+        if (syncReplicas == 0) {
+            return runAsync(call);
+        }
+        try {
+            return CompletableFuture.supplyAsync(() -> runWrite(what, call), syncRunner);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new IllegalStateException("this LockClient (" + clientId
+                    + ") is closed", e));
+        }
+    }
+
+    /** Runs a script on the calling thread, falling back to EVAL once on NOSCRIPT. */
+    public Object eval(Script script, List<String> keys, List<String> args) {
+        try {
+            return executor.evalSha(script, keys, args);
+        } catch (NoScriptException e) {
+            return executor.eval(script, keys, args);
+        }
+    }
+
+    /** Runs a script without blocking, falling back to EVAL once on NOSCRIPT. */
+    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        return executor.evalShaAsync(script, keys, args).exceptionallyCompose(t -> {
+            Throwable cause = unwrap(t);
+            return cause instanceof NoScriptException
+                    ? executor.evalAsync(script, keys, args)
+                    : CompletableFuture.failedFuture(cause);
+        });
+    }
+
+    /**
+     * The watchdog's script runner: plain when replica sync is off; otherwise synced, and a reply
+     * acknowledged by too few replicas comes back as a {@link ReplicaShortfall} object (not
+     * thrown), so the watchdog can tell "renewed on the master only" from "failed".
+     */
+    public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args) {
+        if (syncReplicas == 0) {
+            return evalAsync(script, keys, args);
+        }
+        Call<Object> call = new Call<>(script, keys, args, reply -> reply);
+        return runWriteAsync("renewing locks", call).exceptionally(t -> {
+            Throwable cause = unwrap(t);
+            if (cause instanceof ReplicaShortfall s) {
+                return s;
+            }
+            throw cause instanceof RuntimeException re ? re : new CompletionException(cause);
+        });
+    }
+
+    /**
+     * EVALSHA + WAIT on one connection. On NOSCRIPT the script is run once with EVAL (which also
+     * caches it), and WAIT is then sent behind a barrier write (a one-millisecond marker key in the
+     * first key's slot) so that it covers the EVAL even if it went out on another pooled connection.
+     */
+    private List<Object> evalSynced(Script script, List<String> keys, List<String> args) {
+        try {
+            return executor.evalShaWithWait(script, keys, args, syncReplicas, syncTimeoutMs);
+        } catch (NoScriptException e) {
+            Object reply = executor.eval(script, keys, args);
+            List<String> barrierKeys = List.of(Scripts.barrierKey(keys.get(0)));
+            List<Object> w;
+            try {
+                w = executor.evalShaWithWait(Scripts.SYNC_BARRIER, barrierKeys, List.of(), syncReplicas, syncTimeoutMs);
+            } catch (NoScriptException again) { // the barrier is idempotent: load it by running it
+                executor.eval(Scripts.SYNC_BARRIER, barrierKeys, List.of());
+                w = executor.evalShaWithWait(Scripts.SYNC_BARRIER, barrierKeys, List.of(), syncReplicas, syncTimeoutMs);
+            }
+            return java.util.Arrays.asList(reply, w.get(1));
+        }
+    }
+
+    /** @return {@code t} without its CompletionException / ExecutionException wrappers */
+    public static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /**
+     * Whether a call's failure says it was never sent: the driver refused it before sending (see
+     * {@link io.github.relock.spi.CommandExecutor}, "Calls refused before they are sent").
+     */
+    public static boolean notSent(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof RejectedExecutionException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return {@code t} as a RuntimeException to throw (an Error is thrown as it is) */
+    public static RuntimeException asRuntime(Throwable t) {
+        if (t instanceof RuntimeException re) {
+            return re;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new io.github.relock.api.RedisUnavailableException("lock operation failed: " + t, t);
+    }
+}

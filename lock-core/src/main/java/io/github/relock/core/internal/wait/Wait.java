@@ -1,0 +1,399 @@
+package io.github.relock.core.internal.wait;
+
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.internal.protocol.Acquire;
+import io.github.relock.core.internal.protocol.AttemptMode;
+import io.github.relock.core.internal.protocol.LockProtocol;
+import io.github.relock.core.internal.run.ScriptRunner;
+import io.github.relock.core.internal.util.Args;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one wait machine: every wait for a lock (a blocked thread, an asynchronous caller, a
+ * multi-lock's member) is one Wait; this class decides, a runner acts ({@link BlockingWait},
+ * {@link AsyncWait}). Each decision method answers what the runner does next (ATTEMPT, SUBSCRIBE,
+ * PARK, FINISH); the package's design comment ({@code package-info}) describes the steps, the
+ * wake-up sources, hand-off, outages and polling bounds.
+ *
+ * <p>Thread-safety: the machine's fields are touched by its runner only (the blocked thread; or, for
+ * async waits, one event at a time); {@link #wake()} and {@link #message()} may come from any thread.
+ */
+abstract class Wait implements Channel.Parked {
+    /** What the runner does next. */
+    enum Next { ATTEMPT, SUBSCRIBE, PARK, FINISH }
+
+    /** Whether finishing is done, or must first park to let a claimed offer settle. */
+    enum Finish { DONE, SETTLE }
+
+    /** Pause before the next attempt of a waiter whose attempt failed for want of Redis. */
+    static final long RETRY_AFTER_OUTAGE_MS = 250;
+    /** Longest pause between polls when the lock is free but another waiter's (a fair queue's head goes first). */
+    static final long MAX_BACKOFF_MS = 100;
+
+    final WaitTarget target;
+    final WaitContext ctx;
+    final LockProtocol protocol;
+    final long ownerId;
+    final long ttlMs;
+    final boolean queue;
+    final boolean forever;
+    final long deadline;
+    final String field;
+    final String channel;
+    /** The hand-off line this wait posts its offer on, or null where hand-off does not apply. */
+    final String line;
+
+    // ---- the machine's state: its runner's only
+    Channel entry;
+    private Channel live;
+    Handoff.Offer offer;
+    private long firstTtl;
+    private boolean first = true;
+    private boolean spinning;
+    private boolean joined;
+    private int idlePolls;
+    private long unavailableSince;
+    private boolean resolve;
+    private long settleDeadline;
+    /** The caller left (async: cancel, orTimeout, close): the wait ends at its next step. */
+    boolean callerLeft;
+    AttemptMode mode;
+    long parkNanos;
+    boolean parkOnEntry;
+    long epochAtAttempt;
+    boolean acquired;
+    Throwable error;
+    /** The lock came to this wait (a grant, or an attempt landing) after its caller had left: give it back. */
+    boolean unwanted;
+    /** A message picked this waiter and it has not attempted since: if it leaves, it passes it on (any thread). */
+    volatile boolean messageWake;
+
+    /**
+     * @param waitMs {@link Args#WAIT_FOREVER}, {@link Args#TRY_ONCE}, or the longest wait in ms
+     * @param ttlMs the TTL to acquire with, or {@link Args#TTL_WATCHDOG}
+     */
+    Wait(WaitTarget target, WaitContext ctx, long waitMs, long ttlMs, long ownerId) {
+        this.target = target;
+        this.ctx = ctx;
+        this.protocol = target.protocol();
+        this.ownerId = ownerId;
+        this.ttlMs = ttlMs;
+        this.queue = waitMs != Args.TRY_ONCE;
+        this.forever = waitMs == Args.WAIT_FOREVER;
+        this.deadline = forever || !queue ? 0 : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        this.field = target.field(ownerId);
+        this.channel = protocol.waitChannel(field);
+        String family = protocol.handoffFamily();
+        this.line = family != null && ctx.handoff().enabled() && !ctx.replicaSync()
+                ? Handoff.line(family, target.name()) : null;
+    }
+
+    /** Wakes the wait: its park returns (blocking) or its next step runs (async). Any thread. */
+    abstract void wake();
+
+    @Override
+    public void message() {
+        messageWake = true;
+        wake();
+    }
+
+    Next start() {
+        if (!queue) {
+            mode = AttemptMode.TRY;
+            return Next.ATTEMPT;
+        }
+        live = ctx.waiters().subscribedChannel(channel);
+        long local = heldByAnotherLocalOwner();
+        if (local > 0) {
+            first = false;
+            return afterFirstBusy(local); // the attempt could only fail: queue for the next hand-off
+        }
+        mode = AttemptMode.QUEUE;
+        return Next.ATTEMPT;
+    }
+
+    /** The runner is about to send an attempt: a message from now on is news to it. */
+    void sending() {
+        messageWake = false;
+        Channel e = entry != null ? entry : live;
+        if (e != null) {
+            epochAtAttempt = e.epoch();
+        }
+    }
+
+    Next attempted(Acquire outcome, Throwable failure) {
+        boolean wasFirst = first;
+        first = false;
+        if (failure != null) {
+            return attemptFailed(ScriptRunner.unwrap(failure), wasFirst);
+        }
+        if (outcome instanceof Acquire.Acquired) {
+            acquired = true;
+            if (callerLeft) {
+                unwanted = true; // landed after the caller left: given back on finish
+            }
+            return Next.FINISH;
+        }
+        long ttl;
+        if (outcome instanceof Acquire.Refused r) {
+            if (!r.upgrade() || forever) {
+                error = new IllegalMonitorStateException(protocol.refusal(field));
+                return Next.FINISH;
+            }
+            ttl = -1; // a read holder's timed wait for the write lock: poll until its time runs out
+        } else {
+            ttl = ((Acquire.Busy) outcome).ttlMs();
+        }
+        if (!queue || callerLeft) {
+            return Next.FINISH;
+        }
+        if (wasFirst) {
+            return afterFirstBusy(ttl);
+        }
+        return spinning ? spinPark() : parkAfter(ttl);
+    }
+
+    private Next attemptFailed(Throwable cause, boolean wasFirst) {
+        if (!wasFirst && !callerLeft && cause instanceof RedisUnavailableException) {
+            long now = System.nanoTime();
+            unavailableSince = unavailableSince == 0 ? now : unavailableSince;
+            if (now - unavailableSince <= ctx.subscriptionTimeoutNanos()) {
+                resolve = true; // it may have run: the next attempt must not count it twice
+                if (offer != null) {
+                    ctx.handoff().arm(offer);
+                }
+                long remaining = forever ? Long.MAX_VALUE : deadline - now;
+                if (remaining <= 0) {
+                    return Next.FINISH;
+                }
+                parkNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(RETRY_AFTER_OUTAGE_MS), remaining);
+                parkOnEntry = entry != null;
+                return Next.PARK;
+            }
+        }
+        error = cause;
+        return Next.FINISH;
+    }
+
+    private Next afterFirstBusy(long ttl) {
+        firstTtl = ttl;
+        joined = true;
+        ctx.waiters().started(this);
+        if (ctx.isClosed()) { // close() sets the flag, then wakes every started wait: either it saw us, or we see it
+            error = ctx.closedError(target.name());
+            return Next.FINISH;
+        }
+        if (channel == null) {
+            spinning = true;
+            ctx.waiters().spinWaitStarted();
+            return spinPark();
+        }
+        entry = ctx.waiters().join(channel);
+        return Next.SUBSCRIBE;
+    }
+
+    /** @return how long the runner may wait for the subscription, in ns */
+    long subscribeBudgetNanos() {
+        long budget = ctx.subscriptionTimeoutNanos();
+        return forever ? budget : Math.max(0, Math.min(budget, deadline - System.nanoTime()));
+    }
+
+    Next subscribed(Throwable failure, boolean timedOut) {
+        if (callerLeft) {
+            return Next.FINISH;
+        }
+        if (timedOut) {
+            if (!forever && deadline - System.nanoTime() <= 0) {
+                return Next.FINISH; // the caller's time ran out first
+            }
+            error = new RedisUnavailableException("subscription to " + entry.channel() + " not confirmed within "
+                    + TimeUnit.NANOSECONDS.toMillis(ctx.subscriptionTimeoutNanos()) + " ms");
+            return Next.FINISH;
+        }
+        if (failure != null) {
+            error = ScriptRunner.unwrap(failure);
+            return Next.FINISH;
+        }
+        if (line != null) {
+            offer = ctx.handoff().post(line, ownerId, field, ttlMs, this::wake);
+        }
+        return entry == live ? parkAfter(firstTtl) : beforeAttempt(); // a live entry: the first attempt stands
+    }
+
+    Next parked() {
+        if (spinning) {
+            if (ctx.isClosed() || callerLeft) {
+                error = callerLeft ? error : ctx.closedError(target.name());
+                return Next.FINISH;
+            }
+            mode = resolve ? AttemptMode.RESOLVE : AttemptMode.QUEUE;
+            return Next.ATTEMPT;
+        }
+        return beforeAttempt();
+    }
+
+    private Next beforeAttempt() {
+        if (callerLeft) {
+            return Next.FINISH;
+        }
+        if (ctx.isClosed()) {
+            error = ctx.closedError(target.name());
+            return Next.FINISH;
+        }
+        while (offer != null && !ctx.handoff().busy(offer)) {
+            int s = offer.state();
+            if (s == Handoff.GRANTED) {
+                acquired = true;
+                return Next.FINISH;
+            }
+            if (s != Handoff.CLAIMED) {
+                dropOffer();
+                break;
+            }
+            long now = System.nanoTime();
+            if (settleDeadline == 0) {
+                settleDeadline = now + 2 * ctx.commandTimeoutNanos();
+            }
+            if (now - settleDeadline < 0) {
+                if (ctx.handoff().settling(offer)) {
+                    parkNanos = settleDeadline - now; // a releaser's script is in flight: wait for its answer
+                    parkOnEntry = false;
+                    return Next.PARK;
+                }
+                continue; // decided meanwhile
+            }
+            if (ctx.handoff().abandon(offer)) { // it never answered: wait without the offer
+                resolve = true;
+                dropOffer();
+            }
+        }
+        if (offer != null) {
+            ctx.handoff().settled(offer);
+        }
+        settleDeadline = 0;
+        if (offer != null && offer.resolve) {
+            resolve = true;
+        }
+        mode = resolve ? AttemptMode.RESOLVE : AttemptMode.QUEUE;
+        return Next.ATTEMPT;
+    }
+
+    private void dropOffer() {
+        ctx.handoff().leave(offer);
+        offer = null;
+    }
+    private Next parkAfter(long ttl) {
+        if (offer != null) {
+            ctx.handoff().arm(offer); // from now on a releaser of this client may hand the lock to us
+        }
+        idlePolls = ttl == 0 ? idlePolls + 1 : 0;
+        long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+        if (remaining <= 0) {
+            return Next.FINISH;
+        }
+        parkNanos = waitNanos(ttl, remaining);
+        parkOnEntry = true;
+        return Next.PARK;
+    }
+
+    private Next spinPark() {
+        long remaining = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+        if (remaining <= 0) {
+            return Next.FINISH;
+        }
+        parkNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(protocol.backOffMs(++idlePolls)), remaining);
+        parkOnEntry = false;
+        return Next.PARK;
+    }
+
+    /** How long to park after an attempt that answered {@code ttl}, given {@code remaining} ns. */
+    private long waitNanos(long ttl, long remaining) {
+        long ms = ttl >= 0 ? ttl : ctx.watchdogMs() / 3; // -1: a key without expiry; poll at the renewal rate
+        long floor = Math.min(MAX_BACKOFF_MS, 2L << Math.min(idlePolls, 6));
+        ms = Math.max(floor, Math.min(ms, protocol.maxPollIntervalMs()));
+        return Math.min(TimeUnit.MILLISECONDS.toNanos(ms), remaining);
+    }
+
+    /**
+     * A waiter need not ask Redis for a lock that a hand-off gave to another owner of this client
+     * and that is still validly held: its attempt would fail. It queues for the next hand-off at
+     * once, with the hold's remaining time as its first wait. Not for the fair lock, whose waiters
+     * must join its queue in Redis.
+     *
+     * @return that remaining time in ms, or 0: attempt as usual
+     */
+    private long heldByAnotherLocalOwner() {
+        if (line == null || protocol.handsOffToQueueHead()) {
+            return 0;
+        }
+        String holder = ctx.handoff().heldLocally(line);
+        if (holder == null || holder.equals(field)) {
+            return 0;
+        }
+        return Math.max(0, target.localHoldRemainingMs(holder));
+    }
+
+    /**
+     * Leaves the offer (settling a claim in flight first: SETTLE asks the runner to park for
+     * {@code parkNanos}, then call again) and the channel, passing on a message it took.
+     */
+    Finish finishing() {
+        while (offer != null) {
+            int s = ctx.handoff().leave(offer);
+            if (s == Handoff.CLAIMED) {
+                long now = System.nanoTime();
+                if (settleDeadline == 0) {
+                    settleDeadline = now + 2 * ctx.commandTimeoutNanos();
+                }
+                if (now - settleDeadline < 0) {
+                    if (ctx.handoff().settling(offer)) {
+                        parkNanos = settleDeadline - now;
+                        parkOnEntry = false;
+                        return Finish.SETTLE;
+                    }
+                    continue; // decided meanwhile
+                }
+                ctx.handoff().abandon(offer); // its releaser gives back a transfer that lands later
+                continue;
+            }
+            offer = null;
+            if (s == Handoff.GRANTED && !acquired) {
+                acquired = true; // handed to us just as we left
+                if (error != null || callerLeft) {
+                    unwanted = true; // leaving with an error, or nobody to take it: give it back
+                }
+            }
+        }
+        if (entry != null) {
+            entry.unpark(this);
+            if (messageWake) {
+                entry.wakeOne(); // a message that picked us, unused: the next waiter's
+            }
+            ctx.waiters().leave(entry);
+            entry = null;
+        }
+        if (spinning) {
+            ctx.waiters().spinWaitEnded();
+            spinning = false;
+        }
+        return Finish.DONE;
+    }
+
+    /** @return whether the wait must leave the wait queue before it ends (it queued, and ends without the lock) */
+    boolean needsGiveUp() {
+        return queue && !acquired;
+    }
+
+    /** The wait is over: close() no longer waits for it. */
+    void done() {
+        if (joined) {
+            ctx.waiters().finished(this);
+        }
+    }
+
+
+    /** @return whether the wait ends holding the lock for its caller */
+    boolean holds() {
+        return acquired && !unwanted;
+    }
+}

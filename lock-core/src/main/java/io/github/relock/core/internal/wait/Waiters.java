@@ -1,0 +1,291 @@
+package io.github.relock.core.internal.wait;
+
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.Subscription;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/*
+ * Design: how waiters are woken.
+ *
+ * One Channel per channel per client, shared by every waiter of this client on that channel (blocked
+ * threads and asynchronous waits alike), reference-counted. The first waiter subscribes the
+ * channel on the driver's single pub/sub connection; the last one out unsubscribes it. Waiters
+ * subscribe only after a failed attempt and attempt once more after the subscription is
+ * confirmed, so an unlock between the first attempt and SUBSCRIBE is never missed.
+ *
+ * Wake-up: "0" (UNLOCK) wakes one parked waiter, or, when none is parked, banks the wake-up for the
+ * next waiter about to park, which then attempts at once instead. "1" (READ_UNLOCK) and a pub/sub
+ * reconnect wake every parked waiter and advance the entry's epoch: a waiter whose last attempt
+ * was sent before that epoch does not park at all. "Poll a parked waiter, else bank" and "take a
+ * banked wake-up (or see a newer epoch), else park" run under one per-entry lock, so a wake-up can
+ * never fall between a waiter's check and its parking (the lost wake-up behind the 30-second
+ * fair-lock stall of 7fcae35). A waiter that took a message and leaves without attempting passes
+ * it on (Wait.finish).
+ *
+ * Safety net: nothing guarantees delivery (reconnects, other clients' pub/sub modes, expiry), so
+ * every park is bounded by the TTL the last attempt returned; a lost message costs at most that.
+ *
+ * Cluster: Redisson 3.x publishes with PUBLISH, 4.x with SPUBLISH, and relock's scripts with both;
+ * when the driver declares SHARDED_PUBSUB on a cluster each channel is subscribed both ways (one
+ * entry, two subscriptions), so any of them wakes relock's waiters. A relock unlock then arrives
+ * twice; the second "0" costs at most one extra attempt.
+ *
+ * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
+ * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
+ * count is touched only by calls that found the lock busy, never on the uncontended path. Every
+ * wait that joins is also in `active` until it has finished (queue left, offer settled), which is
+ * what close() waits for.
+ *
+ * Ordering: subscribe and unsubscribe of one channel are serialised by a striped ReentrantLock
+ * (no synchronized: virtual threads must not pin), and a subscribe that follows an unsubscribe
+ * still in flight is chained after it, so the driver always sees them in order.
+ *
+ * Thread-safety: safe for use by several threads.
+ */
+public final class Waiters implements MessageListener, ConnectionListener {
+    private static final System.Logger LOG = System.getLogger(Waiters.class.getName());
+    private static final int STRIPES = 64;
+
+    private final CommandExecutor executor;
+    /** Cluster with sharded pub/sub: listen on both kinds (Redisson 3.x publishes classic, 4.x sharded). */
+    private final boolean alsoSharded;
+    private final Map<String, Channel> entries = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    /** Calls now waiting: joined entries plus spin waiters. */
+    private final AtomicInteger waiting = new AtomicInteger();
+    /** Every wait between its join (or spin start) and its finish: what close() wakes and waits for. */
+    private final Set<Wait> active = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param executor the driver, for subscriptions
+     * @param alsoSharded whether to subscribe every channel sharded too (a cluster with sharded pub/sub)
+     */
+    public Waiters(CommandExecutor executor, boolean alsoSharded) {
+        this.executor = executor;
+        this.alsoSharded = alsoSharded;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReentrantLock();
+        }
+    }
+
+    /** Joins (or creates and subscribes) the channel's entry; pair with {@link #leave(Channel)}. */
+    Channel join(String channel) {
+        ReentrantLock lock = stripe(channel);
+        lock.lock();
+        try {
+            Channel e = entries.get(channel);
+            if (e == null) {
+                CompletableFuture<Void> pending = unsubscribing.get(channel);
+                CompletableFuture<Subscription> sub = pending == null
+                        ? subscribe(channel)
+                        : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel));
+                e = new Channel(channel, sub);
+                entries.put(channel, e);
+            }
+            e.refs++;
+            waiting.incrementAndGet();
+            return e;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Subscribes the channel classic, and on a cluster with sharded pub/sub also sharded; the
+     * result unsubscribes both. If the classic one fails, the sharded one is undone and the result
+     * fails; if only the sharded one fails, the waiters wait on the classic one.
+     */
+    private CompletableFuture<Subscription> subscribe(String channel) {
+        CompletableFuture<Subscription> classic = executor.subscribe(channel, false, this);
+        if (!alsoSharded) {
+            return classic;
+        }
+        CompletableFuture<Subscription> sharded;
+        try {
+            sharded = executor.subscribe(channel, true, this);
+        } catch (RuntimeException e) {
+            sharded = CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<Subscription> shard = sharded;
+        return classic.handle((c, ct) -> shard.handle((s, st) -> {
+            if (ct == null && st == null) {
+                return (Subscription) new Both(c, s);
+            }
+            if (ct == null) {
+                // The classic ear works: relock's unlocks and Redisson 3's arrive on it; a Redisson 4
+                // unlock missed meanwhile costs at most the TTL the waiter last saw.
+                LOG.log(System.Logger.Level.DEBUG, "sharded subscription to {0} failed; waiting on the classic one: {1}",
+                        channel, st);
+                return c;
+            }
+            if (s != null) {
+                s.unsubscribe();
+            }
+            throw ct instanceof CompletionException ce ? ce : new CompletionException(ct);
+        })).thenCompose(f -> f);
+    }
+
+    /** A channel subscribed both ways. */
+    private record Both(Subscription classic, Subscription sharded) implements Subscription {
+        @Override
+        public String channel() {
+            return classic.channel();
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe() {
+            return CompletableFuture.allOf(classic.unsubscribe(), sharded.unsubscribe());
+        }
+    }
+
+    /**
+     * Listens to the channel's messages without waiting (a lock listener): shares the channel's
+     * entry and subscription with its waiters, counts as no waiter. Pair with {@link #unobserve}.
+     *
+     * @return the entry observed
+     */
+    public Channel observe(String channel, java.util.function.Consumer<String> observer) {
+        Channel e = join(channel);
+        waiting.decrementAndGet();
+        e.observers.add(observer);
+        return e;
+    }
+
+    /** Stops observing; the last one out of the entry unsubscribes the channel. */
+    public void unobserve(Channel e, java.util.function.Consumer<String> observer) {
+        e.observers.remove(observer);
+        waiting.incrementAndGet();
+        leave(e);
+    }
+
+    /** Leaves the entry; the last one out unsubscribes the channel. */
+    void leave(Channel e) {
+        ReentrantLock lock = stripe(e.channel);
+        lock.lock();
+        try {
+            waiting.decrementAndGet();
+            if (--e.refs > 0) {
+                return;
+            }
+            entries.remove(e.channel, e);
+            CompletableFuture<Void> done = e.subscribed
+                    .thenCompose(Subscription::unsubscribe)
+                    .exceptionally(t -> null); // a failed subscribe has nothing to undo
+            unsubscribing.put(e.channel, done);
+            done.whenComplete((v, t) -> unsubscribing.remove(e.channel, done));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @return the channel's entry if it exists and its subscription is confirmed, else null; an
+     *     entry, once removed, is never reused, so finding the same one after a later
+     *     {@link #join} proves the subscription lived throughout
+     */
+    Channel subscribedChannel(String channel) {
+        Channel e = channel == null ? null : entries.get(channel); // null: a lock type without pub/sub
+        return e != null && e.subscribed.isDone() && !e.subscribed.isCompletedExceptionally() ? e : null;
+    }
+
+    /**
+     * @return the entry of {@code channel} if this client has waiters on it, else null (a releaser
+     *     that found nobody heard its release wakes one of them itself)
+     */
+    public Channel entry(String channel) {
+        return channel == null ? null : entries.get(channel);
+    }
+
+    /** @return the number of channels with waiters (for stats, tests and leak checks) */
+    public int activeChannels() {
+        return entries.size();
+    }
+
+    /** @return the calls now waiting for a lock: joined on a channel, or spinning */
+    public int waiting() {
+        return waiting.get();
+    }
+
+    void spinWaitStarted() {
+        waiting.incrementAndGet();
+    }
+
+    void spinWaitEnded() {
+        waiting.decrementAndGet();
+    }
+
+    void started(Wait w) {
+        active.add(w);
+    }
+
+    void finished(Wait w) {
+        active.remove(w);
+    }
+
+    /**
+     * Wakes every wait so it sees its client closed, then waits until each has finished: left its
+     * offer, its channel and, for a fair lock, its queue (bounded by {@code timeoutNanos}).
+     *
+     * @return whether every wait finished in time
+     */
+    public boolean closeAll(long timeoutNanos) {
+        active.forEach(Wait::wake);
+        entries.values().forEach(Channel::wakeAll);
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (!active.isEmpty()) {
+            if (System.nanoTime() - deadline >= 0) {
+                LOG.log(System.Logger.Level.WARNING, "{0} wait(s) had not finished when close() stopped waiting",
+                        active.size());
+                return false;
+            }
+            active.forEach(Wait::wake); // one that started meanwhile sees the client closed, too
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return true;
+    }
+
+    /** @return a future completing when every unsubscribe in flight has completed */
+    public CompletableFuture<Void> quiesced() {
+        return CompletableFuture.allOf(unsubscribing.values().toArray(CompletableFuture[]::new));
+    }
+
+    @Override
+    public void onMessage(String channel, String message) {
+        Channel e = entries.get(channel);
+        if (e == null) {
+            return;
+        }
+        switch (message) {
+            case "0" -> e.wakeOne();
+            case "1" -> e.wakeAll();
+            default -> LOG.log(System.Logger.Level.DEBUG, "ignoring message ''{0}'' on {1}", message, channel);
+        }
+        for (java.util.function.Consumer<String> o : e.observers) {
+            o.accept(message);
+        }
+    }
+
+    @Override
+    public void onReconnect() {
+        LOG.log(System.Logger.Level.INFO, "pub/sub reconnected: {0} waiting channel(s) poll again", entries.size());
+        entries.values().forEach(Channel::wakeAll);
+    }
+
+    private ReentrantLock stripe(String channel) {
+        return stripes[(channel.hashCode() & 0x7fffffff) % STRIPES];
+    }
+}
