@@ -1,0 +1,284 @@
+package io.github.relock.core.internal.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.LockException;
+import io.github.relock.api.RedisErrorException;
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.internal.protocol.Acquire;
+import io.github.relock.core.internal.protocol.AttemptMode;
+import io.github.relock.core.internal.protocol.Call;
+import io.github.relock.core.internal.protocol.ProtocolContext;
+import io.github.relock.core.internal.protocol.Release;
+import io.github.relock.core.internal.protocol.ReentrantProtocol;
+import io.github.relock.core.internal.testing.DirectExecutorService;
+import io.github.relock.core.internal.testing.FakeExecutor;
+import io.github.relock.core.internal.util.Scripts;
+import io.github.relock.core.internal.util.Slots;
+import io.github.relock.spi.Capability;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import org.junit.jupiter.api.Test;
+
+/** Sending calls: decoding, the NOSCRIPT fallback, and replica sync (EVALSHA + WAIT) with its shortfall. */
+class ScriptRunnerTest {
+    private static final String ACQUIRE = "lock-acquire";
+    private static final String RELEASE = "lock-release";
+
+    private final FakeExecutor redis = new FakeExecutor();
+    private final ReentrantProtocol protocol = new ReentrantProtocol(
+            new ProtocolContext("PUBLISH", 300_000, 1, 128, 0), "orders", ReentrantProtocol.Variant.REENTRANT);
+    private final Call<Acquire> acquire = protocol.acquire("c:1", 30_000, AttemptMode.TRY);
+    private final Call<Release> release = protocol.release("c:1", 30_000, null);
+    private final ScriptRunner plain = new ScriptRunner(redis, 0, 0, null, "c");
+
+    /** A runner asking {@code replicas} acknowledgements, its synced async writes run on the caller's thread. */
+    private ScriptRunner synced(int replicas) {
+        redis.capabilities(Capability.REPLICA_WAIT);
+        return new ScriptRunner(redis, replicas, 250, new DirectExecutorService(), "c");
+    }
+
+    private static Throwable failure(CompletableFuture<?> f) {
+        assertTrue(f.isCompletedExceptionally(), "expected a failed future");
+        return ScriptRunner.unwrap(assertThrows(CompletionException.class, f::join));
+    }
+
+    // ---------------------------------------------------------------- run / runAsync
+
+    @Test
+    void run_sendsEvalShaWithCallsKeysAndArgsAndDecodesReply() {
+        redis.reply(ACQUIRE, 1_234L);
+
+        assertEquals(new Acquire.Busy(1_234), plain.run(acquire));
+
+        FakeExecutor.Invocation call = redis.calls().get(0);
+        assertEquals("evalSha", call.method());
+        assertEquals(acquire.keys(), call.keys());
+        assertEquals(acquire.args(), call.args());
+    }
+
+    @Test
+    void runAsync_decodesReplyWithoutBlocking() {
+        redis.hold(ACQUIRE);
+
+        CompletableFuture<Acquire> f = plain.runAsync(acquire);
+        assertFalse(f.isDone());
+        redis.pending(0).complete(null);
+
+        assertSame(Acquire.ACQUIRED, f.join());
+        assertEquals("evalShaAsync", redis.calls().get(0).method());
+    }
+
+    @Test
+    void run_malformedReply_throwsLockExceptionNamingScript() {
+        redis.reply(RELEASE, "OK");
+
+        LockException e = assertThrows(LockException.class, () -> plain.run(release));
+        assertTrue(e.getMessage().contains("lock-release of lock 'orders'"), e.getMessage());
+    }
+
+    @Test
+    void run_noScript_fallsBackToEvalOnce() {
+        redis.noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null);
+
+        assertSame(Acquire.ACQUIRED, plain.run(acquire));
+
+        assertEquals(List.of("evalSha", "eval"), redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
+        assertEquals(acquire.args(), redis.calls().get(1).args());
+    }
+
+    @Test
+    void runAsync_noScript_fallsBackToEvalOnce() {
+        redis.noScriptOnce(RELEASE).reply(RELEASE, List.of(1L, 0L));
+
+        assertEquals(new Release.Released(0), plain.runAsync(release).join());
+
+        assertEquals(List.of("evalShaAsync", "evalAsync"), redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
+    }
+
+    @Test
+    void runAsync_otherFailure_failsWithItsCauseAndSendsNoEval() {
+        RedisUnavailableException down = new RedisUnavailableException("connection reset");
+        redis.fail(RELEASE, down);
+
+        assertSame(down, failure(plain.runAsync(release)));
+        assertEquals(1, redis.calls().size());
+    }
+
+    @Test
+    void run_errorReplyOtherThanNoScript_isThrownAsItIs() {
+        RedisErrorException err = new RedisErrorException("ERR something");
+        redis.fail(ACQUIRE, err);
+
+        assertSame(err, assertThrows(RedisErrorException.class, () -> plain.run(acquire)));
+        assertEquals(1, redis.calls().size());
+    }
+
+    // ---------------------------------------------------------------- replica sync
+
+    @Test
+    void runWrite_withoutReplicaSync_isAPlainRun() {
+        redis.reply(RELEASE, List.of(0L, 0L));
+
+        assertSame(Release.STILL_HELD, plain.runWrite("unlock", release));
+
+        assertFalse(plain.replicaSync());
+        assertEquals("evalSha", redis.calls().get(0).method());
+    }
+
+    @Test
+    void runWrite_enoughReplicasAcknowledged_returnsOutcome() {
+        ScriptRunner runner = synced(2);
+        redis.waitAcks(2).reply(RELEASE, List.of(1L, 1L));
+
+        assertEquals(new Release.Released(1), runner.runWrite("unlock", release));
+
+        assertTrue(runner.replicaSync());
+        assertEquals("evalShaWithWait", redis.calls().get(0).method());
+    }
+
+    @Test
+    void runWrite_fewerReplicasAcknowledged_throwsShortfallCarryingDecodedOutcome() {
+        ScriptRunner runner = synced(2);
+        redis.waitAcks(1).reply(RELEASE, List.of(1L, 1L));
+
+        ReplicaShortfall e = assertThrows(ReplicaShortfall.class, () -> runner.runWrite("unlock of lock 'orders'", release));
+
+        assertEquals(new Release.Released(1), e.outcome(Release.class));
+        assertEquals(1, e.acknowledged());
+        assertEquals(2, e.required());
+        assertTrue(e.getMessage().startsWith("unlock of lock 'orders': only 1 of 2 replica(s) acknowledged within 250 ms"),
+                e.getMessage());
+        assertInstanceOf(RedisUnavailableException.class, e);
+    }
+
+    @Test
+    void runWrite_noScriptWithReplicaSync_evalsThenWaitsBehindABarrierInTheSameSlot() {
+        ScriptRunner runner = synced(1);
+        redis.waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null).reply("sync-barrier", 1L);
+
+        assertSame(Acquire.ACQUIRED, runner.runWrite("lock", acquire));
+
+        List<FakeExecutor.Invocation> calls = redis.calls();
+        assertEquals(List.of("evalShaWithWait lock-acquire", "eval lock-acquire", "evalShaWithWait sync-barrier"),
+                calls.stream().map(c -> c.method() + " " + c.script()).toList());
+        String barrier = calls.get(2).keys().get(0);
+        assertEquals(Slots.slot("orders"), Slots.slot(barrier));
+        assertEquals(Scripts.barrierKey("orders"), barrier);
+    }
+
+    @Test
+    void runWrite_waitReplyNotAnInteger_throwsLockExceptionNamingScript() {
+        ScriptRunner runner = synced(1);
+        redis.waitReply("1").reply(RELEASE, List.of(1L, 0L));
+
+        LockException e = assertThrows(LockException.class, () -> runner.runWrite("unlock", release));
+
+        assertTrue(e.getMessage().contains("lock-release of lock 'orders'"), e.getMessage());
+    }
+
+    @Test
+    void runWriteAsync_fewerReplicasAcknowledged_failsWithShortfall() {
+        ScriptRunner runner = synced(1);
+        redis.waitAcks(0).reply(ACQUIRE, (Object) null);
+
+        ReplicaShortfall e = assertInstanceOf(ReplicaShortfall.class, failure(runner.runWriteAsync("lock", acquire)));
+
+        assertSame(Acquire.ACQUIRED, e.outcome(Acquire.class));
+    }
+
+    @Test
+    void runWriteAsync_syncPoolRefusesTask_failsWithClientClosed() {
+        redis.capabilities(Capability.REPLICA_WAIT);
+        ScriptRunner runner = new ScriptRunner(redis, 1, 250, DirectExecutorService.rejecting(), "client-9");
+
+        Throwable e = failure(runner.runWriteAsync("lock", acquire));
+
+        assertInstanceOf(IllegalStateException.class, e);
+        assertEquals("this LockClient (client-9) is closed", e.getMessage());
+        assertTrue(redis.calls().isEmpty());
+    }
+
+    @Test
+    void renewAsync_withoutReplicaSync_isAPlainAsyncEval() {
+        redis.reply("lock-renew", List.of(1L));
+
+        Object reply = plain.renewAsync(Scripts.LOCK_RENEW, List.of("orders"), List.of("30000", "c:1", "")).join();
+
+        assertEquals(List.of(1L), reply);
+        assertEquals("evalShaAsync", redis.calls().get(0).method());
+    }
+
+    @Test
+    void renewAsync_fewerReplicasAcknowledged_answersTheShortfallAsAValue() {
+        ScriptRunner runner = synced(1);
+        redis.waitAcks(0).reply("lock-renew", List.of(1L));
+
+        Object reply = runner.renewAsync(Scripts.LOCK_RENEW, List.of("orders"), List.of("30000", "c:1", "")).join();
+
+        ReplicaShortfall s = assertInstanceOf(ReplicaShortfall.class, reply);
+        assertEquals(List.of(1L), s.outcome(Object.class));
+    }
+
+    @Test
+    void renewAsync_otherFailure_stillFails() {
+        ScriptRunner runner = synced(1);
+        RedisUnavailableException down = new RedisUnavailableException("connection reset");
+        redis.fail("lock-renew", down);
+
+        assertSame(down, failure(runner.renewAsync(Scripts.LOCK_RENEW, List.of("orders"), List.of("30000", "c:1", ""))));
+    }
+
+    // ---------------------------------------------------------------- failure helpers
+
+    @Test
+    void notSent_rejectedExecutionAnywhereInCauseChain_isTrue() {
+        RedisUnavailableException refused = new RedisUnavailableException("queue full", new RejectedExecutionException());
+
+        assertTrue(ScriptRunner.notSent(refused));
+        assertTrue(ScriptRunner.notSent(new CompletionException(refused)));
+        assertTrue(ScriptRunner.notSent(new RejectedExecutionException()));
+    }
+
+    @Test
+    void notSent_otherFailures_isFalse() {
+        assertFalse(ScriptRunner.notSent(new RedisUnavailableException("timeout")));
+        assertFalse(ScriptRunner.notSent(new CompletionException(new RedisUnavailableException("reset",
+                new IOException("reset by peer")))));
+        assertFalse(ScriptRunner.notSent(null));
+    }
+
+    @Test
+    void unwrap_removesCompletionAndExecutionWrappersOnly() {
+        RedisUnavailableException cause = new RedisUnavailableException("down");
+        CompletionException bare = new CompletionException("no cause", null);
+
+        assertSame(cause, ScriptRunner.unwrap(new CompletionException(new ExecutionException(cause))));
+        assertSame(cause, ScriptRunner.unwrap(cause));
+        assertSame(bare, ScriptRunner.unwrap(bare));
+        RuntimeException wrapper = new RuntimeException(cause);
+        assertSame(wrapper, ScriptRunner.unwrap(wrapper));
+    }
+
+    @Test
+    void asRuntime_keepsRuntimeExceptionsWrapsCheckedAndRethrowsErrors() {
+        RedisUnavailableException runtime = new RedisUnavailableException("down");
+        Exception checked = new IOException("io");
+
+        assertSame(runtime, ScriptRunner.asRuntime(runtime));
+        RuntimeException wrapped = ScriptRunner.asRuntime(checked);
+        assertInstanceOf(RedisUnavailableException.class, wrapped);
+        assertSame(checked, wrapped.getCause());
+        AssertionError error = new AssertionError("an error");
+        assertSame(error, assertThrows(AssertionError.class, () -> ScriptRunner.asRuntime(error)));
+    }
+}

@@ -1,0 +1,291 @@
+package io.github.relock.core.internal.wait;
+
+import static io.github.relock.core.internal.wait.WaitFixture.await;
+import static io.github.relock.core.internal.wait.WaitFixture.onThread;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.internal.protocol.AttemptMode;
+import io.github.relock.core.internal.util.Args;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The wait machine run blocking ({@link BlockingWait}) against an in-memory lock, without Redis. */
+class BlockingWaitTest {
+    private final WaitFixture f = new WaitFixture();
+
+    private boolean lock(FakeLock lock, long owner, long waitMs) throws InterruptedException {
+        return new BlockingWait(lock, f.ctx, waitMs, Args.TTL_WATCHDOG, owner, true).run();
+    }
+
+    private CompletableFuture<Boolean> lockOnThread(FakeLock lock, long owner, long waitMs) {
+        return onThread("waiter-" + owner, () -> lock(lock, owner, waitMs));
+    }
+
+    @Test
+    void uncontended_acquiresWithOneAttempt_subscribesNothing() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        assertTrue(lock(lock, 1, Args.WAIT_FOREVER));
+        assertEquals(List.of(AttemptMode.QUEUE), lock.attempts);
+        assertEquals(0, f.pubsub.subscribes.get());
+        assertEquals(0, f.waiters.waiting());
+    }
+
+    @Test
+    void tryOnce_busy_answersFalseWithoutJoiningOrGivingUp() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        assertFalse(lock(lock, 1, Args.TRY_ONCE));
+        assertEquals(List.of(AttemptMode.TRY), lock.attempts);
+        assertEquals(0, f.pubsub.subscribes.get());
+        assertEquals(List.of(), lock.giveUps);
+    }
+
+    @Test
+    void busy_thenReleaseMessage_acquiresWithTheAttemptAfterIt() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> f.parked(lock, 1), () -> "the waiter never parked");
+        assertEquals(2, lock.attemptCount(), "the first attempt, and one after the subscription was confirmed");
+        lock.free();
+        f.publish(lock, "0");
+        assertTrue(w.get(10, TimeUnit.SECONDS));
+        assertEquals(3, lock.attemptCount());
+        await(() -> f.waiters.waiting() == 0 && f.waiters.activeChannels() == 0, () -> "the waiter did not leave");
+    }
+
+    @Test
+    void channelAlreadySubscribed_firstAttemptStands_parksAfterOneAttempt() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> first = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> f.parked(lock, 1), () -> "the first waiter never parked");
+        int before = lock.attemptCount();
+        CompletableFuture<Boolean> second = lockOnThread(lock, 2, Args.WAIT_FOREVER);
+        await(() -> f.parked(lock, 2), () -> "the second waiter never parked");
+        assertEquals(before + 1, lock.attemptCount(), "a waiter joining a live channel attempts once before parking");
+        lock.free();
+        f.publish(lock, "0");
+        await(() -> first.isDone() || second.isDone(), () -> "nobody was woken");
+        lock.release(lock.holder());
+        f.publish(lock, "0");
+        assertTrue(first.get(10, TimeUnit.SECONDS));
+        assertTrue(second.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void timedWait_runsOut_answersFalse_leavesQueueAndChannel() throws Exception {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        assertFalse(lock(lock, 1, 50));
+        assertEquals(List.of(1L), lock.giveUps, "a fair waiter leaves the queue before it returns");
+        assertEquals(0, f.waiters.waiting());
+        assertEquals(0, f.waiters.activeChannels());
+    }
+
+    @Test
+    void messageLost_parkIsBoundedByTheTtlTheAttemptSaw() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.ttlMs = 20; // the holder's key expires in 20 ms; nobody publishes
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> f.parked(lock, 1), () -> "never parked");
+        lock.free();
+        assertTrue(w.get(10, TimeUnit.SECONDS), "the waiter attempts again once the TTL it saw has passed");
+    }
+
+    @Test
+    void subscriptionNeverConfirmed_failsWithRedisUnavailable_leavesQueue() {
+        WaitFixture slow = new WaitFixture(true, 50, 1_000);
+        slow.pubsub.hold = true;
+        FakeLock lock = slow.fair("a");
+        lock.holdBy("other:1");
+        RedisUnavailableException e = assertThrows(RedisUnavailableException.class,
+                () -> new BlockingWait(lock, slow.ctx, Args.WAIT_FOREVER, Args.TTL_WATCHDOG, 1, true).run());
+        assertTrue(e.getMessage().contains("not confirmed within 50 ms"), e.getMessage());
+        assertEquals(List.of(1L), lock.giveUps);
+    }
+
+    @Test
+    void subscriptionFails_throwsItsCause() {
+        f.pubsub.failWith = new RedisUnavailableException("pub/sub connection refused");
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        RedisUnavailableException e = assertThrows(RedisUnavailableException.class, () -> lock(lock, 1, Args.WAIT_FOREVER));
+        assertEquals("pub/sub connection refused", e.getMessage());
+        assertEquals(0, f.waiters.activeChannels());
+    }
+
+    @Test
+    void firstAttemptFails_throwsAtOnce_andLeavesTheQueue() {
+        FakeLock lock = f.fair("a");
+        lock.failNext = new RedisUnavailableException("connection refused");
+        assertThrows(RedisUnavailableException.class, () -> lock(lock, 1, Args.WAIT_FOREVER));
+        assertEquals(List.of(1L), lock.giveUps, "the attempt may have queued before it failed");
+    }
+
+    @Test
+    void laterAttemptReplyLost_retriedInResolveMode_countedOnce() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> f.parked(lock, 1), () -> "never parked");
+        synchronized (lock) {
+            lock.free();
+            lock.runThenLoseReply = true; // the woken waiter's attempt acquires, its reply is lost
+        }
+        f.publish(lock, "0");
+        assertTrue(w.get(10, TimeUnit.SECONDS));
+        assertEquals(AttemptMode.RESOLVE, lock.lastMode(), "the retry must not count the lost acquisition twice");
+        assertEquals(1, lock.holdCount(), "Redis counts one hold, as the caller does");
+    }
+
+    @Test
+    void readHolderAsksForTheWriteLock_lockFailsAtOnce_tryLockFalse_timedWaitFalseAfterItsTime() throws Exception {
+        FakeLock lock = f.write("a");
+        lock.refuse = true;
+        IllegalMonitorStateException e = assertThrows(IllegalMonitorStateException.class,
+                () -> lock(lock, 1, Args.WAIT_FOREVER));
+        assertTrue(e.getMessage().contains("cannot be upgraded"), e.getMessage());
+        assertFalse(lock(lock, 1, Args.TRY_ONCE));
+        long start = System.nanoTime();
+        assertFalse(lock(lock, 1, 100));
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(95), "answered before its time ran out");
+    }
+
+    @Test
+    void nonReentrantHolderAsksAgain_refusedAtOnce() {
+        FakeLock lock = f.reentrant("a");
+        lock.refuse = false;
+        assertThrows(IllegalMonitorStateException.class, () -> lock(lock, 1, 10_000));
+    }
+
+    @Test
+    void handOffGranted_wakesTheWaiterAsOwner_withoutAnAttempt() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("client:9");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> f.parked(lock, 1), () -> "never parked");
+        int attempts = lock.attemptCount();
+        Handoff.Offer offer = f.handoff.claim(Handoff.line("RedisLock", "a"), true);
+        assertEquals(lock.field(1), offer.field(), "the parked waiter's offer is armed and claimable");
+        lock.holdBy(lock.field(1)); // the release script names the waiter
+        assertTrue(f.handoff.grant(offer));
+        assertTrue(w.get(10, TimeUnit.SECONDS));
+        assertEquals(attempts, lock.attemptCount(), "a granted waiter sends no attempt");
+        assertEquals(lock.field(1), f.handoff.heldLocally(Handoff.line("RedisLock", "a")),
+                "the line remembers the holder a transfer made, for the next waiter's local queueing");
+    }
+
+    @Test
+    void handOffReplyLost_waiterResolvesWithItsNextAttempt_holdsOnce() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("client:9");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> f.parked(lock, 1), () -> "never parked");
+        Handoff.Offer offer = f.handoff.claim(Handoff.line("RedisLock", "a"), true);
+        lock.holdBy(lock.field(1)); // the transfer landed, but its reply was lost
+        f.handoff.unclaim(offer, Handoff.Unclaim.UNKNOWN);
+        assertTrue(w.get(10, TimeUnit.SECONDS));
+        assertEquals(AttemptMode.RESOLVE, lock.lastMode());
+        assertEquals(1, lock.holdCount(), "the landed transfer is the waiter's one hold");
+    }
+
+    @Test
+    void claimedWhenItsTimeRunsOut_waitsForTheClaim_andTakesTheGrant() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("client:9");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, 300);
+        await(() -> f.parked(lock, 1), () -> "never parked");
+        Handoff.Offer offer = f.handoff.claim(Handoff.line("RedisLock", "a"), true);
+        // The waiter's time runs out while the releaser's script is in flight: it waits for the claim.
+        await(() -> offer.settling, () -> "the waiter did not wait for the claim's decision");
+        assertFalse(w.isDone());
+        lock.holdBy(lock.field(1));
+        assertTrue(f.handoff.grant(offer));
+        assertTrue(w.get(10, TimeUnit.SECONDS), "a grant that lands as the time runs out is taken");
+        assertEquals(List.of(), lock.giveUps);
+    }
+
+    @Test
+    void interrupted_interruptibleWaitThrows_andLeavesQueue() throws Exception {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        Thread[] t = new Thread[1];
+        CompletableFuture<Boolean> w = onThread("waiter-int", () -> {
+            t[0] = Thread.currentThread();
+            return lock(lock, 1, Args.WAIT_FOREVER);
+        });
+        await(() -> f.parked(lock, 1), () -> "never parked");
+        t[0].interrupt();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> w.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(InterruptedException.class, e.getCause());
+        assertEquals(List.of(1L), lock.giveUps);
+    }
+
+    @Test
+    void interrupted_uninterruptibleWaitGoesOn_andRestoresTheStatus() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        Thread[] t = new Thread[1];
+        CompletableFuture<Boolean> w = onThread("waiter-unint", () -> {
+            t[0] = Thread.currentThread();
+            boolean ok = new BlockingWait(lock, f.ctx, Args.WAIT_FOREVER, Args.TTL_WATCHDOG, 1, false).run();
+            return ok && Thread.currentThread().isInterrupted();
+        });
+        await(() -> f.parked(lock, 1), () -> "never parked");
+        t[0].interrupt();
+        await(() -> f.parked(lock, 1) && t[0].getState() != Thread.State.RUNNABLE, () -> "did not park again");
+        lock.free();
+        f.publish(lock, "0");
+        assertTrue(w.get(10, TimeUnit.SECONDS), "acquired, with the interrupt status restored");
+    }
+
+    @Test
+    void clientClosed_wakesTheWaiter_whichFails_leavingTheQueue() throws Exception {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> f.parked(lock, 1), () -> "never parked");
+        f.closed.set(true);
+        assertTrue(f.waiters.closeAll(TimeUnit.SECONDS.toNanos(10)), "close() waits for every wait to finish");
+        ExecutionException e = assertThrows(ExecutionException.class, () -> w.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertEquals(List.of(1L), lock.giveUps, "the queue entry is gone before close() returns");
+    }
+
+    @Test
+    void spinLock_pollsWithBackOff_untilFree_withoutAnyChannel() throws Exception {
+        FakeLock lock = f.spin("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> lock.attemptCount() >= 3, () -> "the spin waiter does not poll");
+        assertEquals(1, f.waiters.waiting(), "a spin waiter counts as waiting");
+        lock.free();
+        assertTrue(w.get(10, TimeUnit.SECONDS));
+        assertEquals(0, f.pubsub.subscribes.get());
+        assertEquals(0, f.waiters.waiting());
+    }
+
+    @Test
+    void handOffOff_noOfferIsPosted() throws Exception {
+        WaitFixture off = new WaitFixture(false, 2_000, 1_000);
+        FakeLock lock = off.reentrant("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> w = onThread("waiter-off",
+                () -> new BlockingWait(lock, off.ctx, Args.WAIT_FOREVER, Args.TTL_WATCHDOG, 1, true).run());
+        await(() -> off.parked(lock, 1), () -> "never parked");
+        assertEquals(null, off.handoff.claim(Handoff.line("RedisLock", "a"), true));
+        lock.free();
+        off.publish(lock, "0");
+        assertTrue(w.get(10, TimeUnit.SECONDS));
+    }
+}

@@ -1,0 +1,100 @@
+package io.github.relock.core.internal.wait;
+
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.Script;
+import io.github.relock.spi.Subscription;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A driver that only subscribes: subscriptions are confirmed at once, or held until
+ * {@link #confirm} when {@code hold} is set; scripts are not its business (the wait tests run
+ * attempts through a {@link FakeLock}).
+ */
+final class FakePubSub implements CommandExecutor {
+    final Map<String, CompletableFuture<Subscription>> pending = new ConcurrentHashMap<>();
+    final AtomicInteger subscribes = new AtomicInteger();
+    final AtomicInteger unsubscribes = new AtomicInteger();
+    final Set<String> subscribed = ConcurrentHashMap.newKeySet();
+    volatile boolean hold;
+    volatile RuntimeException failWith;
+
+    @Override
+    public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
+        subscribes.incrementAndGet();
+        if (failWith != null) {
+            return CompletableFuture.failedFuture(failWith);
+        }
+        Subscription s = subscription(channel);
+        if (hold) {
+            CompletableFuture<Subscription> f = new CompletableFuture<>();
+            pending.put(channel, f);
+            return f;
+        }
+        subscribed.add(channel);
+        return CompletableFuture.completedFuture(s);
+    }
+
+    /** Confirms a held subscription. */
+    void confirm(String channel) {
+        CompletableFuture<Subscription> f = pending.remove(channel);
+        subscribed.add(channel);
+        f.complete(subscription(channel));
+    }
+
+    private Subscription subscription(String channel) {
+        return new Subscription() {
+            @Override
+            public String channel() {
+                return channel;
+            }
+
+            @Override
+            public CompletableFuture<Void> unsubscribe() {
+                unsubscribes.incrementAndGet();
+                subscribed.remove(channel);
+                return CompletableFuture.completedFuture(null);
+            }
+        };
+    }
+
+    @Override
+    public Object evalSha(Script script, List<String> keys, List<String> args) {
+        throw new UnsupportedOperationException("the wait tests send no scripts");
+    }
+
+    @Override
+    public Object eval(Script script, List<String> keys, List<String> args) {
+        throw new UnsupportedOperationException("the wait tests send no scripts");
+    }
+
+    @Override
+    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
+        throw new UnsupportedOperationException("the wait tests send no scripts");
+    }
+
+    @Override
+    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        throw new UnsupportedOperationException("the wait tests send no scripts");
+    }
+
+    @Override
+    public void setConnectionListener(ConnectionListener listener) {
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return Set.of();
+    }
+
+    @Override
+    public void close() {
+    }
+}

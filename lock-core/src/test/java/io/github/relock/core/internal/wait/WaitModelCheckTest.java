@@ -1,0 +1,234 @@
+package io.github.relock.core.internal.wait;
+
+import io.github.relock.core.internal.util.Args;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.jetbrains.lincheck.Lincheck;
+import org.jetbrains.lincheck.LincheckSettings;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Model checking of the wait machinery: Lincheck runs each scenario's threads under its model
+ * checker, which explores their interleavings at every shared-memory access, lock, atomic and
+ * park of the real classes ({@link Channel}, {@link Handoff}, {@link BlockingWait},
+ * {@link AsyncWait}), and fails on an assertion or on a hang: a thread parked that nothing will
+ * ever wake. Time does not pass in the model ({@code System.nanoTime} is fixed), so a waiter that
+ * misses its wake-up parks for ever instead of for its TTL: every lost wake-up is a hang.
+ *
+ * <p>Why Lincheck: it checks the production classes as they are (no scheduler hooks in main code),
+ * explores interleavings systematically rather than by chance as a stress test does, and prints the
+ * failing interleaving step by step. The first scenario found the lost wake-up of 7fcae35 (a
+ * "0" banked between a waiter's check and its park) in a second on the old handshake.
+ *
+ * <p>What is checked: no lost wake-up (no hang), no double grant (the lock's model has one holder
+ * and counts holds), no hold left for a waiter that left, and a lost hand-off reply resolved to
+ * exactly one hold.
+ */
+class WaitModelCheckTest {
+    private static final int INVOCATIONS = Integer.getInteger("relock.lincheck.invocations", 3000);
+
+    /** A waiter's signal for the handshake scenario: a plain park until woken. */
+    private static final class Sleeper implements Channel.Parked {
+        final Thread thread = Thread.currentThread();
+        volatile boolean woken;
+
+        @Override
+        public void message() {
+            woken = true;
+            LockSupport.unpark(thread);
+        }
+
+        void sleep() {
+            while (!woken) {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    /**
+     * Model-checks {@code scenario}: Lincheck's settings, but loops may run 100 iterations before
+     * they count as a livelock (a client's channels are set up with 64 striped locks).
+     */
+    private static void modelCheck(Runnable scenario) {
+        Lincheck.runConcurrentTestInternal$lincheck(INVOCATIONS, new LincheckSettings(true, 10, 100, 20), scenario);
+    }
+
+    /** A waiter that saw the lock busy at {@code epoch}: takes a banked wake-up, or parks until a message picks it. */
+    private static void parkUntilWoken(Channel e, long epoch) {
+        Sleeper s = new Sleeper();
+        if (!e.parkOrTake(s, epoch)) {
+            s.sleep();
+        }
+    }
+
+    private static void run(Runnable... threads) {
+        Thread[] started = new Thread[threads.length];
+        for (int i = 0; i < threads.length; i++) {
+            started[i] = new Thread(threads[i]);
+            started[i].start();
+        }
+        for (Thread t : started) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    private static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new AssertionError(what);
+        }
+    }
+
+    @Test
+    void entryHandshake_aWakeUpIsNeverLostBetweenCheckAndPark() {
+        modelCheck(() -> {
+            Channel e = new Waiters(new FakePubSub(), false).join("c");
+            long epoch = e.epoch();
+            run(() -> parkUntilWoken(e, epoch), e::wakeOne);
+        });
+    }
+
+    @Test
+    void entryHandshake_aWakeAllReachesAWaiterAboutToPark() {
+        modelCheck(() -> {
+            Channel e = new Waiters(new FakePubSub(), false).join("c");
+            long epoch = e.epoch();
+            run(() -> parkUntilWoken(e, epoch), () -> parkUntilWoken(e, epoch), e::wakeAll);
+        });
+    }
+
+    /**
+     * A blocked waiter against a releaser of its own client: the releaser claims the waiter's offer
+     * if it is armed and hands the lock over, or releases ordinarily and publishes.
+     */
+    @Test
+    void blockingWaiter_againstHandOffOrPublish_neverSleepsOnAFreeLock_holdsOnce() {
+        modelCheck(() -> {
+            WaitFixture f = new WaitFixture();
+            FakeLock lock = f.reentrant("a");
+            lock.holdBy("client:9");
+            boolean[] acquired = new boolean[1];
+            run(() -> acquired[0] = lockForever(f, lock, 1), () -> release(f, lock, "client:9", Handoff.Unclaim.WAKE));
+            check(acquired[0], "the waiter did not get the lock");
+            check(lock.field(1).equals(lock.holder()) && lock.holdCount() == 1,
+                    "the waiter holds " + lock.holder() + " x" + lock.holdCount());
+        });
+    }
+
+    /** As above, but the releaser's hand-off reply is lost: the waiter resolves it to one hold. */
+    @Test
+    void blockingWaiter_handOffReplyLost_resolvesToOneHold() {
+        modelCheck(() -> {
+            WaitFixture f = new WaitFixture();
+            FakeLock lock = f.reentrant("a");
+            lock.holdBy("client:9");
+            boolean[] acquired = new boolean[1];
+            run(() -> acquired[0] = lockForever(f, lock, 1), () -> release(f, lock, "client:9", Handoff.Unclaim.UNKNOWN));
+            check(acquired[0], "the waiter did not get the lock");
+            check(lock.holdCount() == 1, "a lost hand-off reply counted the hold " + lock.holdCount() + " times");
+        });
+    }
+
+    /**
+     * Another client's waiter listens (the release script does not hand off): the claim is
+     * withdrawn without a wake (the release's message tells the waiter), and the waiter still gets
+     * the lock, even when the message reached it while the claim was in flight (it then waits for
+     * the claim's decision, which must wake it).
+     */
+    @Test
+    void blockingWaiter_claimWithdrawnForAnOutsider_isWokenByTheMessage() {
+        modelCheck(() -> {
+            WaitFixture f = new WaitFixture();
+            FakeLock lock = f.reentrant("a");
+            lock.holdBy("client:9");
+            boolean[] acquired = new boolean[1];
+            run(() -> acquired[0] = lockForever(f, lock, 1), () -> {
+                Handoff.Offer o = f.handoff.claim(Handoff.line("RedisLock", "a"), true);
+                lock.release("client:9");
+                f.publish(lock, "0"); // the script publishes; its message may arrive before its reply
+                f.handoff.unclaim(o, Handoff.Unclaim.SLEEP_ON);
+            });
+            check(acquired[0], "the waiter did not get the lock");
+        });
+    }
+
+    /** Two waiters and a holder, each releasing after its turn: nobody sleeps on a free lock. */
+    @Test
+    void twoBlockingWaiters_eachReleasingInTurn_bothAcquire() {
+        modelCheck(() -> {
+            WaitFixture f = new WaitFixture();
+            FakeLock lock = f.reentrant("a");
+            lock.holdBy("client:9");
+            boolean[] done = new boolean[2];
+            run(() -> done[0] = lockAndRelease(f, lock, 1), () -> done[1] = lockAndRelease(f, lock, 2),
+                    () -> release(f, lock, "client:9", Handoff.Unclaim.WAKE));
+            check(done[0] && done[1], "a waiter never got the lock");
+            check(lock.holder() == null, "left held by " + lock.holder());
+        });
+    }
+
+    /**
+     * An async waiter whose caller cancels while a releaser hands it the lock: whichever wins, the
+     * lock is never left with the owner who left, and the wait ends (its timer never fires here).
+     */
+    @Test
+    void asyncWaiter_cancelledDuringAHandOff_leavesNothingHeld() {
+        modelCheck(() -> {
+            WaitFixture f = new WaitFixture();
+            FakeLock lock = f.reentrant("a");
+            lock.holdBy("client:9");
+            CompletableFuture<Boolean> caller = new CompletableFuture<>();
+            new AsyncWait<>(lock, f.ctx, Args.WAIT_FOREVER, Args.TTL_WATCHDOG, 1, caller, ok -> ok).begin();
+            AtomicBoolean cancelled = new AtomicBoolean();
+            run(() -> cancelled.set(caller.cancel(false)), () -> release(f, lock, "client:9", Handoff.Unclaim.WAKE));
+            if (cancelled.get()) {
+                check(!lock.field(1).equals(lock.holder()), "a cancelled waiter kept the lock");
+            } else {
+                check(lock.field(1).equals(lock.holder()), "the waiter's future completed without the lock");
+            }
+            check(f.waiters.waiting() == 0, "the wait never ended");
+        });
+    }
+
+    private static boolean lockForever(WaitFixture f, FakeLock lock, long owner) {
+        try {
+            return new BlockingWait(lock, f.ctx, Args.WAIT_FOREVER, Args.TTL_WATCHDOG, owner, false).run();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static boolean lockAndRelease(WaitFixture f, FakeLock lock, long owner) {
+        boolean ok = lockForever(f, lock, owner);
+        release(f, lock, lock.field(owner), Handoff.Unclaim.WAKE);
+        return ok;
+    }
+
+    /**
+     * What a releaser of this client does with its last hold: claim an armed offer and hand the
+     * lock over (granting it, or, with {@code failure} UNKNOWN, losing the reply), or release
+     * ordinarily and publish "0".
+     */
+    private static void release(WaitFixture f, FakeLock lock, String holder, Handoff.Unclaim failure) {
+        Handoff.Offer o = f.handoff.claim(Handoff.line("RedisLock", "a"), true);
+        if (o == null) {
+            lock.release(holder);
+            f.publish(lock, "0");
+            return;
+        }
+        synchronized (lock) {
+            lock.free();
+            lock.holdBy(o.field()); // the release script names the claimed waiter
+        }
+        if (failure == Handoff.Unclaim.UNKNOWN) {
+            f.handoff.unclaim(o, Handoff.Unclaim.UNKNOWN);
+        } else if (!f.handoff.grant(o)) {
+            lock.release(o.field()); // it left: given back
+            f.publish(lock, "0");
+        }
+    }
+}
