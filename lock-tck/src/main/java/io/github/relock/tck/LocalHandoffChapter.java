@@ -46,10 +46,13 @@ public abstract class LocalHandoffChapter extends TckChapter {
         super(kit);
     }
 
-    /** @return whether {@code t} is parked waiting for a hand-off (its offer is claimable) */
+    /**
+     * @return whether {@code t} is parked waiting for a hand-off (its offer is armed): the engine's
+     *     blocking wait parks in a frame named {@code awaitHandoff} then
+     */
     static boolean parkedForHandoff(Thread t) {
-        return Arrays.stream(t.getStackTrace()).anyMatch(e -> e.getMethodName().equals("park")
-                && e.getClassName().endsWith("Handoff$Offer"));
+        return Arrays.stream(t.getStackTrace()).anyMatch(e -> e.getMethodName().equals("awaitHandoff")
+                && e.getClassName().startsWith("io.github.relock.core."));
     }
 
     /** A thread that takes {@code lock}, records its id, holds until told, then unlocks. */
@@ -127,6 +130,22 @@ public abstract class LocalHandoffChapter extends TckChapter {
         }
     }
 
+    /**
+     * @return the PUBLISH and SPUBLISH commands the deployment has served so far, scripts' own
+     *     included (every node's {@code INFO commandstats}, summed): how a rule sees that an unlock
+     *     published nothing without subscribing, since a subscriber on a lock's channel is a waiter
+     *     to the engine, and a waiter of another client stops local hand-off
+     */
+    private long publishesServed() {
+        String info = (String) redis("INFO", "commandstats");
+        long total = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_(publish|spublish):calls=(\\d+)").matcher(info);
+        while (m.find()) {
+            total += Long.parseLong(m.group(2));
+        }
+        return total;
+    }
+
     @SuppressWarnings("unchecked")
     private Map<String, String> hash(String key) {
         List<Object> flat = (List<Object>) redis("HGETALL", key);
@@ -149,11 +168,13 @@ public abstract class LocalHandoffChapter extends TckChapter {
         lock.lock();
         try (Waiter w = new Waiter(lock, "tck-handoff-waiter")) {
             w.awaitParked();
-            List<Object> published = messagesOf("tck:handoff", lock::unlock);
+            long publishesBefore = publishesServed();
+            lock.unlock();
+            long published = publishesServed() - publishesBefore;
             long waiterId = w.thread.get().getId();
             assertEquals(Map.of(field(client, waiterId), "1"), hash("tck:handoff"),
                     "right after unlock() returned, the hash must name the waiting thread");
-            assertEquals(List.of(), published, "a hand-off publishes nothing: the lock never became free");
+            assertEquals(0, published, "a hand-off publishes nothing: the lock never became free");
             long ttl = pttl("tck:handoff");
             assertTrue(ttl > 0 && ttl <= LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT.toMillis(),
                     "the handed-off hold must carry the watchdog TTL, PTTL was " + ttl);
@@ -410,9 +431,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
     }
 
     /**
-     * Rule 20.7: an asynchronous waiter of the same client (woken by the ordinary release
-     * message, not handed off to) still gets its turn while blocked threads take the lock back to
-     * back.
+     * Rule 20.7: an asynchronous waiter of the same client still gets its turn while blocked
+     * threads take the lock back to back (it is handed off to as they are, rule 20.13).
      */
     @Test
     void rule20_7_asyncWaiterOfTheSameClient_isNotStarved() throws Exception {
@@ -544,5 +564,73 @@ public abstract class LocalHandoffChapter extends TckChapter {
             w.finish();
         }
         assertFalse(lock.isLocked());
+    }
+
+    /**
+     * Rule 20.13: an asynchronous waiter ({@code lockAsync}, no thread of its own) is handed off to
+     * as a blocked thread is: the unlock names it owner in the same script, publishing nothing, and
+     * its future completes holding the lock.
+     */
+    @Test
+    void rule20_13_asyncWaiter_isHandedTheLockByTheUnlock() throws Exception {
+        LockClient client = client();
+        DistributedLock lock = client.getLock("tck:handoff-async-direct");
+        lock.lock();
+        long owner = 4_000_001L;
+        CompletableFuture<Void> waiter = lock.lockAsync(owner);
+        Await.until(Duration.ofSeconds(20), () -> client.stats().waiters() == 1 && !channels().isEmpty(),
+                () -> "the async waiter never waited");
+        awaitArmed(client, "tck:handoff-async-direct");
+        long publishesBefore = publishesServed();
+        lock.unlock();
+        assertEquals(0, publishesServed() - publishesBefore, "a hand-off to an async waiter publishes nothing");
+        assertEquals(Map.of(field(client, owner), "1"), hash("tck:handoff-async-direct"),
+                "right after unlock() returned, the hash must name the async waiter");
+        waiter.get(30, TimeUnit.SECONDS);
+        assertTrue(lock.isHeldByThread(owner));
+        lock.unlockAsync(owner).get(30, TimeUnit.SECONDS);
+        assertFalse(lock.isLocked());
+    }
+
+    /**
+     * Rule 20.14: a multi-lock's waiter is handed each member it waits for, as any waiter: a
+     * thread blocked on {@code multi(a, b)} while another thread of its client holds {@code a} gets
+     * {@code a} from that thread's unlock in the same script, then takes {@code b}.
+     */
+    @Test
+    void rule20_14_multiLockWaiter_isHandedTheMemberItWaitsFor() throws Exception {
+        LockClient client = client();
+        DistributedLock a = client.getLock("{tck:handoff-multi}:a");
+        DistributedLock b = client.getLock("{tck:handoff-multi}:b");
+        DistributedLock multi = client.getMultiLock(a, b);
+        a.lock();
+        try (Waiter w = new Waiter(multi, "tck-handoff-multi-waiter")) {
+            awaitArmed(client, "{tck:handoff-multi}:a");
+            long publishesBefore = publishesServed();
+            a.unlock();
+            assertEquals(0, publishesServed() - publishesBefore, "a hand-off to a multi-lock's member wait publishes nothing");
+            w.acquired.get(30, TimeUnit.SECONDS);
+            assertTrue(multi.isHeldByThread(w.thread.get().getId()));
+            w.finish();
+        }
+        assertFalse(a.isLocked() || b.isLocked());
+    }
+
+    /**
+     * Waits until this client's waiter on {@code name} has its hand-off offer armed: it parked
+     * after its attempts, which the kit sees as the lock's script calls going quiet while the
+     * client counts a waiter.
+     */
+    private void awaitArmed(LockClient client, String name) {
+        long[] last = {scriptCallsServed(), System.nanoTime()};
+        Await.until(Duration.ofSeconds(20), () -> {
+            long now = scriptCallsServed();
+            if (now != last[0]) {
+                last[0] = now;
+                last[1] = System.nanoTime();
+                return false;
+            }
+            return client.stats().waiters() >= 1 && System.nanoTime() - last[1] > Duration.ofMillis(200).toNanos();
+        }, () -> "the waiter on " + name + " never parked");
     }
 }

@@ -445,4 +445,69 @@ public abstract class LockFamilyChapter extends TckChapter {
                 "another client waited for a free lock: a stale queue entry blocked it");
         other.unlock();
     }
+
+    /**
+     * Rule 13.3.7: the fenced lock's async token variants without an owner id (Redisson's
+     * {@code RFencedLockAsync}) act for the calling thread: a one-shot try takes a token or answers
+     * null, a timed try answers null after its wait, a lock with a lease sets that TTL, and every
+     * grant's token is greater than the last.
+     */
+    @Test
+    void rule13_3_7_fenced_asyncTokenVariantsWithoutOwnerId() throws Exception {
+        LockClient c = client();
+        FencedLock lock = c.getFencedLock("tck:fence-async-own");
+        Long first = lock.tryLockAndGetTokenAsync().get(10, TimeUnit.SECONDS);
+        assertNotNull(first);
+        assertTrue(lock.isHeldByCurrentThread());
+        FencedLock other = client().getFencedLock("tck:fence-async-own");
+        assertNull(onOtherThread(() -> other.tryLockAndGetTokenAsync().get(10, TimeUnit.SECONDS)));
+        assertNull(onOtherThread(() -> other.tryLockAndGetTokenAsync(100, TimeUnit.MILLISECONDS).get(10, TimeUnit.SECONDS)));
+        lock.unlock();
+        Long second = lock.lockAndGetTokenAsync(5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+        assertTrue(second > first, "tokens must increase: " + first + " then " + second);
+        long ttl = (Long) redis("PTTL", "tck:fence-async-own");
+        assertTrue(ttl > 0 && ttl <= 5000, "the lease's TTL, was " + ttl);
+        lock.unlock();
+        Long third = lock.tryLockAndGetTokenAsync(1, 5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+        assertTrue(third > second);
+        lock.unlock();
+        redis("DEL", "redisson_lock_token:{tck:fence-async-own}");
+    }
+
+    /**
+     * Rule 13.1.7: {@code getSpinLock(name, backOff)} takes Redisson's back-off choices: a waiter
+     * on a constant or an exponential back-off acquires by polling once the lock is free; bad
+     * values are refused with the value in the message.
+     */
+    @Test
+    void rule13_1_7_spinLockWithBackOff_constantAndExponentialWaitersAcquire() throws Exception {
+        LockClient c = client();
+        for (io.github.relock.api.SpinBackOff backOff : List.of(
+                io.github.relock.api.SpinBackOff.constant(Duration.ofMillis(5)),
+                io.github.relock.api.SpinBackOff.exponential(Duration.ofMillis(1), Duration.ofMillis(16), 3))) {
+            DistributedLock lock = c.getSpinLock("tck:spin-backoff", backOff);
+            lock.lock();
+            CompletableFuture<Boolean> waiter = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    waiter.complete(lock.tryLock(20, TimeUnit.SECONDS));
+                    lock.unlock();
+                } catch (Throwable e) {
+                    waiter.completeExceptionally(e);
+                }
+            });
+            t.start();
+            Await.until(Duration.ofSeconds(10), () -> c.stats().waiters() == 1, () -> "the spin waiter never waited");
+            lock.unlock();
+            assertTrue(waiter.get(30, TimeUnit.SECONDS), backOff + ": the waiter never got the free lock");
+            t.join(10_000);
+        }
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> io.github.relock.api.SpinBackOff.exponential(Duration.ZERO, Duration.ofMillis(10), 2));
+        assertTrue(e.getMessage().contains("was 0 ms"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> io.github.relock.api.SpinBackOff.exponential(Duration.ofMillis(5), Duration.ofMillis(2), 2));
+        assertTrue(e.getMessage().contains("was 2 ms"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(NullPointerException.class, () -> c.getSpinLock("tck:spin-backoff", null));
+    }
 }

@@ -137,10 +137,13 @@ public abstract class LostReplyChapter extends TckChapter {
                 + LivenessMonitor.topOf(t));
     }
 
-    /** @return whether {@code t} is parked by relock's engine, waiting for a lock */
+    /**
+     * @return whether {@code t} is parked by relock's engine, waiting for a lock: its blocking wait
+     *     parks in a frame named {@code awaitWake}, or {@code awaitHandoff} with a hand-off offer armed
+     */
     static boolean parkedInEngine(Thread t) {
-        return java.util.Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getMethodName().equals("park")
-                && f.getClassName().startsWith("io.github.relock.core."));
+        return java.util.Arrays.stream(t.getStackTrace()).anyMatch(f -> (f.getMethodName().equals("awaitWake")
+                || f.getMethodName().equals("awaitHandoff")) && f.getClassName().startsWith("io.github.relock.core."));
     }
 
     private static long millis(long fromNanos, long toNanos) {

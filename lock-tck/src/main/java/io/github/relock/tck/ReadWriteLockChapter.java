@@ -257,4 +257,29 @@ public abstract class ReadWriteLockChapter extends TckChapter {
         }
         return m;
     }
+
+    /**
+     * Rule 14.11: a read-write lock is a {@code java.util.concurrent.locks.ReadWriteLock}, as
+     * Redisson's {@code RReadWriteLock} is: code written against the JDK interface takes its
+     * halves, and they exclude as they should.
+     */
+    @Test
+    void rule14_11_isAJdkReadWriteLock_halvesExcludeThroughTheJdkInterface() throws Exception {
+        java.util.concurrent.locks.ReadWriteLock jdk = client().getReadWriteLock("tck:rw-jdk");
+        java.util.concurrent.locks.ReadWriteLock other = client().getReadWriteLock("tck:rw-jdk");
+        jdk.writeLock().lock();
+        assertFalse(otherThreadReturns(() -> other.readLock().tryLock()), "a reader got in while a writer held it");
+        jdk.writeLock().unlock();
+        jdk.readLock().lock();
+        assertTrue(otherThreadReturns(() -> {
+            boolean ok = other.readLock().tryLock();
+            if (ok) {
+                other.readLock().unlock();
+            }
+            return ok;
+        }), "readers must share");
+        assertFalse(otherThreadReturns(() -> other.writeLock().tryLock()), "a writer got in while a reader held it");
+        jdk.readLock().unlock();
+        assertEquals(0L, redis("EXISTS", "tck:rw-jdk"));
+    }
 }

@@ -320,4 +320,19 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertNull(redis("GET", "tck:chan"));
     }
 
+    /**
+     * Rule 2.1.18: {@code getHoldCountAsync()} without an owner id answers the calling thread's
+     * hold count, as Redisson's does.
+     */
+    @Test
+    void rule2_1_18_getHoldCountAsync_noOwnerId_answersTheCallingThreadsCount() throws Exception {
+        DistributedLock lock = client().getLock("tck:hold-async");
+        assertEquals(0, lock.getHoldCountAsync().get(10, java.util.concurrent.TimeUnit.SECONDS));
+        lock.lock();
+        lock.lock();
+        assertEquals(2, lock.getHoldCountAsync().get(10, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, (int) onOtherThread(() -> lock.getHoldCountAsync().get(10, java.util.concurrent.TimeUnit.SECONDS)));
+        lock.unlock();
+        lock.unlock();
+    }
 }

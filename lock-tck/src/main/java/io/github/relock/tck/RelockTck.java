@@ -158,4 +158,12 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 23: {@link LockListenerChapter}, run against this driver. */
+    @Nested
+    class LockListeners extends LockListenerChapter {
+        LockListeners() {
+            super(RelockTck.this);
+        }
+    }
 }

@@ -1,0 +1,145 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockListener;
+import io.github.relock.api.LockOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 23: lock listeners ({@code DistributedLock.addListener}, Redisson's deleted and expired
+ * object listeners for locks). A deleted listener hears every release that frees the lock and
+ * every force unlock, by any client; an expired listener hears the key expiring, and nothing while
+ * the watchdog renews it; {@code removeListener} stops both and leaves no subscription behind.
+ * They need no keyspace notifications, so they run unchanged on every topology.
+ *
+ * <p>When a rule fails: look at whether the listener's client observes the lock's channel (the
+ * release's message is what a deleted listener hears) and reads the lock's TTL when it runs out
+ * (nobody publishes an expiry).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+@Tag("lock-listeners")
+public abstract class LockListenerChapter extends TckChapter {
+    private static final Duration DEADLINE = Duration.ofSeconds(15);
+
+    /** @param kit the enclosing kit */
+    protected LockListenerChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    private static LockListener.Deleted deleted(List<String> events) {
+        return name -> events.add("deleted " + name);
+    }
+
+    private static LockListener.Expired expired(List<String> events) {
+        return name -> events.add("expired " + name);
+    }
+
+    /**
+     * Rule 23.1: a deleted listener hears the lock freed by its own client's unlock, by another
+     * client's unlock, and by a force unlock, once each.
+     */
+    @Test
+    void rule23_1_deletedListener_hearsEveryReleaseAndForceUnlock() throws Exception {
+        LockClient listening = client();
+        LockClient other = client();
+        DistributedLock lock = listening.getLock("tck:listen");
+        List<String> events = new CopyOnWriteArrayList<>();
+        int id = lock.addListener(deleted(events));
+        lock.lock();
+        lock.unlock();
+        Await.until(DEADLINE, () -> events.size() == 1, () -> "its own unlock was not heard: " + events);
+        DistributedLock others = other.getLock("tck:listen");
+        others.lock();
+        others.unlock();
+        Await.until(DEADLINE, () -> events.size() == 2, () -> "another client's unlock was not heard: " + events);
+        others.lock();
+        assertTrue(lock.forceUnlock());
+        Await.until(DEADLINE, () -> events.size() == 3, () -> "a force unlock was not heard: " + events);
+        assertEquals(List.of("deleted tck:listen", "deleted tck:listen", "deleted tck:listen"), events);
+        lock.removeListener(id);
+    }
+
+    /**
+     * Rule 23.2: an expired listener hears a lease running out, and nothing while the watchdog
+     * renews a hold past several of its timeouts.
+     */
+    @Test
+    void rule23_2_expiredListener_hearsALeaseRunOut_notARenewedHold() throws Exception {
+        LockClient c = kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(Duration.ofSeconds(1)).build());
+        DistributedLock lock = c.getLock("tck:listen-expiry");
+        List<String> events = new CopyOnWriteArrayList<>();
+        int id = lock.addListener(expired(events));
+        lock.lock(); // the watchdog's: renewed every third of a second
+        long start = System.nanoTime();
+        Await.holdsFor(Duration.ofMillis(2500), () -> events.isEmpty(), () -> "a renewed hold was reported expired: " + events);
+        lock.unlock();
+        assertTrue(lock.tryLock(0, 300, TimeUnit.MILLISECONDS));
+        Await.until(DEADLINE, () -> events.size() == 1, () -> "the 300 ms lease's expiry was not heard: " + events);
+        assertEquals(List.of("expired tck:listen-expiry"), events);
+        assertTrue(System.nanoTime() - start > 0);
+        lock.removeListener(id);
+    }
+
+    /**
+     * Rule 23.3: {@code removeListener} stops the events and leaves no subscription of the
+     * listener's behind; an unknown id does nothing.
+     */
+    @Test
+    void rule23_3_removeListener_stopsEvents_leavesNoSubscription() throws Exception {
+        LockClient c = client();
+        DistributedLock lock = c.getLock("tck:listen-remove");
+        List<String> events = new CopyOnWriteArrayList<>();
+        int id = lock.addListener(deleted(events));
+        Await.until(DEADLINE, () -> !channels().isEmpty(), () -> "the listener never subscribed");
+        lock.removeListener(id);
+        lock.removeListener(id);
+        lock.removeListener(-42);
+        Await.until(DEADLINE, () -> channels().isEmpty(), () -> "the removed listener is still subscribed: " + channels());
+        lock.lock();
+        lock.unlock();
+        Await.holdsFor(Duration.ofMillis(300), events::isEmpty, () -> "a removed listener heard " + events);
+    }
+
+    /**
+     * Rule 23.4: a fair lock's listeners tell a release from an expiry though a fair release
+     * publishes only to its queue's head: deleted after unlock, expired after a lease runs out.
+     */
+    @Test
+    void rule23_4_fairLock_deletedAndExpiredToldApart() throws Exception {
+        LockClient c = client();
+        DistributedLock lock = c.getFairLock("tck:listen-fair");
+        List<String> events = new CopyOnWriteArrayList<>();
+        int d = lock.addListener(deleted(events));
+        int e = lock.addListener(expired(events));
+        lock.lock();
+        Await.until(DEADLINE, () -> lock.isLocked(), () -> "");
+        lock.unlock();
+        Await.until(DEADLINE, () -> events.equals(List.of("deleted tck:listen-fair")), () -> "unlock heard as " + events);
+        assertTrue(lock.tryLock(0, 1500, TimeUnit.MILLISECONDS));
+        Await.until(DEADLINE, () -> events.size() == 2, () -> "the lease's expiry was not heard: " + events);
+        assertEquals("expired tck:listen-fair", events.get(1));
+        lock.removeListener(d);
+        lock.removeListener(e);
+    }
+
+    /** Rule 23.5: a multi-lock refuses listeners (listen to its members), saying so. */
+    @Test
+    void rule23_5_multiLock_refusesListeners() {
+        LockClient c = client();
+        DistributedLock multi = c.getMultiLock(c.getLock("{tck:listen}:a"), c.getLock("{tck:listen}:b"));
+        UnsupportedOperationException ex = assertThrows(UnsupportedOperationException.class,
+                () -> multi.addListener((LockListener.Deleted) n -> { }));
+        assertTrue(ex.getMessage().contains("addListener"), ex.getMessage());
+    }
+}
