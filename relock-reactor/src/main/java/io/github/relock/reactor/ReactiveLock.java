@@ -11,6 +11,7 @@ import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * A {@link DistributedLock} for Project Reactor: leases as {@code Mono}s, work under the lock as a
@@ -40,7 +41,8 @@ import reactor.core.publisher.Mono;
  *       {@code usingWhen} of your own.</li>
  *   <li><b>Threads.</b> Signals arrive on the thread that completed the engine's future: a
  *       driver's I/O thread (a Lettuce event loop) or the client's timer. Keep work there
- *       non-blocking, or move it with {@code publishOn}.</li>
+ *       non-blocking, or create the view with {@link #of(DistributedLock, Scheduler)}: blocking
+ *       that thread stalls every Redis command of its client.</li>
  *   <li><b>Context.</b> Nothing here reads or writes a {@code ThreadLocal}, and the lease is not
  *       bound to a thread: the subscriber's Reactor {@code Context} flows into the work of
  *       {@link #withLock} like into any operator, and values that Micrometer's
@@ -62,9 +64,11 @@ public final class ReactiveLock {
     private static final System.Logger LOG = System.getLogger(ReactiveLock.class.getName());
 
     private final DistributedLock lock;
+    private final Scheduler deliverOn; // null: on the thread that completed the engine's future
 
-    private ReactiveLock(DistributedLock lock) {
+    private ReactiveLock(DistributedLock lock, Scheduler deliverOn) {
         this.lock = lock;
+        this.deliverOn = deliverOn;
     }
 
     /**
@@ -74,7 +78,25 @@ public final class ReactiveLock {
      * @throws NullPointerException if {@code lock} is null
      */
     public static ReactiveLock of(DistributedLock lock) {
-        return new ReactiveLock(Objects.requireNonNull(lock, "lock must not be null"));
+        return new ReactiveLock(Objects.requireNonNull(lock, "lock must not be null"), null);
+    }
+
+    /**
+     * A view that delivers each granted lease on {@code deliverOn} instead of the driver's I/O
+     * thread, so the work of {@link #withLock} starts there. Use it when that work may block, even
+     * once: Spring Data Redis' reactive template, for one, opens its shared connection with a
+     * blocking call on first use, which on a Lettuce event-loop thread stalls every command of that
+     * client until it times out. Unlike a {@code publishOn} after {@link #acquire}, a cancel that
+     * comes while the lease is on its way to {@code deliverOn} still gives it back.
+     *
+     * @param lock any relock lock
+     * @param deliverOn where leases are delivered, e.g. {@code Schedulers.boundedElastic()}
+     * @return the lock's Reactor view
+     * @throws NullPointerException if an argument is null
+     */
+    public static ReactiveLock of(DistributedLock lock, Scheduler deliverOn) {
+        return new ReactiveLock(Objects.requireNonNull(lock, "lock must not be null"),
+                Objects.requireNonNull(deliverOn, "deliverOn must not be null"));
     }
 
     /** @return the lock this view acquires */
@@ -124,8 +146,12 @@ public final class ReactiveLock {
             granted.whenComplete((lease, error) -> {
                 if (error != null) {
                     sink.error(TrackedLease.unwrap(error));
-                } else {
+                } else if (deliverOn == null) {
                     sink.success(new TrackedLease(lock, lease));
+                } else {
+                    // Still through the sink: a cancel meanwhile makes success() drop it, and onCancel,
+                    // which finds the future done, gives it back.
+                    deliverOn.schedule(() -> sink.success(new TrackedLease(lock, lease)));
                 }
             });
         });
@@ -262,6 +288,6 @@ public final class ReactiveLock {
 
     @Override
     public String toString() {
-        return "ReactiveLock[" + lock.getName() + "]";
+        return "ReactiveLock[" + lock.getName() + (deliverOn == null ? "]" : ", delivered on " + deliverOn + "]");
     }
 }

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,6 +38,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 import reactor.util.context.Context;
@@ -336,6 +338,42 @@ class ReactiveLockTest {
         Await.until(DEADLINE, this::exists, () -> "the engine never granted the lock");
         requestsNothing.cancel();
         awaitGone("a grant nobody received was kept");
+        assertNoHoldOnClose();
+    }
+
+    @Test
+    void deliverOn_theWorkStartsOnTheGivenScheduler() {
+        String thread = ReactiveLock.of(client.getLock(name), Schedulers.boundedElastic())
+                .withLockMono(DEADLINE, lease -> Mono.fromCallable(() -> Thread.currentThread().getName()))
+                .block(DEADLINE);
+        assertTrue(thread.startsWith("boundedElastic"), "the work ran on " + thread);
+        assertNoHoldOnClose();
+    }
+
+    /** A cancel that comes while the granted lease waits for the delivering scheduler gives it back. */
+    @Test
+    void deliverOn_cancelledWhileTheLeaseIsOnItsWay_isGivenBack() throws Exception {
+        Scheduler stalled = Schedulers.newSingle("stalled");
+        CountDownLatch busy = new CountDownLatch(1);
+        try {
+            stalled.schedule(() -> {
+                try {
+                    busy.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            AtomicReference<LockLease> delivered = new AtomicReference<>();
+            Disposable acquiring = ReactiveLock.of(client.getLock(name), stalled).acquire(Duration.ZERO).subscribe(delivered::set);
+            Await.until(DEADLINE, this::exists, () -> "the engine never granted the lock");
+            acquiring.dispose();
+            busy.countDown();
+            awaitGone("a lease cancelled on its way to the scheduler was kept");
+            assertNull(delivered.get());
+        } finally {
+            busy.countDown();
+            stalled.dispose();
+        }
         assertNoHoldOnClose();
     }
 
