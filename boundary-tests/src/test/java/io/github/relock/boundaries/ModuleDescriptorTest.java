@@ -106,6 +106,24 @@ class ModuleDescriptorTest {
                 "the base kit must not need Redisson: " + requires(descriptorOf(RelockTck.class)));
     }
 
+    @Test
+    void relockReactor_exportsItsPackage_requiresOnlyTheApiAndReactor() throws Exception {
+        ModuleDescriptor d = descriptorOf(io.github.relock.reactor.ReactiveLock.class);
+        assertEquals("io.github.relock.reactor", d.name());
+        assertEquals(Set.of("io.github.relock.reactor"), exports(d));
+        assertEquals(Set.of("java.base", "io.github.relock.api", "reactor.core", "org.reactivestreams"), requires(d),
+                "a thin module over the public API: no engine, no driver");
+    }
+
+    @Test
+    void relockKotlin_exportsItsPackage_requiresOnlyTheApiAndKotlin() throws Exception {
+        ModuleDescriptor d = descriptorOf(io.github.relock.kotlin.CoroutineLease.class);
+        assertEquals("io.github.relock.kotlin", d.name());
+        assertEquals(Set.of("io.github.relock.kotlin"), exports(d));
+        assertEquals(Set.of("java.base", "io.github.relock.api", "kotlin.stdlib", "kotlinx.coroutines.core"), requires(d),
+                "a thin module over the public API: no engine, no driver");
+    }
+
     private static Set<String> exports(ModuleDescriptor d) {
         return d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
     }

@@ -17,7 +17,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  * {@code REDIS_URL} is not set, runs a short tour (concurrent payments on a few orders, the job's
  * runs), prints what it saw with each check ok or FAIL, and exits 0 when every check passed, 1
  * otherwise. {@code --serve} keeps it running on port 8080 instead ({@code curl -X POST
- * localhost:8080/orders/42/pay}).
+ * localhost:8080/orders/42/pay}). {@code --webflux} serves the same endpoint written with
+ * relock-reactor on Spring WebFlux.
  *
  * <p>Thread-safety: a program entry point, no shared state.
  */
@@ -30,10 +31,15 @@ public class SampleApplication {
     }
 
     /**
-     * @param args Spring Boot arguments, plus {@code --serve}
+     * @param args Spring Boot arguments, plus {@code --serve}, or {@code --webflux} to serve the
+     *     WebFlux variant ({@link io.github.relock.examples.webflux.WebFluxSampleApplication}) instead
      * @throws Exception when Redis or the application cannot start
      */
     public static void main(String[] args) throws Exception {
+        if (Arrays.asList(args).contains("--webflux")) {
+            io.github.relock.examples.webflux.WebFluxSampleApplication.main(args);
+            return;
+        }
         boolean serve = Arrays.asList(args).contains("--serve");
         String url = System.getenv("REDIS_URL");
         RedisProcess embedded = null;
