@@ -10,14 +10,17 @@ package io.github.relock.api;
  * publishes when a key expires, so the client also reads the lock's TTL when it would run out (a
  * renewed lock is read again at its new TTL), and {@link Expired} hears it then. A fair lock's
  * release publishes only on its queue head's own channel (or nowhere, with an empty queue), and a
- * spin lock's nowhere: for those the client reads the lock every second while it is held, and a
- * lock found gone before its TTL ran out was deleted, one found gone after it expired. A release
- * that hands the lock straight to a waiting owner (local hand-off) never frees it: nothing is heard.
+ * spin lock's nowhere: for those the client reads the lock every second, and a lock found gone
+ * before its TTL ran out was deleted, one found gone after it expired; a hold by another client
+ * shorter than a second may go unheard. Releases and force unlocks by the listening client itself
+ * are heard at once, for every lock type. A release that hands the lock straight to a waiting
+ * owner (local hand-off) never frees it: nothing is heard. Releases less than 50 ms apart may be
+ * heard as one (on a cluster every relock release arrives twice, classic and sharded).
  *
  * <p>Cost: one subscription per listened lock name per client (none when the client already
- * waits on it), and one state read per TTL period (about one every 20 to 30 seconds for a lock
- * held under the watchdog; one a second for a held fair or spin lock), one per release heard, and
- * one per 10 seconds while the lock is free. A listener of another client on a lock's channel
+ * waits on it; none for fair and spin locks), and one state read per TTL period (about one every
+ * 20 to 30 seconds for a lock held under the watchdog), one per release heard, and one per 10
+ * seconds while the lock is free; a fair or spin lock's listener reads it once a second. A listener of another client on a lock's channel
  * counts as one of its waiters: releases of that lock are then ordinary ones, not local hand-offs.
  *
  * <p>Thread-safety: implementations must be thread-safe; they are called on relock's timer or

@@ -156,6 +156,7 @@ final class LockRelease {
             handOff(r);
             return;
         }
+        engine.watches().freed(lock.name);
         long heard = ((Release.Released) outcome).heard();
         engine.handoff().unclaim(r.to, heard > 0 ? Handoff.Unclaim.SLEEP_ON : Handoff.Unclaim.WAKE);
         if (heard == 0 && r.to == null && !lock.protocol.handsOffToQueueHead()) { // a fair head has its own channel

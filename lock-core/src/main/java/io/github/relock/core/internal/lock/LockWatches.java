@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /*
@@ -17,16 +18,19 @@ import java.util.function.Consumer;
  *
  * One Watch per listener. It observes the lock's channel (sharing the client's subscription with
  * its waiters). A release that frees the lock, or a force unlock, publishes there: that is a
- * deletion, reported at once. It also keeps an expectation, the moment the lock's TTL as last read
+ * deletion, reported at once (messages less than 50 ms apart are one release heard twice: on a
+ * cluster relock's scripts publish classic and sharded, and the client hears both). It also keeps an expectation, the moment the lock's TTL as last read
  * runs out, and checks then: the lock's state is read (one script). Found gone while last seen
  * held (and no message came): before the expected moment it was deleted, at or after it the key
  * expired; each is reported once per time the lock was seen held. Found held: the new TTL sets the
  * next check (a renewed lock is checked again at its new TTL). Found free: checked again a third of
  * a watchdog timeout later, to learn of a new holder's TTL. The fair lock's release publishes only
- * on its queue head's own channel, and the spin lock's nowhere, so their watches read the state at
- * least every POLL_NANOS while the lock is held, to tell a release from an expiry. So a listened
- * lock costs one state read per TTL period (every 20-30 s under the watchdog; every second for fair
- * and spin locks), one per release message, and one per 10 s while it is free.
+ * on its queue head's own channel, and the spin lock's nowhere, so their watches subscribe nothing
+ * and read the state every POLL_NANOS, held or free, to tell a release from an expiry (a hold
+ * shorter than that, by another client, may go unheard). A release or force unlock by the
+ * listening client itself is heard at once for every lock type (freed). So a listened lock costs
+ * one state read per TTL period (every 20-30 s under the watchdog; every second for fair and spin
+ * locks), one per release message, and one per 10 s while it is free.
  *
  * Events are delivered on the client's timer thread, never a driver's pub/sub thread.
  *
@@ -37,10 +41,27 @@ final class LockWatches {
     /** Gone this close to the expected expiry (or later) counts as expired, not deleted. */
     private static final long EXPIRY_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final AtomicInteger IDS = new AtomicInteger();
+    /**
+     * A release message within this long of the last one is the same release heard twice: on a
+     * cluster relock's scripts publish both classic and sharded, and the client listens to both.
+     */
+    private static final long SAME_RELEASE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** How often a watch reads a held lock whose release publishes nothing on its channel. */
     private static final long POLL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Map<Integer, Watch> watches = new ConcurrentHashMap<>();
+
+    /**
+     * This client freed lock {@code name} (a release, or a force unlock): its own listeners of that
+     * name hear it at once, whatever the lock type publishes.
+     */
+    void freed(String name) {
+        for (Watch w : watches.values()) {
+            if (w.lock.name.equals(name)) {
+                w.released();
+            }
+        }
+    }
 
     int add(RedisLock lock, LockListener listener) {
         lock.engine.ensureOpen();
@@ -78,14 +99,25 @@ final class LockWatches {
             this.quietReleases = lock.protocol.handsOffToQueueHead() || lock.protocol.waitChannel(lock.field(0)) == null;
         }
 
-        /** A release or force unlock published on the lock's channel: it was deleted. */
+        /** @return the channel every release of this lock publishes on, or null (fair and spin locks have none) */
+        String releaseChannel() {
+            return quietReleases ? null : lock.protocol.waitChannel(lock.field(0));
+        }
+
+        private final AtomicLong lastRelease = new AtomicLong();
+
+        /** A release or force unlock published on the lock's channel, or made by this client: it was deleted. */
         void released() {
-            deliver(false);
+            long now = System.nanoTime();
+            long last = lastRelease.getAndSet(now);
+            if (last == 0 || now - last > SAME_RELEASE_NANOS) {
+                deliver(false);
+            }
             check(); // and learn who holds it next
         }
 
         void start() {
-            String ch = lock.protocol.waitChannel(lock.field(0));
+            String ch = releaseChannel();
             if (ch != null) {
                 channel = lock.engine.waiters().observe(ch, onMessage);
             }
@@ -145,7 +177,8 @@ final class LockWatches {
                 boolean expired = expectedGoneNanos != 0 && now - (expectedGoneNanos - EXPIRY_SLACK_NANOS) >= 0;
                 deliver(expired);
             }
-            schedule(TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3));
+            long idle = TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3);
+            schedule(quietReleases ? Math.min(idle, POLL_NANOS) : idle);
         }
 
         private void schedule(long delayNanos) {

@@ -334,6 +334,7 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     private boolean forced(boolean deleted) {
         if (deleted) {
             engine.holds().forceReleased(name);
+            engine.watches().freed(name);
         }
         return deleted;
     }

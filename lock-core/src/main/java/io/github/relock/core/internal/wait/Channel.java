@@ -1,5 +1,6 @@
 package io.github.relock.core.internal.wait;
 
+import io.github.relock.core.internal.protocol.MessageWakes;
 import io.github.relock.spi.Subscription;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -34,9 +35,13 @@ public final class Channel {
     /** Lock listeners on this channel (not waiters): told of every message. */
     final List<Consumer<String>> observers = new CopyOnWriteArrayList<>();
 
-    Channel(String channel, CompletableFuture<Subscription> subscribed) {
+    /** How a message on this channel wakes waiters. */
+    final MessageWakes wakes;
+
+    Channel(String channel, CompletableFuture<Subscription> subscribed, MessageWakes wakes) {
         this.channel = channel;
         this.subscribed = subscribed;
+        this.wakes = wakes;
     }
 
     /** @return the channel */

@@ -3,7 +3,7 @@ package io.github.relock.core.internal.wait;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.internal.protocol.Acquire;
 import io.github.relock.core.internal.protocol.AttemptMode;
-import io.github.relock.core.internal.protocol.LockProtocol;
+import io.github.relock.core.internal.protocol.WaitPolicy;
 import io.github.relock.core.internal.run.ScriptRunner;
 import io.github.relock.core.internal.util.Args;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +32,7 @@ abstract class Wait implements Channel.Parked {
 
     final WaitTarget target;
     final WaitContext ctx;
-    final LockProtocol protocol;
+    final WaitPolicy protocol;
     final long ownerId;
     final long ttlMs;
     final boolean queue;
@@ -188,7 +188,7 @@ abstract class Wait implements Channel.Parked {
             ctx.waiters().spinWaitStarted();
             return spinPark();
         }
-        entry = ctx.waiters().join(channel);
+        entry = ctx.waiters().join(channel, protocol.wakes());
         return Next.SUBSCRIBE;
     }
 

@@ -2,7 +2,7 @@ package io.github.relock.core.internal.wait;
 
 import io.github.relock.core.internal.protocol.Acquire;
 import io.github.relock.core.internal.protocol.AttemptMode;
-import io.github.relock.core.internal.protocol.LockProtocol;
+import io.github.relock.core.internal.protocol.WaitPolicy;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -17,8 +17,8 @@ public interface WaitTarget {
     /** @return the lock's name */
     String name();
 
-    /** @return the lock's protocol (its channel, back-off, poll bound, hand-off family) */
-    LockProtocol protocol();
+    /** @return how its waiters wait: channel and messages, back-off, poll bound, hand-off family */
+    WaitPolicy protocol();
 
     /** @return the field of owner {@code ownerId} */
     String field(long ownerId);

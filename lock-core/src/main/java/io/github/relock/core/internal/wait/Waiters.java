@@ -1,5 +1,6 @@
 package io.github.relock.core.internal.wait;
 
+import io.github.relock.core.internal.protocol.MessageWakes;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.MessageListener;
@@ -82,8 +83,16 @@ public final class Waiters implements MessageListener, ConnectionListener {
         }
     }
 
-    /** Joins (or creates and subscribes) the channel's entry; pair with {@link #leave(Channel)}. */
+    /** Joins (or creates and subscribes) a lock channel's entry; pair with {@link #leave(Channel)}. */
     Channel join(String channel) {
+        return join(channel, MessageWakes.LOCK);
+    }
+
+    /**
+     * Joins (or creates and subscribes) the channel's entry, whose messages wake waiters as
+     * {@code wakes} says (the first joiner's; one channel serves one kind of synchronizer).
+     */
+    Channel join(String channel, MessageWakes wakes) {
         ReentrantLock lock = stripe(channel);
         lock.lock();
         try {
@@ -93,7 +102,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
                 CompletableFuture<Subscription> sub = pending == null
                         ? subscribe(channel)
                         : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel));
-                e = new Channel(channel, sub);
+                e = new Channel(channel, sub, wakes);
                 entries.put(channel, e);
             }
             e.refs++;
@@ -269,10 +278,14 @@ public final class Waiters implements MessageListener, ConnectionListener {
         if (e == null) {
             return;
         }
-        switch (message) {
-            case "0" -> e.wakeOne();
-            case "1" -> e.wakeAll();
-            default -> LOG.log(System.Logger.Level.DEBUG, "ignoring message ''{0}'' on {1}", message, channel);
+        int n = Math.min(e.wakes.wakes(message), e.refs); // never bank more wake-ups than it has waiters
+        if (n == MessageWakes.ALL) {
+            e.wakeAll();
+        } else if (n == 0) {
+            LOG.log(System.Logger.Level.DEBUG, "no waiter to wake for message ''{0}'' on {1}", message, channel);
+        }
+        for (int i = 0; i < n; i++) {
+            e.wakeOne();
         }
         for (java.util.function.Consumer<String> o : e.observers) {
             o.accept(message);
