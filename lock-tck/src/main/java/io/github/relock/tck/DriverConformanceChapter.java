@@ -56,7 +56,7 @@ public abstract class DriverConformanceChapter extends TckChapter {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     /** @param kit the enclosing kit */
-    protected DriverConformanceChapter(RelockTck kit) {
+    protected DriverConformanceChapter(DriverKit kit) {
         super(kit);
     }
 
