@@ -15,11 +15,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What every kit needs from a driver under test: its provider and how to make and close a native
- * client, plus per-test resources that are closed after each test. {@link RelockTck} (all
- * chapters) and {@link VirtualThreadsKit} extend it.
+ * client, plus per-test resources that are closed after each test. {@link DriverTck} (the driver
+ * contract), {@link EngineSpec} (the engine's chapters), {@link RelockTck} (both),
+ * {@link VirtualThreadsKit} and {@link FailoverKit} extend it.
  *
  * <pre>{@code
- * class MyDriverTckTest extends RelockTck { // or VirtualThreadsKit
+ * class MyDriverTckTest extends DriverTck { // or RelockTck, EngineSpec, VirtualThreadsKit
  *     protected RedisDriverProvider provider() { return new MyDriverProvider(); }
  *     protected Object newNativeClient(RedisServer server) { return new MyClient(server.uri()); }
  *     protected void closeNativeClient(Object client) { ((MyClient) client).close(); }

@@ -3,9 +3,11 @@ package io.github.relock.tck;
 import org.junit.jupiter.api.Nested;
 
 /**
- * The relock compatibility kit. A driver certifies itself by extending this class in its own
- * tests and implementing the three factory methods of {@link DriverKit}; every chapter then runs
- * against it on a real Redis ({@link RedisFixture}).
+ * The whole relock compatibility kit: the driver contract ({@link DriverTck}, whose chapters this
+ * class inherits) and the engine spec (the chapters of {@link EngineSpec}, nested here too), for a
+ * driver author who wants everything. A driver needs to pass {@link DriverTck}; the engine's
+ * chapters do not depend on the client and relock runs them once per topology on its reference
+ * driver, but a conforming driver passes them as well.
  *
  * <pre>{@code
  * class MyDriverTckTest extends RelockTck {
@@ -17,18 +19,10 @@ import org.junit.jupiter.api.Nested;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
-public abstract class RelockTck extends DriverKit {
+public abstract class RelockTck extends DriverTck {
 
     /** Creates the kit (JUnit does this). */
     protected RelockTck() {
-    }
-
-    /** Chapter 2: {@link ReentrantLockChapter}, run against this driver. */
-    @Nested
-    class ReentrantLock extends ReentrantLockChapter {
-        ReentrantLock() {
-            super(RelockTck.this);
-        }
     }
 
     /** Chapter 4: {@link LeaseWatchdogChapter}, run against this driver. */
@@ -39,50 +33,10 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** Chapter 5: {@link WaitingChapter}, run against this driver. */
-    @Nested
-    class Waiting extends WaitingChapter {
-        Waiting() {
-            super(RelockTck.this);
-        }
-    }
-
-    /** Chapter 6: {@link ConcurrencyChapter}, run against this driver. */
-    @Nested
-    class Concurrency extends ConcurrencyChapter {
-        Concurrency() {
-            super(RelockTck.this);
-        }
-    }
-
-    /** Chapter 7: {@link FailureChapter}, run against this driver. */
-    @Nested
-    class FailureSignalling extends FailureChapter {
-        FailureSignalling() {
-            super(RelockTck.this);
-        }
-    }
-
-    /** Chapter 1: driver conformance ({@link DriverConformanceChapter}). */
-    @Nested
-    class DriverConformance extends DriverConformanceChapter {
-        DriverConformance() {
-            super(RelockTck.this);
-        }
-    }
-
     /** Chapter 9: {@link FairLockChapter}, run against this driver. */
     @Nested
     class FairLock extends FairLockChapter {
         FairLock() {
-            super(RelockTck.this);
-        }
-    }
-
-    /** Chapter 12: {@link CancellationChapter}, run against this driver. */
-    @Nested
-    class CancellationAndPartialFailure extends CancellationChapter {
-        CancellationAndPartialFailure() {
             super(RelockTck.this);
         }
     }
@@ -119,14 +73,6 @@ public abstract class RelockTck extends DriverKit {
         }
     }
 
-    /** Chapter 18: {@link FaultChapter}, run against this driver. */
-    @Nested
-    class Faults extends FaultChapter {
-        Faults() {
-            super(RelockTck.this);
-        }
-    }
-
     /** Chapter 19: {@link ObservabilityChapter}, run against this driver. */
     @Nested
     class Observability extends ObservabilityChapter {
@@ -139,14 +85,6 @@ public abstract class RelockTck extends DriverKit {
     @Nested
     class LocalHandoff extends LocalHandoffChapter {
         LocalHandoff() {
-            super(RelockTck.this);
-        }
-    }
-
-    /** Chapter 21: {@link LivenessChapter}, run against this driver. */
-    @Nested
-    class Liveness extends LivenessChapter {
-        Liveness() {
             super(RelockTck.this);
         }
     }

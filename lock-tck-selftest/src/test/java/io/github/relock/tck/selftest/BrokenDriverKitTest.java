@@ -36,10 +36,10 @@ import redis.clients.jedis.RedisClient;
  */
 class BrokenDriverKitTest {
 
-    private static final String CONFORMANCE = "io.github.relock.tck.RelockTck$DriverConformance";
-    private static final String REENTRANT = "io.github.relock.tck.RelockTck$ReentrantLock";
-    private static final String WAITING = "io.github.relock.tck.RelockTck$Waiting";
-    private static final String CANCELLATION = "io.github.relock.tck.RelockTck$CancellationAndPartialFailure";
+    private static final String CONFORMANCE = "io.github.relock.tck.DriverTck$DriverConformance";
+    private static final String REENTRANT = "io.github.relock.tck.DriverTck$ReentrantLock";
+    private static final String WAITING = "io.github.relock.tck.DriverTck$Waiting";
+    private static final String CANCELLATION = "io.github.relock.tck.DriverTck$CancellationAndPartialFailure";
 
     @Test
     void kit_driverManglingIntegerReplies_failsReplyAndHoldCountRules() throws Exception {

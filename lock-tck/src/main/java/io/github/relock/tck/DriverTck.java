@@ -1,0 +1,102 @@
+package io.github.relock.tck;
+
+import org.junit.jupiter.api.Nested;
+
+/**
+ * The driver contract kit: the chapters about what a {@code CommandExecutor} must do and about
+ * what depends on how a client holds its connections. A driver certifies itself with one class
+ * that extends this one and implements {@link DriverKit}'s three factory methods; every chapter
+ * below then runs against it on a real Redis ({@link RedisFixture}).
+ *
+ * <pre>{@code
+ * class MyDriverTckTest extends DriverTck {
+ *     protected RedisDriverProvider provider() { return new MyDriverProvider(); }
+ *     protected Object newNativeClient(RedisServer server) { return new MyClient(server.uri()); }
+ *     protected void closeNativeClient(Object client) { ((MyClient) client).close(); }
+ * }
+ * }</pre>
+ *
+ * <p>The chapters: 1 driver conformance (replies, NOSCRIPT, errors, async, the one pub/sub
+ * connection, reconnect, close), 2 the reentrant lock (a smoke test of the whole path), 5 waiting
+ * and wake-up, 6 mutual exclusion under load, 7 failure signalling, 12 cancellation and partial
+ * failure, 18 faults between the client and Redis, and 21 liveness. The engine's own chapters
+ * (leases, fairness, the lock family, hand-off, bad input, ...) are {@link EngineSpec}, which
+ * relock runs once per topology on its reference driver; {@link RelockTck} runs both.
+ *
+ * <p>Topology is a knob: {@link #topology()} is one server by default; a subclass that returns
+ * {@link RedisCluster#shared()} or {@link RedisSentinelGroup#shared()} and overrides
+ * {@link #newNativeClient(RedisTopology)} runs the same chapters there (rules that need a server
+ * they may stop skip elsewhere, each saying why).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+public abstract class DriverTck extends DriverKit {
+
+    /** Creates the kit (JUnit does this). */
+    protected DriverTck() {
+    }
+
+    /** Chapter 1: driver conformance ({@link DriverConformanceChapter}). */
+    @Nested
+    class DriverConformance extends DriverConformanceChapter {
+        DriverConformance() {
+            super(DriverTck.this);
+        }
+    }
+
+    /** Chapter 2: {@link ReentrantLockChapter}, run against this driver. */
+    @Nested
+    class ReentrantLock extends ReentrantLockChapter {
+        ReentrantLock() {
+            super(DriverTck.this);
+        }
+    }
+
+    /** Chapter 5: {@link WaitingChapter}, run against this driver. */
+    @Nested
+    class Waiting extends WaitingChapter {
+        Waiting() {
+            super(DriverTck.this);
+        }
+    }
+
+    /** Chapter 6: {@link ConcurrencyChapter}, run against this driver. */
+    @Nested
+    class Concurrency extends ConcurrencyChapter {
+        Concurrency() {
+            super(DriverTck.this);
+        }
+    }
+
+    /** Chapter 7: {@link FailureChapter}, run against this driver. */
+    @Nested
+    class FailureSignalling extends FailureChapter {
+        FailureSignalling() {
+            super(DriverTck.this);
+        }
+    }
+
+    /** Chapter 12: {@link CancellationChapter}, run against this driver. */
+    @Nested
+    class CancellationAndPartialFailure extends CancellationChapter {
+        CancellationAndPartialFailure() {
+            super(DriverTck.this);
+        }
+    }
+
+    /** Chapter 18: {@link FaultChapter}, run against this driver. */
+    @Nested
+    class Faults extends FaultChapter {
+        Faults() {
+            super(DriverTck.this);
+        }
+    }
+
+    /** Chapter 21: {@link LivenessChapter}, run against this driver. */
+    @Nested
+    class Liveness extends LivenessChapter {
+        Liveness() {
+            super(DriverTck.this);
+        }
+    }
+}
