@@ -62,6 +62,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
 
     /** Rule 10.1: relock and Redisson threads incrementing under the same lock lose no update. */
     @Test
+    @Tag("interop-pubsub")
     void rule10_1_mixedContention_noLostUpdate() throws Exception {
         DistributedLock relock = client().getLock("tck:mixed");
         RLock redisson = redisson(Duration.ofSeconds(30)).getLock("tck:mixed");
@@ -84,6 +85,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
 
     /** Rule 10.3: a relock waiter is woken by a Redisson unlock. */
     @Test
+    @Tag("interop-pubsub")
     void rule10_3_relockWaiter_wokenByRedissonUnlock() throws Exception {
         assumeRelockHearsRedissonUnlocks();
         DistributedLock relock = client().getLock("tck:wake-l");
@@ -262,6 +264,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
 
     /** Rule 10.10: a release on one side wakes the other side's head waiter by message, both ways. */
     @Test
+    @Tag("interop-pubsub")
     void rule10_10_fairHead_wokenAcrossLibraries() throws Exception {
         assumeRelockHearsRedissonUnlocks();
         DistributedLock relock = client().getFairLock("tck:fair-x");
@@ -419,6 +422,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * waiting Redisson reader, and a Redisson write release wakes a relock reader.
      */
     @Test
+    @Tag("interop-pubsub")
     void rule10_16_readWrite_readersShareWritersExcludeAcrossLibraries() throws Exception {
         assumeRelockHearsRedissonUnlocks(); // its last step wakes a relock reader by a Redisson unlock
         ReadWriteDistributedLock relock = client().getReadWriteLock("tck:rw-x");
@@ -640,6 +644,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
 
     /** Rule 10.21: with the same prefix mapper, a relock waiter is woken by a Redisson unlock on the prefixed channel. */
     @Test
+    @Tag("interop-pubsub")
     void rule10_21_prefixMapper_relockWaiterWokenByRedissonUnlock() throws Exception {
         assumeRelockHearsRedissonUnlocks();
         DistributedLock relock = prefixedRelock().getLock("tck:nm-wake");
