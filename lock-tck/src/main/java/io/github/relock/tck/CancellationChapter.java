@@ -126,6 +126,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.2: {@code orTimeout} on {@code tryLockAsync(wait)} and a cancelled lease
      * {@code acquireAsync} behave like a cancel: nothing is held afterwards.
+     * When it fails: {@code orTimeout} and a cancelled lease future must reach the wait core runs,
+     * not a future derived from it; an acquisition landing afterwards must be given back.
      */
     @Test
     void rule12_2_orTimeoutAndCancelledLeaseAcquire_leaveNothingHeld() throws Exception {
@@ -185,6 +187,8 @@ public abstract class CancellationChapter extends TckChapter {
      * Rule 12.5: a MultiLock {@code lockAsync()} cancelled while one member is held elsewhere
      * releases what it took and never keeps the rest: an attempt already sent when the cancel came
      * may win that member as its holder lets go, and gives it back at once; none is sent after.
+     * When it fails: a cancelled multi-lock must give back every member it took and send no attempt
+     * after the cancel: look at the cancel path of the multi-lock's attempt.
      */
     @Test
     void rule12_5_multiLockAsyncCancelled_everyMemberFree() throws Exception {
@@ -234,7 +238,12 @@ public abstract class CancellationChapter extends TckChapter {
         assertFreeForOthers("tck:ghost");
     }
 
-    /** Rule 12.7: a first acquisition whose reply was lost is never renewed: the key expires within the watchdog. */
+    /**
+     * Rule 12.7: a first acquisition whose reply was lost is never renewed: the key expires within
+     * the watchdog.
+     * When it fails: an acquisition whose reply was lost is not the caller's hold: it must not be
+     * registered, so nothing renews the key.
+     */
     @Test
     void rule12_7_acquireWithLostReply_expiresWithinWatchdog() throws Exception {
         DistributedLock lock = faulty(watchdog(SHORT_WATCHDOG)).getLock("tck:ghost1");
@@ -269,7 +278,11 @@ public abstract class CancellationChapter extends TckChapter {
         assertNoHoldOnClose(c);
     }
 
-    /** Rule 12.9: the same for a MultiLock lease: the retry releases the members the failure left. */
+    /**
+     * Rule 12.9: the same for a MultiLock lease: the retry releases the members the failure left.
+     * When it fails: a multi-lock lease's {@code close()} must remember which members are still
+     * held and release them when it is called again.
+     */
     @Test
     void rule12_9_multiLeaseCloseFailed_retryReleasesTheRest() throws Exception {
         LockClient c = faulty(watchdog(SHORT_WATCHDOG));
@@ -287,6 +300,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.10: a sync fair {@code tryLock(wait)} whose first attempt failed after it queued on
      * Redis leaves the queue before it throws.
+     * When it fails: a blocking fair wait whose first attempt failed after it queued must leave the
+     * queue (the give-up script) before it throws.
      */
     @Test
     void rule12_10_syncFairFirstAttemptFailsAfterQueueing_leavesQueue() {
@@ -306,6 +321,9 @@ public abstract class CancellationChapter extends TckChapter {
      * Rule 12.11: an interrupt that arrives while a MultiLock's last member is being granted never
      * leaves members held: the call either throws InterruptedException with every member free, or
      * returns true holding all of them.
+     * When it fails: an interrupt during the last member's grant must either give back every member
+     * or complete the acquisition: look at how the multi-lock handles an interrupt between an
+     * attempt and its reply.
      */
     @Test
     void rule12_11_multiLockInterruptedAsLastMemberLands_nothingLeftBehind() throws Exception {
@@ -356,6 +374,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.13: a member whose driver fails synchronously fails both {@code tryLock(wait)} and
      * {@code lock()} with that error, promptly: no retry loop against a failing member.
+     * When it fails: a member that fails synchronously must fail the whole call with that error at
+     * once, not be attempted again in a loop.
      */
     @Test
     void rule12_13_multiLockMemberFailingSynchronously_failsWithThatError() {
@@ -373,6 +393,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.14: when a member is no longer held at the moment its TTL is set to the caller's
      * lease, the MultiLock acquisition fails and nothing is held.
+     * When it fails: when setting the lease finds a member no longer held, the multi-lock must fail
+     * and release the others.
      */
     @Test
     void rule12_14_multiLockMemberLostBeforeExpire_acquireFails() throws Exception {
@@ -389,6 +411,9 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.15: {@code close()} fails every call still waiting (IllegalStateException), and an
      * acquisition whose reply lands after close is neither handed out nor renewed.
+     * When it fails: {@code close()} must fail every waiting future with {@code
+     * IllegalStateException}, and an acquisition that lands after it must be given back, never
+     * registered.
      */
     @Test
     void rule12_15_closeWhileWaitingOrAcquiring_futuresFail_nothingRenewed() throws Exception {
@@ -421,6 +446,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.16: a cancelled async waiter passes its wake-up on: the next waiter of the same
      * client acquires on the unlock message, long before the holder's 60 s lease would run out.
+     * When it fails: a cancelled async waiter that had taken the wake-up must pass it to the next
+     * waiter of its client: look at the waiter bookkeeping when a future is cancelled.
      */
     @Test
     void rule12_16_cancelledWaiter_passesWakeUpOn() throws Exception {
@@ -444,6 +471,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.17: a lease's validity counts from when the acquire was sent: a reply delayed past
      * the lease hands out a lease that already says it is not valid.
+     * When it fails: a lease's validity must count from when its acquire was sent, not from when
+     * the reply arrived.
      */
     @Test
     void rule12_17_leaseValidity_countsFromSendTime() throws Exception {
@@ -463,6 +492,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.18: lock-lost callbacks run on the client's timer thread by default, and on the
      * executor given in {@code LockOptions.lockLostExecutor}: never on a driver I/O thread.
+     * When it fails: lock-lost callbacks must be handed to the timer thread or the configured
+     * executor, never run on the driver thread that delivered the reply.
      */
     @Test
     void rule12_18_lockLostCallbacks_runOnTimerOrGivenExecutor() throws Exception {
@@ -492,7 +523,11 @@ public abstract class CancellationChapter extends TckChapter {
 
     // ------------------------------------------------------------------ item 10: oversized leases
 
-    /** Rule 12.19: a lease too large for PEXPIRE is refused before anything is written. */
+    /**
+     * Rule 12.19: a lease too large for PEXPIRE is refused before anything is written.
+     * When it fails: leases longer than PEXPIRE accepts must be refused by the argument checks,
+     * before any script runs.
+     */
     @Test
     void rule12_19_oversizedLease_refusedBeforeAnythingIsWritten() {
         DistributedLock lock = client().getLock("tck:huge");
@@ -508,6 +543,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.20: behind a dead fair-queue head (a waiter that died), a waiter backs off instead
      * of polling every 2 ms until the head's place runs out.
+     * When it fails: a waiter behind a dead queue head must back off (longer and longer polls up to
+     * the head's deadline) instead of polling every few milliseconds.
      */
     @Test
     void rule12_20_deadFairQueueHead_waiterBacksOff() throws Exception {
@@ -528,6 +565,8 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.21: a renewal that never answers is detected: the hold is reported RENEWAL_FAILED,
      * and later renewals are not blocked by it.
+     * When it fails: a renewal that never replies must be timed out by the watchdog ({@code
+     * RENEWAL_FAILED} at its confirmation deadline), and later ticks must run anyway.
      */
     @Test
     void rule12_21_renewalNeverAnswers_reportedAndNextTicksRun() throws Exception {
@@ -552,7 +591,12 @@ public abstract class CancellationChapter extends TckChapter {
 
     // ------------------------------------------------------------------ item 14: client ids
 
-    /** Rule 12.22: two clients built from one LockOptions have their own ids: no re-entry across them. */
+    /**
+     * Rule 12.22: two clients built from one LockOptions have their own ids: no re-entry across
+     * them.
+     * When it fails: each client needs an id of its own, also when two are built from one {@code
+     * LockOptions}: look at where the client id is made.
+     */
     @Test
     void rule12_22_twoClientsFromOneOptions_doNotShareOwnership() {
         LockOptions shared = LockOptions.defaults();
@@ -575,6 +619,10 @@ public abstract class CancellationChapter extends TckChapter {
      * once, and as many against a plain lock, leave no hold, no key and no queue entry: every
      * acquisition that lands after its caller left is given back, even when the driver refused the
      * give-back at first because thousands of calls were already waiting for it.
+     * When it fails: every cancelled {@code lockAsync} must leave no hold, key or queue entry: an
+     * acquisition landing after its caller left must be given back, and the give-back sent again
+     * when the driver refused it with a {@code java.util.concurrent.RejectedExecutionException}
+     * cause.
      */
     @Test
     void rule12_23_tenThousandCancelledLockAsync_leaveNothing() throws Exception {
@@ -623,6 +671,9 @@ public abstract class CancellationChapter extends TckChapter {
      * the fair lock, and a thread on the non-reentrant fair lock — removes every queue entry and
      * deadline they left before it returns, round after round: no other client's fair waiter then
      * waits out {@code fairLockWaitTimeout} for a ghost.
+     * When it fails: {@code close()} must remove the queue entries of this client's fair waiters
+     * before it returns, on every wait path: blocking, timed, async, multi-lock and non-reentrant
+     * fair.
      */
     @Test
     void rule12_24_closeWithBlockedFairWaiters_leavesNoQueueEntry() throws Exception {

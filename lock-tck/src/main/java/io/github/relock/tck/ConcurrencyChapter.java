@@ -22,7 +22,12 @@ public abstract class ConcurrencyChapter extends TckChapter {
         super(kit);
     }
 
-    /** Rule 6.1: 8 threads x 2 clients x 500 increments of GET/SET under the lock lose no update. */
+    /**
+     * Rule 6.1: 8 threads x 2 clients x 500 increments of GET/SET under the lock lose no update.
+     * When it fails: a lost update means two holders overlapped: check the decoding of the acquire
+     * reply (an integer "held" reply read as nil acquires a held lock) and that no script is sent
+     * twice.
+     */
     @Test
     void rule6_1_mutualExclusion_twoClientsEightThreads_noLostUpdate() throws Exception {
         int threads = 8;

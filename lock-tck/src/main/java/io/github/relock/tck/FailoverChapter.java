@@ -86,6 +86,9 @@ public abstract class FailoverChapter {
      * Rule 16.1: the node serving a lock is killed while a lease holds it and another client
      * waits; once a replica took over, the waiter acquires within the remaining lease plus the
      * subscription timeout (its pub/sub connection died with the node: it must poll).
+     * When it fails: the waiter must get the lock once a replica took over: its driver must
+     * reconnect its pub/sub connection to the new node, and core must attempt again when the lease
+     * runs out, even without a message.
      */
     @Test
     void rule16_1_servingNodeKilled_waiterAcquiresAfterFailover() throws Exception {
@@ -133,6 +136,9 @@ public abstract class FailoverChapter {
      * Rule 16.2: a coordinated failover of the node serving one of six held watchdog locks: all
      * six stay held (renewal follows the new owner, grouped by the new topology; no loss is
      * reported), and the holder's unlock on the new owner wakes a waiter.
+     * When it fails: renewals must follow the new topology (the driver's routing after MOVED, or
+     * the new Sentinel primary) and be grouped anew; a loss reported means a renewal reached a node
+     * without the locks.
      */
     @Test
     void rule16_2_coordinatedFailover_holderKeepsLocksAndUnlockWakesWaiter() throws Exception {
@@ -188,6 +194,8 @@ public abstract class FailoverChapter {
      * Rule 16.3: the lock's write never reached the replica that is promoted (its replication was
      * cut while frozen, then the master was killed): the holder is told at its next renewal —
      * {@code onLost} with {@code NOT_HELD} — and another client can take the lock.
+     * When it fails: the holder must be told {@code NOT_HELD} at its next renewal on the promoted
+     * node that lacks its lock.
      */
     @Test
     void rule16_3_promotedReplicaLacksLock_holderToldNotHeld() throws Exception {
@@ -240,6 +248,8 @@ public abstract class FailoverChapter {
      * {@code lock()} returned: the promoted node has the lock, with this holder's field; once the
      * killed node is back as a replica, the holder's synced unlock releases it. (A 30 s lease, so no
      * renewal depends on how many replicas are left while the dead node is away.)
+     * When it fails: with replica sync the lock reached a replica before {@code lock()} returned; a
+     * promoted node without it means the WAIT was not honoured.
      */
     @Test
     void rule16_4_replicaSync_nodeKilledRightAfterLock_lockSurvives() throws Exception {

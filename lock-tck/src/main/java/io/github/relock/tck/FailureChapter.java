@@ -37,7 +37,12 @@ public abstract class FailureChapter extends TckChapter {
         return kit.closeAfterTest(RedisServer.startEmbedded());
     }
 
-    /** Rule 7.1: Redis stopped: lock calls fail with RedisUnavailableException within the timeout. */
+    /**
+     * Rule 7.1: Redis stopped: lock calls fail with RedisUnavailableException within the timeout.
+     * When it fails: with Redis stopped every call must fail with {@code RedisUnavailableException}
+     * within the command timeout: the driver must map its client's connection errors and timeouts
+     * to it, and must not wait without a bound.
+     */
     @Test
     void rule7_1_redisStopped_typedErrorNoHang() {
         RedisServer server = privateServer();
@@ -52,7 +57,12 @@ public abstract class FailureChapter extends TckChapter {
         });
     }
 
-    /** Rule 7.2: Redis restarted (data gone): held locks are reported lost; new locks work. */
+    /**
+     * Rule 7.2: Redis restarted (data gone): held locks are reported lost; new locks work.
+     * When it fails: after the restart the held lock's renewal must answer "not held" and be
+     * reported, and new locks must work: the driver must reconnect by itself, and core must load
+     * its scripts again after NOSCRIPT (rule 1.2.2).
+     */
     @Test
     void rule7_2_redisRestarted_heldLockReportedLost_newLocksWork() throws Exception {
         RedisServer server = privateServer();

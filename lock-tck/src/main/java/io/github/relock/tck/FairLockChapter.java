@@ -43,7 +43,12 @@ public abstract class FairLockChapter extends TckChapter {
         return (Long) redis("LLEN", Q);
     }
 
-    /** Rule 9.1: eight staggered waiters acquire in arrival order. */
+    /**
+     * Rule 9.1: eight staggered waiters acquire in arrival order.
+     * When it fails: waiters acquired out of arrival order: look at the fair acquire script's queue
+     * (the list and the deadline set) and at whether a release wakes the queue's head on its own
+     * channel.
+     */
     @Test
     void rule9_1_fifo_eightStaggeredWaiters_acquireInOrder() throws Exception {
         LockClient c = client();
@@ -70,7 +75,12 @@ public abstract class FairLockChapter extends TckChapter {
         assertEquals(expected, order);
     }
 
-    /** Rule 9.2: 200 concurrent lock() callers all acquire, and the queue empties. */
+    /**
+     * Rule 9.2: 200 concurrent lock() callers all acquire, and the queue empties.
+     * When it fails: a caller never got the lock or the queue kept entries: a head woken on its
+     * channel must attempt again, and every waiter that leaves must take its entry out of the
+     * queue.
+     */
     @Test
     void rule9_2_twoHundredCallers_allAcquire() throws Exception {
         DistributedLock lock = client().getFairLock("tck:fair");
@@ -93,7 +103,13 @@ public abstract class FairLockChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", Q, Z, "tck:fair"));
     }
 
-    /** Rule 9.3: a waiter whose process is gone delays the next one by about fairLockWaitTimeout and no more. */
+    /**
+     * Rule 9.3: a waiter whose process is gone delays the next one by about fairLockWaitTimeout and
+     * no more.
+     * When it fails: a dead waiter's place must end after {@code fairLockWaitTimeout}: the acquire
+     * script must drop queue entries whose deadline passed, and the live waiter must retry when the
+     * dead head's deadline comes, not wait for a message.
+     */
     @Test
     void rule9_3_deadWaiter_delaysNextByAboutWaitTimeout() throws Exception {
         Duration wait = Duration.ofMillis(1500);
@@ -120,7 +136,11 @@ public abstract class FairLockChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", Q, Z));
     }
 
-    /** Rule 9.4: a timed-out tryLock leaves no queue or deadline residue. */
+    /**
+     * Rule 9.4: a timed-out tryLock leaves no queue or deadline residue.
+     * When it fails: a waiter that gives up must remove its queue entry and deadline before it
+     * returns, on the blocking and the async path (the fair give-up script).
+     */
     @Test
     void rule9_4_tryLockTimeout_leavesNoResidue() throws Exception {
         LockClient c = client();
@@ -135,7 +155,12 @@ public abstract class FairLockChapter extends TckChapter {
         lock.unlock();
     }
 
-    /** Rule 9.5: a live waiter keeps its place across a hold three times fairLockWaitTimeout long. */
+    /**
+     * Rule 9.5: a live waiter keeps its place across a hold three times fairLockWaitTimeout long.
+     * When it fails: a live waiter must keep its place: its attempts before its deadline runs out
+     * must move the deadline on. Look at how often the fair wait attempts again while the lock
+     * stays held.
+     */
     @Test
     void rule9_5_liveWaiter_keepsPlaceAcrossLongHold() throws Exception {
         Duration wait = Duration.ofMillis(600);
@@ -158,7 +183,10 @@ public abstract class FairLockChapter extends TckChapter {
         assertEquals(List.of("first", "second"), order);
     }
 
-    /** Rule 9.6: the fair lock is reentrant, with Redisson's field format on the hash. */
+    /**
+     * Rule 9.6: the fair lock is reentrant, with Redisson's field format on the hash.
+     * When it fails: the fair lock writes the reentrant lock's hash: check its field and count.
+     */
     @Test
     void rule9_6_reentrancy_holdCountAndField() {
         LockClient c = client();
@@ -173,7 +201,11 @@ public abstract class FairLockChapter extends TckChapter {
         assertFalse(lock.isLocked());
     }
 
-    /** Rule 9.7: force unlock wakes the head waiter on its own channel (not after the 30 s TTL). */
+    /**
+     * Rule 9.7: force unlock wakes the head waiter on its own channel (not after the 30 s TTL).
+     * When it fails: a fair force unlock must publish to the queue head's own channel; a head that
+     * woke only after the TTL heard nothing.
+     */
     @Test
     void rule9_7_forceUnlock_wakesHead() throws Exception {
         DistributedLock lock = client().getFairLock("tck:fair");
@@ -195,7 +227,11 @@ public abstract class FairLockChapter extends TckChapter {
         assertEquals(List.of("head"), order);
     }
 
-    /** Rule 9.8: async waiters with explicit owner ids acquire in arrival order. */
+    /**
+     * Rule 9.8: async waiters with explicit owner ids acquire in arrival order.
+     * When it fails: async waiters must queue in the order they were called and be woken in that
+     * order: look at the async fair path's queue entry and its wake-up.
+     */
     @Test
     void rule9_8_async_explicitOwners_fifo() throws Exception {
         DistributedLock lock = client().getFairLock("tck:fair");
@@ -222,6 +258,9 @@ public abstract class FairLockChapter extends TckChapter {
      * learns of the loss through {@code onLost} (LEASE_EXPIRED), once, not through an exception.
      * An unlock of a fair lock another owner holds still throws. (The plain lock keeps throwing
      * when it is free: rule 2.1.5.)
+     * When it fails: a fair unlock of a lock already gone must return as Redisson's does and report
+     * the loss once through {@code onLost}; an exception here means the plain lock's "free"
+     * handling was applied to the fair lock.
      */
     @Test
     void rule9_9_unlockAfterLeaseExpired_returnsNormally_lossReportedOnce() throws Exception {

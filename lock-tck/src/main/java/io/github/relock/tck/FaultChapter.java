@@ -62,6 +62,9 @@ public abstract class FaultChapter extends TckChapter {
      * granted once the holder's key expires; the holder's {@code onLost} fires (RENEWAL_FAILED)
      * within one lease of the partition; an overlap is possible and, if it happens, signalled; the
      * stale holder's fenced write after the new holder's is refused (stale accepted 0).
+     * When it fails: the holder must be told {@code RENEWAL_FAILED} within a lease of the partition
+     * (its renewals time out), and its fenced write must be refused: check the command timeout and
+     * the watchdog's confirmation deadline.
      */
     @Test
     void rule18_1_holderPartitionedPastLease_waiterGranted_holderToldLost_staleWriteRefused() throws Exception {
@@ -99,6 +102,8 @@ public abstract class FaultChapter extends TckChapter {
     /**
      * Rule 18.2: a waiter is partitioned while the lock is released (it misses the unlock
      * message). Expected: after the heal the waiter is granted (progress), no overlap.
+     * When it fails: a waiter that missed the unlock message must attempt again when its park ends
+     * (the TTL it saw) and be granted after the heal.
      */
     @Test
     void rule18_2_waiterPartitionedWhileReleased_grantedAfterHeal() throws Exception {
@@ -120,6 +125,8 @@ public abstract class FaultChapter extends TckChapter {
      * then the lock is released. Expected: the waiter is granted anyway, by retrying when the TTL
      * it saw runs out (within one watchdog timeout of the release; the "heal" here is the release,
      * the moment the lock became free), no overlap.
+     * When it fails: with its pub/sub connection silent the waiter must still attempt again when
+     * the TTL it saw runs out; a waiter that only waits for messages never gets the lock.
      */
     @Test
     void rule18_3_pubSubBlackholed_waiterStillGranted() throws Exception {
@@ -142,6 +149,8 @@ public abstract class FaultChapter extends TckChapter {
      * lease), the
      * waiter is granted after the thaw, and no grant happens while the holder still believes it
      * holds (overlaps 0).
+     * When it fails: the holder must stop believing it holds once no renewal was confirmed for nine
+     * tenths of a lease; an overlap means the loss was reported late.
      */
     @Test
     void rule18_4_serverPausedPastLease_holderToldLost_noOverlap() throws Exception {
@@ -177,6 +186,8 @@ public abstract class FaultChapter extends TckChapter {
      * below the old ones: the register then refuses the new holder's writes, or accepts a stale
      * holder's write carrying a repeated token (counted as "late accepted"): the known limit of
      * fencing without persistence (run Redis with AOF to keep the counter).
+     * When it fails: after a restart without data the holder's next renewal must answer "not held"
+     * and be reported: check that the driver reconnected and core reloaded its scripts.
      */
     @Test
     void rule18_5_serverRestartedEmpty_overlapSignalledWithinRenewal() throws Exception {
@@ -196,6 +207,8 @@ public abstract class FaultChapter extends TckChapter {
      * Rule 18.6: the holder's process is killed ({@code SIGKILL}, a child JVM). Expected: nothing
      * renews the lock after the death (its TTL only falls), and a waiter in this JVM is granted
      * once it expires, within the holder's watchdog timeout plus the waiter's retry.
+     * When it fails: nothing may renew a dead process's lock: a TTL that rose after the kill means
+     * someone else renewed it (an owner id shared across processes).
      */
     @Test
     void rule18_6_holderProcessKilled_noRenewalAfterDeath_waiterGranted() throws Exception {
@@ -219,6 +232,8 @@ public abstract class FaultChapter extends TckChapter {
      * Rule 18.7: every connection of the holder is reset, then the network is slow (50 ms each
      * way). Expected: the driver reconnects, the watchdog keeps renewing (the lock is never
      * reported lost), the waiter is granted only after the release: no overlap, no loss.
+     * When it fails: the driver must reconnect its command and pub/sub connections after the reset
+     * without resending scripts, and the watchdog must keep the hold through the slow network.
      */
     @Test
     void rule18_7_connectionsResetThenSlow_holdKept_noOverlap() throws Exception {
@@ -246,6 +261,9 @@ public abstract class FaultChapter extends TckChapter {
      * never come back. Expected: the holder cannot confirm a renewal for a whole lease and is told
      * its lock is lost (RENEWAL_FAILED) before anyone else is granted: no overlap; the waiter is
      * granted once the key expires after the holder stops renewing.
+     * When it fails: renewals whose replies never come must time out (the driver's command timeout,
+     * or core's confirmation deadline) so that the holder is told {@code RENEWAL_FAILED} before its
+     * key expires.
      */
     @Test
     void rule18_8_halfOpenConnection_holderToldLostBeforeAnyGrant() throws Exception {

@@ -39,7 +39,12 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         super(kit);
     }
 
-    /** Rule 4.1: a watchdog lock outlives three times its timeout while held. */
+    /**
+     * Rule 4.1: a watchdog lock outlives three times its timeout while held.
+     * When it fails: the watchdog stopped renewing a held lock: look at its timer (a tick every
+     * third of the timeout), at the decoding of the renewal script's reply, and at whether a
+     * renewal that answered late was taken as a loss.
+     */
     @Test
     void rule4_1_watchdog_heldLock_outlivesThreeTimeouts() {
         DistributedLock lock = client(WATCHDOG).getLock("tck:renew");
@@ -49,7 +54,13 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", "tck:renew"));
     }
 
-    /** Rule 4.2: after close() the client's locks are no longer renewed and expire within the timeout. */
+    /**
+     * Rule 4.2: after close() the client's locks are no longer renewed and expire within the
+     * timeout.
+     * When it fails: {@code close()} must report each held lock once with {@code CLIENT_CLOSED} and
+     * stop the watchdog; a key still renewed afterwards means a timer or a renewal batch outlived
+     * the client.
+     */
     @Test
     void rule4_2_close_stopsRenewal_lockExpires() {
         LockClient c = client(WATCHDOG);
@@ -64,7 +75,12 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
                 () -> "lock of a closed client is still renewed");
     }
 
-    /** Rule 4.3: a holder whose key is deleted behind its back is told within one renewal period. */
+    /**
+     * Rule 4.3: a holder whose key is deleted behind its back is told within one renewal period.
+     * When it fails: a renewal that answers "not held" must mark that hold lost ({@code NOT_HELD})
+     * and tell the lease's {@code onLost} and the client's listeners: look at how a batch's
+     * per-lock answers are matched back to holds.
+     */
     @Test
     void rule4_3_keyDeletedBehindBack_leaseAndClientListenerToldLost() throws Exception {
         // Not WATCHDOG: with 1.5 s, a renewal slowed past its 1.35 s confirm deadline by a loaded
@@ -94,6 +110,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * per period on one server (batches of {@value #DEFAULT_BATCH}); on a cluster at most one per
      * {@value #DEFAULT_BATCH} locks per node where the driver tells which node serves a slot, else
      * one per hash slot.
+     * When it fails: count the renewal scripts: more than one per batch per period means locks are
+     * renewed one by one or slot by slot. On a cluster batches go per node only when the driver
+     * answers {@code nodeOfSlot}; with null they go per slot.
      */
     @Test
     void rule4_4_renewal_thousandLocks_atMostTwoScriptsPerPeriod() throws Exception {
@@ -129,6 +148,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * locks; on a cluster per node, where the driver tells which node serves a slot
      * ({@code CommandExecutor.nodeOfSlot}), else per slot. Counted with {@code INFO commandstats} on
      * every master; the figures are logged.
+     * When it fails: as rule 4.4 at ten times the scale, where a per-lock or per-slot renewal shows
+     * at once: the logged figures name scripts per period; check the batch size and the per-node
+     * grouping.
      */
     @Test
     void rule4_11_renewal_tenThousandLocks_onePerBatchPerPeriod() throws Exception {
@@ -170,6 +192,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * renewal reply held back, at least two renewal scripts are sent before any hold is reported
      * lost. One after another, the second would wait for the first to time out, and the holds'
      * confirmation deadline (nine tenths of the watchdog timeout) comes first.
+     * When it fails: the batches of one renewal round must go out without waiting for each other's
+     * replies; if a batch waits for the one before, one slow reply makes every hold of the round
+     * miss its confirmation deadline.
      */
     @Test
     void rule4_17_renewalBatches_sentWithoutWaitingForEachOther() throws Exception {
@@ -215,6 +240,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * Rule 4.5: unlocking while renewals are in flight never leaves a key renewed, and reports no
      * loss. Lock/unlock cycles run back to back for six renewal periods, so renewal ticks land
      * between and during them.
+     * When it fails: a renewal racing an unlock must neither keep the key (the renewal script
+     * checks the owner's field) nor report a loss for a hold released on purpose: look at how the
+     * watchdog drops holds that were released while its batch was in flight.
      */
     @Test
     void rule4_5_unlockDuringRenewal_noZombieAndNoFalseLoss() {
@@ -233,7 +261,13 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         assertEquals(List.of(), events, "a released lock was reported lost");
     }
 
-    /** Rule 4.6: a lease has its own negative owner id, can be released by another thread, and close is idempotent. */
+    /**
+     * Rule 4.6: a lease has its own negative owner id, can be released by another thread, and close
+     * is idempotent.
+     * When it fails: a lease's owner id is negative and unique per lease, its {@code close()}
+     * releases that id from any thread, and a second {@code close()} does nothing: look at where
+     * lease ids are allocated.
+     */
     @Test
     void rule4_6_lease_releasedFromOtherThread() throws Exception {
         LockClient c = client();
@@ -254,7 +288,11 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         assertFalse(lock.isLocked());
     }
 
-    /** Rule 4.7: acquire(wait) on a held lock throws LockTimeoutException naming the lock. */
+    /**
+     * Rule 4.7: acquire(wait) on a held lock throws LockTimeoutException naming the lock.
+     * When it fails: {@code acquire(wait)} must end with {@code LockTimeoutException} naming the
+     * lock, not return null or throw another type.
+     */
     @Test
     void rule4_7_acquire_heldElsewhere_timesOut() throws Exception {
         DistributedLock lock = client().getLock("tck:lease-timeout");
@@ -265,7 +303,13 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         lock.unlock();
     }
 
-    /** Rule 4.8: a lease with an explicit lease time is valid until it runs out, then reported LEASE_EXPIRED. */
+    /**
+     * Rule 4.8: a lease with an explicit lease time is valid until it runs out, then reported
+     * LEASE_EXPIRED.
+     * When it fails: an explicit-lease lease must turn invalid when its time is up (no Redis call
+     * is needed) and report {@code LEASE_EXPIRED} once, also to a listener added later: look at the
+     * lease's own expiry timer.
+     */
     @Test
     void rule4_8_lease_explicitLease_invalidAfterExpiry() throws Exception {
         LockClient c = client(WATCHDOG);
@@ -282,7 +326,11 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         assertThrows(IllegalMonitorStateException.class, lease::close);
     }
 
-    /** Rule 4.9: acquireAsync completes with a lease, or with LockTimeoutException. */
+    /**
+     * Rule 4.9: acquireAsync completes with a lease, or with LockTimeoutException.
+     * When it fails: the future must complete with a lease or fail with {@code
+     * LockTimeoutException}: look at how the async wait's deadline completes it.
+     */
     @Test
     void rule4_9_acquireAsync_leaseOrTimeout() throws Exception {
         LockClient c = client();
@@ -294,7 +342,11 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         lease.close();
     }
 
-    /** Rule 4.10: options are checked: watchdog below 30 ms and a batch of 0 are rejected. */
+    /**
+     * Rule 4.10: options are checked: watchdog below 30 ms and a batch of 0 are rejected.
+     * When it fails: the {@code LockOptions} builder must refuse these values when they are set,
+     * naming them.
+     */
     @Test
     void rule4_10_options_invalidValues_rejected() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -309,6 +361,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * keeps it held: a lease with an explicit lease time lives past its first end and can be
      * shortened again, with no loss reported; a watchdog lease is no longer renewed, so its key is
      * gone soon after the new time.
+     * When it fails: {@code expireIn} must set the TTL to the new time from now, and for a watchdog
+     * lease stop renewing it; a loss reported means the hold was taken out of the registry instead
+     * of being given a new deadline.
      */
     @Test
     void rule4_12_expireIn_heldLease_setsPttlAndKeepsItHeld() throws Exception {
@@ -356,6 +411,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * the next holder's key alone: a lease whose lease time ran out (no Redis call), and a lease
      * that still believes it holds but whose key was deleted and taken by another client (told
      * NOT_HELD).
+     * When it fails: {@code expireIn} on a lease that no longer holds must answer false and leave
+     * the new holder's key alone: the script must check the owner's field, and a lease already past
+     * its time must answer without a call.
      */
     @Test
     void rule4_13_expireIn_leaseNoLongerHeld_answersFalse_otherHolderUntouched() throws Exception {
@@ -389,6 +447,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * lock-lost listener and no {@code onLost} callback is told, for a lease with an explicit
      * lease time and for a watchdog lease (which is no longer renewed). The lease is invalid
      * afterwards; {@code close()} then does nothing and a second {@code releaseAfter} answers false.
+     * When it fails: {@code releaseAfter} must end the lease (no renewal, no loss reported) while
+     * the key keeps the given TTL: a listener told of a loss means the hold was reported lost
+     * instead of retired.
      */
     @Test
     void rule4_14_releaseAfter_keepsTheLockForTtl_thenFree_noLossReported() throws Exception {
@@ -428,6 +489,8 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * Rule 4.15: {@code releaseAfter(Duration.ZERO)} is a normal release; on a lease that no longer
      * holds its lock, {@code releaseAfter} answers false (it never throws) and leaves the next
      * holder's key alone.
+     * When it fails: {@code releaseAfter(ZERO)} releases as {@code close()} does; on a lease whose
+     * lock is gone it must answer false, never throw, and never touch the new owner's key.
      */
     @Test
     void rule4_15_releaseAfterZero_releases_lostLeaseAnswersFalse() throws Exception {
@@ -453,6 +516,9 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * spin, fenced (its token key keeps no TTL), non-reentrant, write, MultiLock and RedLock set
      * their keys' TTL; a read lease sets its own timeout keys and never cuts another reader short.
      * Each lock is free once the kept time has run out; no loss is reported.
+     * When it fails: look at the lock type whose keys kept the wrong TTL: each type's protocol must
+     * set its own keys (the fair lock's queue, the read lock's timeout keys, never the fenced
+     * token's key).
      */
     @Test
     void rule4_16_expireInAndReleaseAfter_everyLockType() throws Exception {

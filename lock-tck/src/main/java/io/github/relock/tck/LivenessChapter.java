@@ -245,6 +245,9 @@ public abstract class LivenessChapter extends TckChapter {
     /**
      * Rule 21.1: a reentrant lock contended by four threads of one client, then by two threads of
      * each of two clients, never sits free while one of them waits, with hand-off on and off.
+     * When it fails: a reentrant waiter slept while the lock was free. With hand-off off, look at
+     * whether the release's message reached its channel's listener; with it on, at the hand-off it
+     * missed.
      */
     @Test
     void rule21_1_reentrantLock_oneAndTwoClients_neverFreeWhileWaitedFor() throws Exception {
@@ -274,6 +277,9 @@ public abstract class LivenessChapter extends TckChapter {
      * round and in rounds that reuse one name, then by two clients, never sits free while its
      * queue holds a waiter, with hand-off on and off. (The stall this rule was written for: a
      * queue head that missed the release meant for it slept out the holder's whole lease.)
+     * When it fails: a fair queue head slept while the lock was free: it is woken on its own
+     * channel by the release meant for it, and a head that missed that message must attempt again
+     * by its deadline.
      */
     @Test
     void rule21_2_fairLock_roundsFreshAndReusedNames_neverFreeWhileQueued() throws Exception {
@@ -306,6 +312,9 @@ public abstract class LivenessChapter extends TckChapter {
     /**
      * Rule 21.3: a read-write lock, one writer and two readers in each of two clients, never sits
      * free while a reader or writer waits, with hand-off on and off.
+     * When it fails: a reader or writer slept on a free read-write lock: a write release publishes
+     * "1" for every reader, and the last reader's release publishes for the writers; check the
+     * read-write channel's listeners.
      */
     @Test
     void rule21_3_readWriteLock_readersAndWritersOfTwoClients_neverFreeWhileWaitedFor() throws Exception {
@@ -328,6 +337,8 @@ public abstract class LivenessChapter extends TckChapter {
      * Rule 21.4: the spin, fenced, non-reentrant and non-reentrant fair locks, two threads of each
      * of two clients on each, all soaked at once, never sit free while waited for, with hand-off
      * on and off. (A spin waiter polls: its back-off must stay below the bound.)
+     * When it fails: a spin waiter's back-off must stay below the bound; a fenced or non-reentrant
+     * waiter is woken as a reentrant one is (rule 21.1).
      */
     @Test
     void rule21_4_spinFencedNonReentrantLocks_neverFreeWhileWaitedFor() throws Exception {
@@ -369,6 +380,8 @@ public abstract class LivenessChapter extends TckChapter {
      * Rule 21.5: asynchronous waiters ({@code lockAsync(owner)}, no thread of their own) beside a
      * blocked thread, in each of two clients, on a reentrant and on a fair lock, never leave the
      * lock free while they wait, with hand-off on and off.
+     * When it fails: an async waiter must be woken by the release's message or a hand-off as a
+     * blocked thread is: look at the async wait's wake-up.
      */
     @Test
     void rule21_5_asyncWaiters_reentrantAndFair_neverFreeWhileWaitedFor() throws Exception {
@@ -397,6 +410,8 @@ public abstract class LivenessChapter extends TckChapter {
      * Rule 21.6: multi-lock waiters over two locks, beside threads taking one of the two alone, in
      * two clients, never leave both locks free while a multi-lock waiter waits, with hand-off on
      * and off.
+     * When it fails: a multi-lock waiter must listen on every member it still waits for and attempt
+     * again when any of them is released.
      */
     @Test
     void rule21_6_multiLockWaiters_neverFreeWhileWaitedFor() throws Exception {
@@ -424,6 +439,8 @@ public abstract class LivenessChapter extends TckChapter {
      * ms) beside callers of {@code lock()}, on a reentrant and on a fair lock: a leaving waiter
      * passes on whatever wake-up it took and (fair) leaves the queue, so the lock never sits free
      * while a {@code lock()} caller waits, with hand-off on and off.
+     * When it fails: a timed waiter that leaves must pass on a wake-up it had taken and (fair)
+     * leave the queue, so that the {@code lock()} callers behind it are woken.
      */
     @Test
     void rule21_7_timedWaitersLeaving_neverStrandLockCallers() throws Exception {
@@ -487,7 +504,12 @@ public abstract class LivenessChapter extends TckChapter {
         }
     }
 
-    /** A sanity rule for the harness itself: a lock held throughout is never "free while waited for". */
+    /**
+     * Rule 21.8: a sanity rule for the harness itself; a lock held throughout is never "free while
+     * waited for".
+     * When it fails: the harness is wrong, not the engine: the monitor must tell a held lock from a
+     * free one while a caller waits (look at how it reads the lock's key and the waiters).
+     */
     @Test
     void rule21_8_monitor_heldLock_isNotAViolation_butAFreeWaitedLockIs() throws Exception {
         LockClient a = client();

@@ -160,6 +160,9 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.1: unlock hands the lock to a parked waiter of the same client in the release
      * script itself: when {@code unlock()} returns, the hash already names the waiter (count 1,
      * the watchdog TTL), the waiter holds it, and its unlock frees it.
+     * When it fails: the release script must name a parked waiter of this client the owner, in the
+     * same script and without publishing: if the hash still names the releaser, or the waiter is
+     * not told, look at the hand-off offer between the unlock and the parked waiter.
      */
     @Test
     void rule20_1_unlock_handsLockToParkedLocalWaiter_inTheSameScript() throws Exception {
@@ -188,6 +191,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
     /**
      * Rule 20.2: a holder that re-entered hands off only with its last unlock; the inner unlock
      * leaves it the owner (count 1) and the waiter parked.
+     * When it fails: only the last unlock may hand off: an inner unlock that changed the owner
+     * means the hand-off was decided before the count reached zero.
      */
     @Test
     void rule20_2_reentrantHolder_handsOffOnlyWithItsLastUnlock() throws Exception {
@@ -210,6 +215,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
     /**
      * Rule 20.3: the handed-off hold is the waiter's own: the watchdog renews it past its TTL,
      * and {@code getHoldCount} is 1 on the waiter's thread.
+     * When it fails: the handed-off hold must be registered as the waiter's own, so that the
+     * watchdog renews it and {@code getHoldCount()} answers on the waiter's thread.
      */
     @Test
     void rule20_3_handedOffHold_isRenewedByTheWatchdog() throws Exception {
@@ -269,6 +276,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.4: runs of hand-offs are bounded, so a waiter of another client is not starved: while
      * three threads of one client take and release the lock back to back (every release could hand
      * off), a waiter of a second client acquires it, again and again.
+     * When it fails: runs of hand-offs must be bounded (the run bound and hold-back) so that
+     * another client's waiter can win the lock between them.
      */
     @Test
     void rule20_4_boundedRuns_otherClientsWaiterIsNotStarved() throws Exception {
@@ -329,6 +338,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.5: the fair lock hands off only to the head of its queue: a parked local waiter at
      * the head is named owner by the unlock itself (queue emptied); a local waiter queued behind
      * another client's waiter waits its turn.
+     * When it fails: the fair lock may hand off only to its queue's head: a local waiter behind
+     * another client's waiter must wait its turn.
      */
     @Test
     void rule20_5_fairLock_handsOffOnlyToTheQueueHead() throws Exception {
@@ -369,6 +380,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * lock with short waits, timed-out {@code tryLock}s and interrupts of parked waiters, on the reentrant and the
      * fair lock; afterwards no key, no hold, no waiter, and every successful {@code tryLock} held
      * the lock alone.
+     * When it fails: a waiter leaving during a hand-off (timeout, interrupt) must withdraw its
+     * offer, and a lock handed to it anyway must be given back: look at the offer's states.
      */
     @Test
     void rule20_6_waitersLeavingDuringHandoffs_leaveNothingBehind() throws Exception {
@@ -433,6 +446,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
     /**
      * Rule 20.7: an asynchronous waiter of the same client still gets its turn while blocked
      * threads take the lock back to back (it is handed off to as they are, rule 20.13).
+     * When it fails: an async waiter of the same client must get its turn while threads hand off to
+     * each other (it is handed off to as well, rule 20.13).
      */
     @Test
     void rule20_7_asyncWaiterOfTheSameClient_isNotStarved() throws Exception {
@@ -485,6 +500,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.11: a waiter that finds this client already listening on the lock's channel before
      * its attempt parks after that one attempt: every release after it reaches the channel, so
      * the second attempt a first waiter makes once its subscription is confirmed is not needed.
+     * When it fails: a waiter that joins a channel its client already listens on must park after
+     * its one attempt; a second attempt means the engine did not know the channel was already live.
      */
     @Test
     void rule20_11_waiterJoiningALiveChannel_parksAfterOneAttempt() throws Exception {
@@ -507,6 +524,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.12: a thread asking for a lock that a hand-off gave to another thread of its client
      * (and that another of its threads still waits for) sends no script before it parks: its
      * attempt could only fail. It is handed the lock in its turn.
+     * When it fails: a thread asking for a lock its own client was just handed must park without
+     * sending a script: its attempt could only fail.
      */
     @Test
     void rule20_12_lockHandedToAnotherLocalThread_waiterParksWithoutAScript() throws Exception {
@@ -549,6 +568,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
     /**
      * Rule 20.8: with local hand-off off, a blocked waiter never parks for a hand-off, the unlock
      * publishes "0" as Redisson's does, and the waiter takes the lock with its own attempt.
+     * When it fails: with local hand-off off the release must publish and no waiter may park for an
+     * offer.
      */
     @Test
     void rule20_8_handoffOff_unlockPublishesAndTheWaiterAcquiresItself() throws Exception {
@@ -570,6 +591,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.13: an asynchronous waiter ({@code lockAsync}, no thread of its own) is handed off to
      * as a blocked thread is: the unlock names it owner in the same script, publishing nothing, and
      * its future completes holding the lock.
+     * When it fails: an async waiter must be handed the lock in the release script as a blocked
+     * thread is, and its future completed holding it.
      */
     @Test
     void rule20_13_asyncWaiter_isHandedTheLockByTheUnlock() throws Exception {
@@ -596,6 +619,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.14: a multi-lock's waiter is handed each member it waits for, as any waiter: a
      * thread blocked on {@code multi(a, b)} while another thread of its client holds {@code a} gets
      * {@code a} from that thread's unlock in the same script, then takes {@code b}.
+     * When it fails: a multi-lock's waiter must be handed each member it waits for, as any waiter
+     * is.
      */
     @Test
     void rule20_14_multiLockWaiter_isHandedTheMemberItWaitsFor() throws Exception {

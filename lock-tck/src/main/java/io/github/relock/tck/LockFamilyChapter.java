@@ -40,7 +40,11 @@ public abstract class LockFamilyChapter extends TckChapter {
 
     // ---------------------------------------------------------------- 13.1 spin lock
 
-    /** Rule 13.1.1: a spin lock and a reentrant lock of the same name exclude each other both ways. */
+    /**
+     * Rule 13.1.1: a spin lock and a reentrant lock of the same name exclude each other both ways.
+     * When it fails: the spin lock writes the reentrant lock's hash: each must read the other's
+     * field as held.
+     */
     @Test
     void rule13_1_1_spinLock_excludesAndIsExcludedByReentrantLock() throws Exception {
         LockClient c = client();
@@ -59,6 +63,8 @@ public abstract class LockFamilyChapter extends TckChapter {
     /**
      * Rule 13.1.2: spin waiters subscribe to nothing and releases publish nothing; the waiter still
      * acquires soon after the release, by polling.
+     * When it fails: spin waiters poll with a back-off and never subscribe, and a spin release
+     * publishes nothing: a subscription or a message means the spin lock took the pub/sub path.
      */
     @Test
     void rule13_1_2_spinLock_noPubSub_waiterAcquiresByPolling() throws Exception {
@@ -88,7 +94,12 @@ public abstract class LockFamilyChapter extends TckChapter {
                 || stats.contains("cmdstat_subscribe:"), "the spin lock used pub/sub:\n" + stats);
     }
 
-    /** Rule 13.1.3: a spin {@code tryLock(wait)} on a held lock gives up after the wait and leaves nothing. */
+    /**
+     * Rule 13.1.3: a spin {@code tryLock(wait)} on a held lock gives up after the wait and leaves
+     * nothing.
+     * When it fails: a spin {@code tryLock(wait)} must stop polling at the end of its wait and
+     * leave nothing held.
+     */
     @Test
     void rule13_1_3_spinLock_tryLockWait_timesOutWithNothingHeld() throws Exception {
         DistributedLock spin = client().getSpinLock("tck:spin-wait");
@@ -102,7 +113,10 @@ public abstract class LockFamilyChapter extends TckChapter {
         other.unlock();
     }
 
-    /** Rule 13.1.4: threads of two clients incrementing under one spin lock lose no update. */
+    /**
+     * Rule 13.1.4: threads of two clients incrementing under one spin lock lose no update.
+     * When it fails: as rule 6.1 for the spin lock: check the decoding of the spin acquire's reply.
+     */
     @Test
     void rule13_1_4_spinLock_contention_noLostUpdate() throws Exception {
         DistributedLock a = client().getSpinLock("tck:spin-count");
@@ -114,7 +128,12 @@ public abstract class LockFamilyChapter extends TckChapter {
         assertEquals(6 * 100, incrementUnderLocks(workers, 100, "tck:spin-counter"));
     }
 
-    /** Rule 13.1.5: a cancelled async spin waiter never takes the lock later; an uncancelled one does. */
+    /**
+     * Rule 13.1.5: a cancelled async spin waiter never takes the lock later; an uncancelled one
+     * does.
+     * When it fails: a cancelled async spin waiter must stop polling, and an acquisition that lands
+     * after the cancel must be given back.
+     */
     @Test
     void rule13_1_5_spinLock_asyncWaiter_cancelledNeverAcquires() throws Exception {
         DistributedLock spin = client().getSpinLock("tck:spin-async");
@@ -131,7 +150,12 @@ public abstract class LockFamilyChapter extends TckChapter {
         assertThrows(CancellationException.class, cancelled::join);
     }
 
-    /** Rule 13.1.6: the back-off is configurable and checked: initial above max is refused, saying both. */
+    /**
+     * Rule 13.1.6: the back-off is configurable and checked: initial above max is refused, saying
+     * both.
+     * When it fails: the spin back-off options must be checked when they are set, naming both
+     * values.
+     */
     @Test
     void rule13_1_6_spinBackOff_badValues_refusedWithValues() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -151,6 +175,8 @@ public abstract class LockFamilyChapter extends TckChapter {
      * Rule 13.2.1: the holder of a non-reentrant lock asking again is refused at once with
      * {@link IllegalMonitorStateException} on every path (lock, tryLock, tryLock(wait), async);
      * the hold count stays 1 and one unlock frees it.
+     * When it fails: the holder of a non-reentrant lock must be refused on every acquire path
+     * before any wait; a hold count of 2 means the reentrant script ran.
      */
     @Test
     void rule13_2_1_nonReentrant_holderAsksAgain_refusedAtOnce() throws Exception {
@@ -180,7 +206,12 @@ public abstract class LockFamilyChapter extends TckChapter {
         }));
     }
 
-    /** Rule 13.2.2: a non-reentrant lock excludes a reentrant lock of the same name, and its waiter is woken by release. */
+    /**
+     * Rule 13.2.2: a non-reentrant lock excludes a reentrant lock of the same name, and its waiter
+     * is woken by release.
+     * When it fails: the non-reentrant lock shares the reentrant lock's key, and its release must
+     * publish so that waiters wake.
+     */
     @Test
     void rule13_2_2_nonReentrant_waiterWokenByRelease() throws Exception {
         DistributedLock once = client().getNonReentrantLock("tck:once-wait");
@@ -197,6 +228,8 @@ public abstract class LockFamilyChapter extends TckChapter {
     /**
      * Rule 13.2.3: the holder of a non-reentrant fair lock asking again is refused at once and
      * leaves no queue entry; other owners queue and acquire in order as on the fair lock.
+     * When it fails: the non-reentrant fair lock must refuse its holder without adding a queue
+     * entry; other owners queue as on the fair lock.
      */
     @Test
     void rule13_2_3_nonReentrantFair_holderRefused_othersQueueInOrder() throws Exception {
@@ -228,6 +261,9 @@ public abstract class LockFamilyChapter extends TckChapter {
     /**
      * Rule 13.3.1: every grant, re-entries and other clients included, takes a token strictly
      * greater than the last; {@code getToken()} and {@code redisson_lock_token:{N}} hold the last.
+     * When it fails: every grant must increment the token key in the same script as the
+     * acquisition: a repeated or lower token means the token was taken outside the script, or a
+     * re-entry skipped it.
      */
     @Test
     void rule13_3_1_fenced_tokensStrictlyIncreaseAcrossGrantsAndClients() throws Exception {
@@ -259,6 +295,8 @@ public abstract class LockFamilyChapter extends TckChapter {
     /**
      * Rule 13.3.2: a lease on a fenced lock carries its token, and a lease on any other lock type
      * carries none; the token is the one Redis recorded for that grant.
+     * When it fails: a lease must carry the token of its own grant, from that grant's reply; other
+     * lock types carry none.
      */
     @Test
     void rule13_3_2_fenced_leaseCarriesItsToken_otherLeasesNone() throws Exception {
@@ -284,6 +322,8 @@ public abstract class LockFamilyChapter extends TckChapter {
      * Rule 13.3.3: a reentrant lock of the same name excludes the fenced lock and takes no token;
      * a lock hash without a TTL (written by anyone) never reads as "acquired" (Redisson's PTTL -1
      * quirk avoided).
+     * When it fails: the fenced acquire must treat a hash without a TTL (PTTL -1) as held by
+     * someone, not as acquired, and must not take a token for a key it does not own.
      */
     @Test
     void rule13_3_3_fenced_plainLockExcludes_keyWithoutTtlNeverReadsAcquired() throws Exception {
@@ -303,7 +343,11 @@ public abstract class LockFamilyChapter extends TckChapter {
         }
     }
 
-    /** Rule 13.3.4: {@code lockAndGetToken(lease)} honours the lease (Redisson ignores it). */
+    /**
+     * Rule 13.3.4: {@code lockAndGetToken(lease)} honours the lease (Redisson ignores it).
+     * When it fails: {@code lockAndGetToken(lease)} must pass the lease to the fenced acquire
+     * script.
+     */
     @Test
     void rule13_3_4_fenced_lockAndGetTokenWithLease_setsThatTtl() throws Exception {
         FencedLock fenced = client().getFencedLock("tck:fence-ttl");
@@ -321,6 +365,8 @@ public abstract class LockFamilyChapter extends TckChapter {
      * Rule 13.3.5: a register guarded by the token (a Lua check-and-set, as a protected resource
      * would do) accepts the current holder's writes and refuses a stale holder's, after the stale
      * holder's lease ran out and the lock passed on.
+     * When it fails: a stale write accepted means the tokens did not increase strictly across the
+     * hand-over: check that the new holder's grant took a new token.
      */
     @Test
     void rule13_3_5_fenced_staleHolderWrite_refusedByTokenCheckingResource() throws Exception {
@@ -345,6 +391,8 @@ public abstract class LockFamilyChapter extends TckChapter {
      * Rule 13.3.6: the async token methods grant the same strictly increasing tokens: a waiting
      * {@code lockAndGetTokenAsync} gets the next token once the holder releases, a timed-out
      * {@code tryLockAndGetTokenAsync} answers null and takes none, and {@code getTokenAsync} reads the last.
+     * When it fails: the async token calls must run the same script as the blocking ones; a
+     * timed-out try must answer null and take no token.
      */
     @Test
     void rule13_3_6_fenced_asyncTokens_increaseAndTimeoutTakesNone() throws Exception {
@@ -410,6 +458,9 @@ public abstract class LockFamilyChapter extends TckChapter {
      * waiter behind the queue's back; the fair waiter takes it through the fair protocol, leaving
      * the queue and its deadlines consistent, so another client's fair {@code tryLock} gets the free
      * lock at once afterwards.
+     * When it fails: a reentrant release must not give the lock to a fair waiter behind the queue's
+     * back: the fair waiter takes it through the fair protocol, leaving the queue and its deadlines
+     * consistent.
      */
     @Test
     void rule13_5_1_reentrantAndFairOnOneName_neverCrossHandOff_queueConsistent() throws Exception {
@@ -451,6 +502,8 @@ public abstract class LockFamilyChapter extends TckChapter {
      * {@code RFencedLockAsync}) act for the calling thread: a one-shot try takes a token or answers
      * null, a timed try answers null after its wait, a lock with a lease sets that TTL, and every
      * grant's token is greater than the last.
+     * When it fails: the async variants without an owner id must act for the calling thread, taken
+     * when they are called.
      */
     @Test
     void rule13_3_7_fenced_asyncTokenVariantsWithoutOwnerId() throws Exception {
@@ -478,6 +531,8 @@ public abstract class LockFamilyChapter extends TckChapter {
      * Rule 13.1.7: {@code getSpinLock(name, backOff)} takes Redisson's back-off choices: a waiter
      * on a constant or an exponential back-off acquires by polling once the lock is free; bad
      * values are refused with the value in the message.
+     * When it fails: Redisson's constant and exponential back-offs must map onto relock's poll
+     * intervals, and bad values be refused with the value.
      */
     @Test
     void rule13_1_7_spinLockWithBackOff_constantAndExponentialWaitersAcquire() throws Exception {

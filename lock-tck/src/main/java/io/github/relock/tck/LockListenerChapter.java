@@ -48,6 +48,9 @@ public abstract class LockListenerChapter extends TckChapter {
     /**
      * Rule 23.1: a deleted listener hears the lock freed by its own client's unlock, by another
      * client's unlock, and by a force unlock, once each.
+     * When it fails: a deleted listener hears the release's message on the lock's channel: check
+     * that its client subscribes that channel, and that its own client's unlock, which may hand off
+     * and publish nothing, is reported too.
      */
     @Test
     void rule23_1_deletedListener_hearsEveryReleaseAndForceUnlock() throws Exception {
@@ -73,6 +76,8 @@ public abstract class LockListenerChapter extends TckChapter {
     /**
      * Rule 23.2: an expired listener hears a lease running out, and nothing while the watchdog
      * renews a hold past several of its timeouts.
+     * When it fails: an expired listener must check the lock's TTL when it should run out and
+     * report only a real expiry, nothing while the watchdog renews the hold.
      */
     @Test
     void rule23_2_expiredListener_hearsALeaseRunOut_notARenewedHold() throws Exception {
@@ -94,6 +99,8 @@ public abstract class LockListenerChapter extends TckChapter {
     /**
      * Rule 23.3: {@code removeListener} stops the events and leaves no subscription of the
      * listener's behind; an unknown id does nothing.
+     * When it fails: {@code removeListener} must unsubscribe the listener's channel once nobody
+     * else of the client listens on it, and ignore an unknown id.
      */
     @Test
     void rule23_3_removeListener_stopsEvents_leavesNoSubscription() throws Exception {
@@ -114,6 +121,9 @@ public abstract class LockListenerChapter extends TckChapter {
     /**
      * Rule 23.4: a fair lock's listeners tell a release from an expiry though a fair release
      * publishes only to its queue's head: deleted after unlock, expired after a lease runs out.
+     * When it fails: a fair release publishes only to the queue head's channel, so a fair lock's
+     * listener needs another way to tell a release from an expiry: look at what the listener
+     * watches for the fair lock.
      */
     @Test
     void rule23_4_fairLock_deletedAndExpiredToldApart() throws Exception {
@@ -133,7 +143,11 @@ public abstract class LockListenerChapter extends TckChapter {
         lock.removeListener(e);
     }
 
-    /** Rule 23.5: a multi-lock refuses listeners (listen to its members), saying so. */
+    /**
+     * Rule 23.5: a multi-lock refuses listeners (listen to its members), saying so.
+     * When it fails: a multi-lock must refuse {@code addListener} with {@code
+     * UnsupportedOperationException} that says to listen to its members.
+     */
     @Test
     void rule23_5_multiLock_refusesListeners() {
         LockClient c = client();

@@ -211,6 +211,8 @@ public abstract class LostReplyChapter extends TckChapter {
      * Rule 22.1: a release that hands a reentrant lock to a waiting thread of the same client and
      * whose reply is lost: the waiter ends up holding it once (Redis count 1, {@code getHoldCount}
      * 1), and the lock is free when its one {@code unlock()} returns.
+     * When it fails: after a hand-off release whose reply was lost the waiter must find out from
+     * Redis that it holds the lock, once, rather than attempt again (a hold count of 2).
      */
     @Test
     void rule22_1_handOffReleaseReplyLost_waiterHoldsOnce_freeAfterItsUnlock() throws Exception {
@@ -220,7 +222,12 @@ public abstract class LostReplyChapter extends TckChapter {
         });
     }
 
-    /** Rule 22.2: as 22.1 for the fair lock: the waiter heads the queue, is handed the lock, holds it once. */
+    /**
+     * Rule 22.2: as 22.1 for the fair lock: the waiter heads the queue, is handed the lock, holds
+     * it once.
+     * When it fails: as rule 22.1 for the fair lock: the head that was handed the lock must not
+     * attempt again.
+     */
     @Test
     void rule22_2_fairHandOffReleaseReplyLost_waiterHoldsOnce_freeAfterItsUnlock() throws Exception {
         scenario("reply lost on a fair hand-off release", (h, name) -> {
@@ -234,6 +241,8 @@ public abstract class LostReplyChapter extends TckChapter {
      * lost; the waiter tries again and must not count the lock twice: it holds it once, and the lock
      * is free when its one {@code unlock()} returns. Reentrant and fair, hand-off off (so the waiter
      * attempts itself).
+     * When it fails: after its attempt's reply was lost the waiter must read the lock's state
+     * before it tries again; a hold count of 2 means it acquired blind a second time.
      */
     @Test
     void rule22_3_waitersAttemptReplyLost_retryDoesNotCountTwice() throws Exception {
@@ -271,6 +280,8 @@ public abstract class LostReplyChapter extends TckChapter {
      * Rule 22.4: a plain release (nobody of this client waits) whose reply is lost: {@code unlock()}
      * throws, the lock is free (the script ran), nothing stays registered or renewed, and another
      * client gets it at once. Reentrant and fair.
+     * When it fails: a release whose reply was lost did run: the engine must stop renewing the hold
+     * and report the error to the caller, not keep the hold.
      */
     @Test
     void rule22_4_plainReleaseReplyLost_lockFree_nothingRenewed() throws Exception {
@@ -304,6 +315,7 @@ public abstract class LostReplyChapter extends TckChapter {
     /**
      * Rule 22.5: a read unlock and a write unlock whose replies are lost: each throws, the lock is
      * free afterwards, nothing stays renewed, and another client's writer gets it at once.
+     * When it fails: as rule 22.4 for the read and the write half.
      */
     @Test
     void rule22_5_readAndWriteUnlockReplyLost_lockFree() throws Exception {
@@ -337,6 +349,7 @@ public abstract class LostReplyChapter extends TckChapter {
      * Rule 22.6: a multi-lock's release in which one member's reply is lost: {@code unlock()}
      * throws, every member is free, nothing stays renewed, and another client takes the multi-lock
      * at once.
+     * When it fails: as rule 22.4 for every member of a multi-lock.
      */
     @Test
     void rule22_6_multiLockReleaseReplyLost_everyMemberFree() throws Exception {

@@ -83,7 +83,11 @@ public abstract class MultiLockChapter extends TckChapter {
         return winners.get();
     }
 
-    /** Rule 11.1: ten threads race for a multi-lock over three servers: exactly one wins. */
+    /**
+     * Rule 11.1: ten threads race for a multi-lock over three servers: exactly one wins.
+     * When it fails: more than one winner: a multi-lock must hold every member before it reports
+     * success; look at the all-or-nothing check of its attempt.
+     */
     @Test
     void rule11_1_multiLock_tenThreads_exactlyOneWins() throws Exception {
         List<LockClient> clients = clients(servers(3));
@@ -98,6 +102,8 @@ public abstract class MultiLockChapter extends TckChapter {
      * Rule 11.6: a multi-lock over three locks of one client on the kit's deployment (on a cluster:
      * different slots, on different masters): of ten racers exactly one wins; a member held by
      * another client fails it with nothing left taken; after the winner's unlock every member is free.
+     * When it fails: as rules 11.1 and 11.2 on one deployment: on a cluster the members live on
+     * different masters, so each member's script must go to its own node.
      */
     @Test
     void rule11_6_multiLock_oneDeployment_membersOnDifferentSlots_exactlyOneWins() throws Exception {
@@ -126,7 +132,10 @@ public abstract class MultiLockChapter extends TckChapter {
         }
     }
 
-    /** Rule 11.2: when one lock is held elsewhere, a multi-lock fails and releases what it took. */
+    /**
+     * Rule 11.2: when one lock is held elsewhere, a multi-lock fails and releases what it took.
+     * When it fails: a failed multi-lock must release the members it took before it returns false.
+     */
     @Test
     void rule11_2_multiLock_partialFailure_releasesWhatItTook() throws Exception {
         List<RedisServer> servers = servers(3);
@@ -145,7 +154,10 @@ public abstract class MultiLockChapter extends TckChapter {
         assertFalse(multi.isHeldByCurrentThread());
     }
 
-    /** Rule 11.3: a lease given to a multi-lock is applied on every server. */
+    /**
+     * Rule 11.3: a lease given to a multi-lock is applied on every server.
+     * When it fails: the caller's lease must be set on every member once all are held.
+     */
     @Test
     void rule11_3_multiLock_leaseOnEveryServer() throws Exception {
         List<RedisServer> servers = servers(3);
@@ -162,7 +174,12 @@ public abstract class MultiLockChapter extends TckChapter {
         }
     }
 
-    /** Rule 11.4: RedLock over five servers acquires with two stopped, and fails with three stopped. */
+    /**
+     * Rule 11.4: RedLock over five servers acquires with two stopped, and fails with three stopped.
+     * When it fails: RedLock needs a majority of members within the wait: look at the quorum count
+     * and at how a stopped server's failure is counted (one member not acquired, not an error of
+     * the whole call).
+     */
     @Test
     void rule11_4_redLock_minorityDown_acquires_majorityDown_fails() throws Exception {
         List<RedisServer> servers = servers(5);
@@ -181,7 +198,11 @@ public abstract class MultiLockChapter extends TckChapter {
         assertEquals(0L, servers.get(1).call("EXISTS", "tck:red"), "a failed RedLock left a lock behind");
     }
 
-    /** Rule 11.5: unsupported operations say so; bad input is rejected. */
+    /**
+     * Rule 11.5: unsupported operations say so; bad input is rejected.
+     * When it fails: these operations mean nothing for a multi-lock and must throw {@code
+     * UnsupportedOperationException} naming it; no members, or a null one, must be refused.
+     */
     @Test
     void rule11_5_unsupportedAndBadInput() {
         LockClient c = client();

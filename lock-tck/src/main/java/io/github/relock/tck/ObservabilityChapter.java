@@ -91,7 +91,12 @@ public abstract class ObservabilityChapter extends TckChapter {
         return kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(watchdog).eventListener(listener).build());
     }
 
-    /** Rule 19.1: an acquire that waited behind another holder reports its lock name and a wait above zero. */
+    /**
+     * Rule 19.1: an acquire that waited behind another holder reports its lock name and a wait
+     * above zero.
+     * When it fails: the acquire event must carry the lock's name and the time spent waiting: look
+     * at where the event is made on the wait path that acquired.
+     */
     @Test
     void rule19_1_acquireAfterContention_reportsWait() throws Exception {
         Heard heard = new Heard();
@@ -107,7 +112,11 @@ public abstract class ObservabilityChapter extends TckChapter {
         assertTrue(heard.waits.get(0).toNanos() > 0, () -> "wait " + heard.waits.get(0));
     }
 
-    /** Rule 19.2: the last release reports the hold time; a timed-out acquire is reported as such. */
+    /**
+     * Rule 19.2: the last release reports the hold time; a timed-out acquire is reported as such.
+     * When it fails: only the last release may report the hold time, and a timed-out acquire must
+     * be reported as a timeout: look at the release and timeout events.
+     */
     @Test
     void rule19_2_release_reportsHoldTime_andTimeoutReported() throws Exception {
         Heard heard = new Heard();
@@ -124,7 +133,11 @@ public abstract class ObservabilityChapter extends TckChapter {
         assertEquals(List.of("tck:obs:hold"), heard.timedOut);
     }
 
-    /** Rule 19.3: a hold whose key is deleted behind its back is reported lost with reason NOT_HELD. */
+    /**
+     * Rule 19.3: a hold whose key is deleted behind its back is reported lost with reason NOT_HELD.
+     * When it fails: a renewal that answers "not held" must produce the lost event with {@code
+     * NOT_HELD}.
+     */
     @Test
     void rule19_3_keyDeletedBehindBack_lossReportedWithReason() throws Exception {
         Heard heard = new Heard();
@@ -138,7 +151,11 @@ public abstract class ObservabilityChapter extends TckChapter {
         assertThrows(IllegalMonitorStateException.class, lease::close);
     }
 
-    /** Rule 19.4: each watchdog renewal batch is reported with its renewed and failed counts. */
+    /**
+     * Rule 19.4: each watchdog renewal batch is reported with its renewed and failed counts.
+     * When it fails: each renewal batch must be reported once, with its counts of renewed and
+     * failed holds.
+     */
     @Test
     void rule19_4_heldLock_renewalBatchesReported() {
         Heard heard = new Heard();
@@ -154,7 +171,11 @@ public abstract class ObservabilityChapter extends TckChapter {
         }
     }
 
-    /** Rule 19.5: a listener that throws from every callback does not break locking. */
+    /**
+     * Rule 19.5: a listener that throws from every callback does not break locking.
+     * When it fails: listener calls must be guarded: an exception from a listener is logged and
+     * swallowed, never seen by the lock's caller.
+     */
     @Test
     void rule19_5_throwingListener_lockingUnaffected() throws Exception {
         LockEventListener thrower = new LockEventListener() {
@@ -186,7 +207,13 @@ public abstract class ObservabilityChapter extends TckChapter {
         tryLockWhileHeldElsewhere(lock);
     }
 
-    /** Rule 19.6: an in-process JFR recording holds relock.LockAcquire, LockHold and Renewal events with their fields. */
+    /**
+     * Rule 19.6: an in-process JFR recording holds relock.LockAcquire, LockHold and Renewal events
+     * with their fields.
+     * When it fails: the {@code relock.*} JFR events must be enabled and committed with their
+     * fields: check that the event classes are registered and that {@code jdk.jfr} is readable by
+     * the engine's module.
+     */
     @Test
     void rule19_6_jfrRecording_holdsRelockEvents() throws Exception {
         Heard heard = new Heard();

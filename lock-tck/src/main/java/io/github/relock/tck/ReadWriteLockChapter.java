@@ -37,7 +37,12 @@ public abstract class ReadWriteLockChapter extends TckChapter {
         return c.clientId() + ":" + Thread.currentThread().getId();
     }
 
-    /** Rule 14.1: readers of two clients share the lock; a writer is excluded until both leave, and excludes readers. */
+    /**
+     * Rule 14.1: readers of two clients share the lock; a writer is excluded until both leave, and
+     * excludes readers.
+     * When it fails: readers of different clients must share (mode read, a field each) and a writer
+     * must wait for all of them: look at the mode checks of the read and write acquire scripts.
+     */
     @Test
     void rule14_1_readersShare_writerExcludesAndIsExcluded() throws Exception {
         ReadWriteDistributedLock a = client().getReadWriteLock("tck:rw");
@@ -61,6 +66,8 @@ public abstract class ReadWriteLockChapter extends TckChapter {
      * Rule 14.2: the wire format is Redisson's: hash {@code mode}=read and the reader field = "1"
      * with timeout key {@code {N}:<field>:rwlock_timeout:1}; a writer writes mode=write and
      * {@code <field>:write}; re-entered reads count up with one timeout key each.
+     * When it fails: the hash fields, mode and per-read timeout keys must be Redisson's byte for
+     * byte: compare with the keys Redisson's read and write locks write.
      */
     @Test
     void rule14_2_wireFormat_modeFieldsAndTimeoutKeys() throws Exception {
@@ -86,7 +93,12 @@ public abstract class ReadWriteLockChapter extends TckChapter {
         rw.writeLock().unlock();
     }
 
-    /** Rule 14.3: the writer's owner may read (downgrade); releasing the write keeps its read, mode read. */
+    /**
+     * Rule 14.3: the writer's owner may read (downgrade); releasing the write keeps its read, mode
+     * read.
+     * When it fails: a writer that also reads must keep its read after its write is released (mode
+     * read, its read field kept).
+     */
     @Test
     void rule14_3_downgrade_writerReads_writeReleaseKeepsTheRead() throws Exception {
         ReadWriteDistributedLock rw = client().getReadWriteLock("tck:rw-down");
@@ -112,6 +124,9 @@ public abstract class ReadWriteLockChapter extends TckChapter {
      * refused at once with IllegalMonitorStateException (Redisson would wait on itself forever);
      * {@code tryLock()} answers false at once and {@code tryLock(wait)} false after the wait, as
      * Redisson 4.7.0 and the JDK's ReentrantReadWriteLock do; the read hold is kept throughout.
+     * When it fails: an upgrade must be refused at once ({@code lock()} with {@code
+     * IllegalMonitorStateException}; {@code tryLock()} false, the timed one after its wait) and the
+     * read kept.
      */
     @Test
     void rule14_4_upgrade_lockRefusedAtOnce_tryLockFalse_readKept() throws Exception {
@@ -131,7 +146,11 @@ public abstract class ReadWriteLockChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", "tck:rw-up"));
     }
 
-    /** Rule 14.5: a write release ("1") wakes every waiting reader, not just one. */
+    /**
+     * Rule 14.5: a write release ("1") wakes every waiting reader, not just one.
+     * When it fails: a write release publishes "1" on the read-write channel, and every waiting
+     * reader must attempt again on it, not just one.
+     */
     @Test
     void rule14_5_writeRelease_wakesEveryWaitingReader() throws Exception {
         ReadWriteDistributedLock rw = client().getReadWriteLock("tck:rw-wake");
@@ -158,6 +177,8 @@ public abstract class ReadWriteLockChapter extends TckChapter {
      * Rule 14.6: the watchdog renews a reader and its timeout keys, so after several watchdog
      * periods another reader's release still finds it alive and keeps the hash (a reader whose
      * timeout keys lapsed would make that release delete the whole lock).
+     * When it fails: the watchdog must renew a reader's timeout keys with the hash; a lapsed
+     * timeout key makes another reader's release delete the whole lock.
      */
     @Test
     void rule14_6_watchdog_renewsReaderAndItsTimeoutKeys() throws Exception {
@@ -180,7 +201,12 @@ public abstract class ReadWriteLockChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", "tck:rw-renew"));
     }
 
-    /** Rule 14.7: writers of two clients incrementing under the write lock, beside readers, lose no update. */
+    /**
+     * Rule 14.7: writers of two clients incrementing under the write lock, beside readers, lose no
+     * update.
+     * When it fails: as rule 6.1 under the write lock: a lost update means a writer got in beside a
+     * reader or another writer.
+     */
     @Test
     void rule14_7_writers_contention_noLostUpdate() throws Exception {
         ReadWriteDistributedLock a = client().getReadWriteLock("tck:rw-count");
@@ -199,7 +225,11 @@ public abstract class ReadWriteLockChapter extends TckChapter {
         reader.get(60, TimeUnit.SECONDS);
     }
 
-    /** Rule 14.8: a read lease runs out on its own, and then a writer gets in. */
+    /**
+     * Rule 14.8: a read lease runs out on its own, and then a writer gets in.
+     * When it fails: a read lease must set the TTL of its timeout key and of the hash, so that it
+     * runs out by itself.
+     */
     @Test
     void rule14_8_readLease_expires_thenWriterAcquires() throws Exception {
         ReadWriteDistributedLock rw = client().getReadWriteLock("tck:rw-lease");
@@ -213,7 +243,12 @@ public abstract class ReadWriteLockChapter extends TckChapter {
         assertFalse(lease.isValid());
     }
 
-    /** Rule 14.9: force unlock deletes only in its own mode: the read half cannot break a write and vice versa. */
+    /**
+     * Rule 14.9: force unlock deletes only in its own mode: the read half cannot break a write and
+     * vice versa.
+     * When it fails: the read half's force unlock may delete only a lock in read mode, and the
+     * write half's only one in write mode.
+     */
     @Test
     void rule14_9_forceUnlock_onlyInItsOwnMode() throws Exception {
         ReadWriteDistributedLock rw = client().getReadWriteLock("tck:rw-force");
@@ -232,6 +267,8 @@ public abstract class ReadWriteLockChapter extends TckChapter {
     /**
      * Rule 14.10: a name that contains '{' keeps its own hash tag (spec 1.3): timeout key
      * {@code <N>:<field>:rwlock_timeout:1} and channel {@code redisson_rwlock:<N>}, no braces added.
+     * When it fails: a name with '{' in it must be used as it is: no braces added for the timeout
+     * key or the channel.
      */
     @Test
     void rule14_10_braceName_timeoutKeyAndChannelKeepTheNamesTag() throws Exception {
@@ -263,6 +300,8 @@ public abstract class ReadWriteLockChapter extends TckChapter {
      * Rule 14.11: a read-write lock is a {@code java.util.concurrent.locks.ReadWriteLock}, as
      * Redisson's {@code RReadWriteLock} is: code written against the JDK interface takes its
      * halves, and they exclude as they should.
+     * When it fails: the read-write lock must be a {@code java.util.concurrent.locks.ReadWriteLock}
+     * whose halves exclude as the JDK's do.
      */
     @Test
     void rule14_11_isAJdkReadWriteLock_halvesExcludeThroughTheJdkInterface() throws Exception {

@@ -31,7 +31,13 @@ public abstract class ReentrantLockChapter extends TckChapter {
         super(kit);
     }
 
-    /** Rule 2.1.1: a held lock excludes other threads until the holder unlocks. */
+    /**
+     * Rule 2.1.1: a held lock excludes other threads until the holder unlocks.
+     * When it fails: another thread of the same client got a held lock. Check the owner id core
+     * sends ({@code <clientId>:<threadId>}) and that the acquire script's reply reaches core as it
+     * is: a driver that reads the integer "held, n ms left" reply as nil makes every attempt look
+     * granted.
+     */
     @Test
     void rule2_1_1_lock_heldByOneThread_otherThreadTryLockFailsUntilUnlock() throws Exception {
         DistributedLock lock = client().getLock("tck:excl");
@@ -45,7 +51,12 @@ public abstract class ReentrantLockChapter extends TckChapter {
         }));
     }
 
-    /** Rule 2.1.2: two clients (two client ids) on the same name exclude each other. */
+    /**
+     * Rule 2.1.2: two clients (two client ids) on the same name exclude each other.
+     * When it fails: two clients got one lock. Check that the two clients have different ids, and
+     * that the acquire reply (nil acquired, an integer TTL held) is not changed on its way through
+     * the driver.
+     */
     @Test
     void rule2_1_2_lock_heldByOneClient_otherClientCannotAcquire() throws Exception {
         LockClient a = client();
@@ -61,7 +72,13 @@ public abstract class ReentrantLockChapter extends TckChapter {
         lb.unlock();
     }
 
-    /** Rule 2.1.3: re-entry increments the hold count stored as decimal text; unlock decrements. */
+    /**
+     * Rule 2.1.3: re-entry increments the hold count stored as decimal text; unlock decrements.
+     * When it fails: compare the hash's count with {@code getHoldCount()}. A count of 2 after one
+     * {@code lock()} means the script ran twice (a driver that resends it); the right hash with a
+     * wrong {@code getHoldCount()} means the state reply was decoded wrongly (an integer that
+     * arrived as a string).
+     */
     @Test
     void rule2_1_3_lock_reentered_holdCountFollowsAndKeyGoesAtZero() {
         LockClient c = client();
@@ -82,7 +99,13 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", "tck:reentry"));
     }
 
-    /** Rule 2.1.4: the hash is {@code N} with field {@code <clientId>:<threadId>} = "1" and the watchdog TTL. */
+    /**
+     * Rule 2.1.4: the hash is {@code N} with field {@code <clientId>:<threadId>} = "1" and the
+     * watchdog TTL.
+     * When it fails: the field must be {@code <clientId>:<threadId>} with "1" and a TTL near the
+     * watchdog timeout: look at the owner id core builds and the lease argument it passes (a
+     * watchdog lock uses {@code lockWatchdogTimeout}).
+     */
     @Test
     void rule2_1_4_lock_wireFormat_hashFieldAndWatchdogTtl() {
         LockClient c = client();
@@ -98,7 +121,12 @@ public abstract class ReentrantLockChapter extends TckChapter {
         }
     }
 
-    /** Rule 2.1.5: an explicit lease expires; the stale holder's unlock says the lock is free. */
+    /**
+     * Rule 2.1.5: an explicit lease expires; the stale holder's unlock says the lock is free.
+     * When it fails: either the lease did not expire (the explicit lease was not the TTL, or the
+     * watchdog renewed an explicit-lease lock), or the release's "free" answer was decoded as
+     * another outcome.
+     */
     @Test
     void rule2_1_5_unlock_afterLeaseExpired_throwsSayingFree() throws Exception {
         DistributedLock lock = client().getLock("tck:expire");
@@ -108,7 +136,11 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertTrue(e.getMessage().contains("free"), e.getMessage());
     }
 
-    /** Rule 2.1.6: unlock by a non-owner throws and says another owner holds it; the lock stays. */
+    /**
+     * Rule 2.1.6: unlock by a non-owner throws and says another owner holds it; the lock stays.
+     * When it fails: the non-owner's release ran as if it owned the lock (an owner id that is not
+     * per thread) or its "held by another" answer was decoded as success.
+     */
     @Test
     void rule2_1_6_unlock_byNonOwner_throwsSayingHeldByAnother() throws Exception {
         DistributedLock lock = client().getLock("tck:nonowner");
@@ -128,7 +160,11 @@ public abstract class ReentrantLockChapter extends TckChapter {
         lock.unlock();
     }
 
-    /** Rule 2.1.7: tryLock(wait) on a held lock returns false after at least the wait. */
+    /**
+     * Rule 2.1.7: tryLock(wait) on a held lock returns false after at least the wait.
+     * When it fails: the wait ended early: its deadline is counted from the wrong moment, or a
+     * wake-up while the lock was still held was taken as the end of the wait.
+     */
     @Test
     void rule2_1_7_tryLockWait_heldByOther_returnsFalseAfterWait() throws Exception {
         DistributedLock lock = client().getLock("tck:wait");
@@ -145,7 +181,11 @@ public abstract class ReentrantLockChapter extends TckChapter {
         lock.unlock();
     }
 
-    /** Rule 2.1.8: forceUnlock deletes whoever holds the lock and reports whether there was one. */
+    /**
+     * Rule 2.1.8: forceUnlock deletes whoever holds the lock and reports whether there was one.
+     * When it fails: look at the force-release script and its reply: it deletes the key whoever
+     * holds it and answers whether there was one.
+     */
     @Test
     void rule2_1_8_forceUnlock_heldByOther_freesIt() throws Exception {
         DistributedLock lock = client().getLock("tck:force");
@@ -155,7 +195,11 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertFalse(lock.forceUnlock());
     }
 
-    /** Rule 2.1.9: isHeldByThread / isHeldByCurrentThread / getHoldCount answer per owner. */
+    /**
+     * Rule 2.1.9: isHeldByThread / isHeldByCurrentThread / getHoldCount answer per owner.
+     * When it fails: the state reads must ask Redis for the given owner's field: a wrong answer
+     * means the owner id or the decoding of the state reply differs.
+     */
     @Test
     void rule2_1_9_isHeldBy_perThread() throws Exception {
         DistributedLock lock = client().getLock("tck:held");
@@ -171,7 +215,11 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertFalse(lock.isHeldByThread(me));
     }
 
-    /** Rule 2.1.10: remainTimeToLive is the lease, the watchdog timeout, or -2 when free. */
+    /**
+     * Rule 2.1.10: remainTimeToLive is the lease, the watchdog timeout, or -2 when free.
+     * When it fails: {@code remainTimeToLive} is the hash's PTTL (-2 when free): a value near 30 s
+     * for a 1 h lease means the explicit lease was replaced by the watchdog timeout.
+     */
     @Test
     void rule2_1_10_remainTimeToLive_leaseWatchdogAndFree() {
         DistributedLock lock = client().getLock("tck:ttl");
@@ -186,7 +234,13 @@ public abstract class ReentrantLockChapter extends TckChapter {
         lock.unlock();
     }
 
-    /** Rule 2.1.11: a partial unlock of an explicit-lease lock keeps that lease (Redisson testRemainTimeToLive2). */
+    /**
+     * Rule 2.1.11: a partial unlock of an explicit-lease lock keeps that lease (Redisson
+     * testRemainTimeToLive2).
+     * When it fails: a partial unlock must leave the explicit lease's TTL alone: look at the
+     * release script's PEXPIRE when the count stays above zero, and at whether core starts renewing
+     * after a partial unlock.
+     */
     @Test
     void rule2_1_11_partialUnlock_explicitLease_keepsLease() {
         DistributedLock lock = client().getLock("tck:ttl2");
@@ -200,7 +254,12 @@ public abstract class ReentrantLockChapter extends TckChapter {
         lock.unlock();
     }
 
-    /** Rule 2.1.12: an interrupted tryLock throws InterruptedException and leaves nothing held or renewed. */
+    /**
+     * Rule 2.1.12: an interrupted tryLock throws InterruptedException and leaves nothing held or
+     * renewed.
+     * When it fails: the interrupted waiter must leave with nothing held: an attempt whose reply
+     * landed after the interrupt must be given back, and the waiter must leave its channel.
+     */
     @Test
     void rule2_1_12_tryLock_interrupted_leavesNothingHeld() throws Exception {
         LockClient holderClient = client();
@@ -231,7 +290,12 @@ public abstract class ReentrantLockChapter extends TckChapter {
         held.unlock();
     }
 
-    /** Rule 2.1.13: lock() is not interruptible; it acquires and keeps the interrupt status. */
+    /**
+     * Rule 2.1.13: lock() is not interruptible; it acquires and keeps the interrupt status.
+     * When it fails: {@code lock()} must keep waiting and keep the interrupt status: a driver whose
+     * blocking call checks {@code Thread.interrupted()} clears it (see rule 1.3.2), and so does a
+     * wait in core that swallows the interrupt.
+     */
     @Test
     void rule2_1_13_lock_interrupted_stillAcquiresAndKeepsStatus() throws Exception {
         DistributedLock lock = client().getLock("tck:uninterruptible");
@@ -253,7 +317,11 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertEquals(Boolean.TRUE, flag.get(), "interrupt status not kept");
     }
 
-    /** Rule 2.1.14: async variants with explicit owner ids behave as the thread-bound ones. */
+    /**
+     * Rule 2.1.14: async variants with explicit owner ids behave as the thread-bound ones.
+     * When it fails: the async calls must act for the owner id they are given: look at the id on
+     * the async attempt and at how the unlock's message completes the waiting future.
+     */
     @Test
     void rule2_1_14_async_explicitThreadIds_excludeAndReenter() throws Exception {
         DistributedLock lock = client().getLock("tck:async");
@@ -274,7 +342,11 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertTrue(lock.forceUnlockAsync().get(10, TimeUnit.SECONDS));
     }
 
-    /** Rule 2.1.15: bad input is rejected with a message naming the value. */
+    /**
+     * Rule 2.1.15: bad input is rejected with a message naming the value.
+     * When it fails: core's argument checks run before any call reaches Redis; a message without
+     * the value means the check does not name what was passed.
+     */
     @Test
     void rule2_1_15_badInput_rejectedWithValueInMessage() {
         LockClient c = client();
@@ -294,7 +366,11 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertFalse(lock.isLocked(), "a rejected call took the lock");
     }
 
-    /** Rule 2.1.16: a closed client refuses new work with IllegalStateException. */
+    /**
+     * Rule 2.1.16: a closed client refuses new work with IllegalStateException.
+     * When it fails: every entry of a closed client must throw {@code IllegalStateException}: look
+     * for the path that does not check whether the client is closed.
+     */
     @Test
     void rule2_1_16_closedClient_refusesWork() {
         LockClient c = client();
@@ -305,7 +381,12 @@ public abstract class ReentrantLockChapter extends TckChapter {
         assertThrows(IllegalStateException.class, () -> c.getLock("x"));
     }
 
-    /** Rule 2.1.17: the delete of the last hold publishes "0" on {@code redisson_lock__channel:{N}}. */
+    /**
+     * Rule 2.1.17: the delete of the last hold publishes "0" on {@code redisson_lock__channel:{N}}.
+     * When it fails: the release script publishes "0" only when the last hold goes: a message on
+     * the partial unlock, or none on the last, points at the script's count check (local hand-off
+     * publishes nothing, but only to a parked waiter of this client, and there is none here).
+     */
     @Test
     void rule2_1_17_unlock_publishesZeroOnLockChannel() throws Exception {
         DistributedLock lock = client().getLock("tck:chan");
@@ -324,6 +405,8 @@ public abstract class ReentrantLockChapter extends TckChapter {
     /**
      * Rule 2.1.18: {@code getHoldCountAsync()} without an owner id answers the calling thread's
      * hold count, as Redisson's does.
+     * When it fails: {@code getHoldCountAsync()} must take the id of the thread that calls it, not
+     * of the thread that completes the future.
      */
     @Test
     void rule2_1_18_getHoldCountAsync_noOwnerId_answersTheCallingThreadsCount() throws Exception {

@@ -62,6 +62,9 @@ public abstract class ReplicaSyncChapter extends TckChapter {
      * Rule 15.1: with replicaSync(2, 1 s), lock() returns only once both replicas hold the lock's
      * hash (read at once, no waiting), and unlock() succeeds and deletes it everywhere it was
      * acknowledged.
+     * When it fails: {@code lock()} and {@code unlock()} must return only after WAIT counted both
+     * replicas: look at the driver's {@code evalShaWithWait} (the script and WAIT pipelined on one
+     * connection) and at how core reads its second element.
      */
     @Test
     void rule15_1_lockAndUnlock_replicasHaveTheHashWhenLockReturns() {
@@ -84,7 +87,12 @@ public abstract class ReplicaSyncChapter extends TckChapter {
         }
     }
 
-    /** Rule 15.2: the async API is synced too: lockAsync, then forceUnlockAsync, each acknowledged by both replicas. */
+    /**
+     * Rule 15.2: the async API is synced too: lockAsync, then forceUnlockAsync, each acknowledged
+     * by both replicas.
+     * When it fails: the async paths must be synced too: they must go through {@code
+     * evalShaWithWait} as the blocking ones do.
+     */
     @Test
     void rule15_2_asyncLockAndForceUnlock_replicasAcknowledge() throws Exception {
         RedisSentinelGroup group = group();
@@ -108,6 +116,8 @@ public abstract class ReplicaSyncChapter extends TckChapter {
      * Rule 15.3: with a replica stopped and replicaSync(2, 200 ms), lock() fails with
      * RedisUnavailableException saying how many replicas acknowledged, and leaves no key on the
      * primary (the acquisition was given back); so does tryLockAsync.
+     * When it fails: a WAIT that counts fewer replicas than asked must give the acquisition back
+     * and fail it with {@code RedisUnavailableException} naming both counts.
      */
     @Test
     void rule15_3_replicaDown_lockFailsAndLeavesNoKey() throws Exception {
@@ -129,6 +139,8 @@ public abstract class ReplicaSyncChapter extends TckChapter {
     /**
      * Rule 15.4: a watchdog hold whose renewals too few replicas acknowledge (a replica stopped
      * after the acquisition) is reported lost with RENEWAL_FAILED, after a second short renewal.
+     * When it fails: two renewals in a row acknowledged by too few replicas must report the hold
+     * lost ({@code RENEWAL_FAILED}).
      */
     @Test
     void rule15_4_renewalShortTwice_holdLostRenewalFailed() {
@@ -150,6 +162,8 @@ public abstract class ReplicaSyncChapter extends TckChapter {
     /**
      * Rule 15.6: after SCRIPT FLUSH (NOSCRIPT), a synced lock() runs its script exactly once (hold
      * count 1) and still returns only once both replicas have the hash; unlock() likewise.
+     * When it fails: after NOSCRIPT the script must be loaded with EVAL once (not run twice: the
+     * hold count stays 1) and the WAIT still sent.
      */
     @Test
     void rule15_6_afterScriptFlush_scriptRunsOnceAndReplicasAcknowledge() {
@@ -173,7 +187,12 @@ public abstract class ReplicaSyncChapter extends TckChapter {
         }
     }
 
-    /** Rule 15.5: a driver without REPLICA_WAIT is refused at once when replica sync is asked for, naming the option. */
+    /**
+     * Rule 15.5: a driver without REPLICA_WAIT is refused at once when replica sync is asked for,
+     * naming the option.
+     * When it fails: a client asking for replica sync on a driver without {@code REPLICA_WAIT} must
+     * be refused when it is created, naming the option.
+     */
     @Test
     void rule15_5_driverWithoutReplicaWait_refused() {
         RedisDriverProvider hiding = withoutReplicaWait(kit.provider());

@@ -40,7 +40,12 @@ public abstract class VirtualThreadsKit extends DriverKit {
     protected VirtualThreadsKit() {
     }
 
-    /** Rule 8.1: 1,000 virtual threads on 10 locks: exclusion holds and nothing pins. */
+    /**
+     * Rule 8.1: 1,000 virtual threads on 10 locks: exclusion holds and nothing pins.
+     * When it fails: a pinning event names the frame that pinned the carrier: a {@code
+     * synchronized} block or a native call inside relock or the driver on the virtual thread's
+     * path; a broken exclusion points where rule 6.1 does.
+     */
     @Test
     void rule8_1_virtualThreads_thousandOnTenLocks_exclusiveAndUnpinned() throws Exception {
         assumeTrue(Runtime.version().feature() >= 21,

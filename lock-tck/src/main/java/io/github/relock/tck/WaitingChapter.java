@@ -30,7 +30,12 @@ public abstract class WaitingChapter extends TckChapter {
         super(kit);
     }
 
-    /** Rule 5.1: a waiter is woken by the unlock message, long before the 30 s watchdog TTL. */
+    /**
+     * Rule 5.1: a waiter is woken by the unlock message, long before the 30 s watchdog TTL.
+     * When it fails: the waiter woke only when the TTL ran out, so the unlock's message never
+     * reached it: check that the driver delivers messages of a channel to that channel's listener,
+     * and that the waiter listens on {@code redisson_lock__channel:{name}}.
+     */
     @Test
     void rule5_1_waiter_wokenByUnlock_notByTtl() throws Exception {
         DistributedLock held = client().getLock("tck:wake");
@@ -58,7 +63,12 @@ public abstract class WaitingChapter extends TckChapter {
         }
     }
 
-    /** Rule 5.2: when no message comes (the lease simply expires), the waiter still gets the lock within the TTL bound. */
+    /**
+     * Rule 5.2: when no message comes (the lease simply expires), the waiter still gets the lock
+     * within the TTL bound.
+     * When it fails: without a message the waiter must try again when the TTL its attempt saw runs
+     * out: look at how long the wait parks after an attempt that found the lock held.
+     */
     @Test
     void rule5_2_noMessage_leaseExpiry_waiterAcquiresWithinTtl() throws Exception {
         DistributedLock held = client().getLock("tck:expiry-wake");
@@ -73,7 +83,13 @@ public abstract class WaitingChapter extends TckChapter {
         }), "waiter did not acquire after the holder's lease expired");
     }
 
-    /** Rule 5.3: after the pub/sub connection is killed, the waiter re-subscribes and is woken again. */
+    /**
+     * Rule 5.3: after the pub/sub connection is killed, the waiter re-subscribes and is woken
+     * again.
+     * When it fails: after {@code CLIENT KILL TYPE pubsub} the driver must reconnect, subscribe the
+     * waiter's channel again and then call {@code onReconnect()}, on which core attempts again:
+     * find which of the three is missing (rule 1.5.4 checks the driver alone).
+     */
     @Test
     void rule5_3_pubsubKilled_waiterResubscribesAndIsWoken() throws Exception {
         DistributedLock held = client().getLock("tck:kill");
@@ -99,7 +115,12 @@ public abstract class WaitingChapter extends TckChapter {
         }
     }
 
-    /** Rule 5.4: many waiters of one client on one lock share one subscription; all acquire in turn. */
+    /**
+     * Rule 5.4: many waiters of one client on one lock share one subscription; all acquire in turn.
+     * When it fails: one client subscribes a channel once and shares it among its waiters: a second
+     * subscriber means the driver opened a connection per subscribe, or core does not count its
+     * waiters per channel.
+     */
     @Test
     void rule5_4_manyWaiters_shareOneSubscription_allAcquire() throws Exception {
         LockClient c = client();
@@ -130,7 +151,12 @@ public abstract class WaitingChapter extends TckChapter {
         }
     }
 
-    /** Rule 5.5: 200 async waiters all acquire in turn, and waiting parks no thread per waiter. */
+    /**
+     * Rule 5.5: 200 async waiters all acquire in turn, and waiting parks no thread per waiter.
+     * When it fails: async waiting must not hold a thread per waiter: the driver's async calls must
+     * run on a bounded set of threads (a cached or unbounded pool grows with the calls in flight),
+     * and no wait in core may block one.
+     */
     @Test
     void rule5_5_asyncWaiters_allAcquire_noThreadPerWaiter() throws Exception {
         LockClient c = client();

@@ -32,6 +32,8 @@ public abstract class HandoffInteropChapter extends TckChapter {
     /**
      * Rule 20.9: while three relock threads of one client take the lock back to back (every
      * release could hand off), a Redisson waiter acquires it again and again.
+     * When it fails: relock's runs of hand-offs must leave room for a Redisson waiter: check the
+     * run bound and the hold-back after a run.
      */
     @Test
     void rule20_9_redissonWaiter_isNotStarvedByLocalHandoffs() throws Exception {
@@ -43,6 +45,8 @@ public abstract class HandoffInteropChapter extends TckChapter {
     /**
      * Rule 20.10: the same with the fair lock and default options: a Redisson waiter in the queue
      * gets its turn, as the fair lock hands off only to the head of the queue.
+     * When it fails: the fair lock hands off only to its queue's head, so a Redisson waiter at the
+     * head must get its turn.
      */
     @Test
     void rule20_10_redissonFairWaiter_getsItsTurnBetweenLocalHandoffs() throws Exception {

@@ -60,7 +60,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         return RedissonConfigs.clientFor(kit, watchdog);
     }
 
-    /** Rule 10.1: relock and Redisson threads incrementing under the same lock lose no update. */
+    /**
+     * Rule 10.1: relock and Redisson threads incrementing under the same lock lose no update.
+     * When it fails: the two libraries overlapped: check that relock's acquire reply decoding
+     * follows Redisson's convention (nil acquired, a TTL held) and that a Redisson unlock's message
+     * reaches relock's waiters through the driver.
+     */
     @Test
     @Tag("interop-pubsub")
     void rule10_1_mixedContention_noLostUpdate() throws Exception {
@@ -73,7 +78,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertEquals(8 * 150, incrementUnderLocks(workers, 150, "tck:mixed-counter"));
     }
 
-    /** Rule 10.2: a Redisson waiter is woken by a relock unlock (message, not the 30 s TTL). */
+    /**
+     * Rule 10.2: a Redisson waiter is woken by a relock unlock (message, not the 30 s TTL).
+     * When it fails: relock's release must publish "0" on {@code redisson_lock__channel:{name}} as
+     * Redisson's unlock does, or Redisson's waiter sleeps out the TTL.
+     */
     @Test
     void rule10_2_redissonWaiter_wokenByRelockUnlock() throws Exception {
         DistributedLock relock = client().getLock("tck:wake-r");
@@ -83,7 +92,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertTrue(ms < 5_000, "Redisson waiter took " + ms + " ms after the relock unlock (TTL 30 s)");
     }
 
-    /** Rule 10.3: a relock waiter is woken by a Redisson unlock. */
+    /**
+     * Rule 10.3: a relock waiter is woken by a Redisson unlock.
+     * When it fails: relock's waiter must hear Redisson's unlock: on a cluster Redisson 4 publishes
+     * it with SPUBLISH, so the driver needs {@code SHARDED_PUBSUB} and core must subscribe the
+     * sharded channel.
+     */
     @Test
     @Tag("interop-pubsub")
     void rule10_3_relockWaiter_wokenByRedissonUnlock() throws Exception {
@@ -95,7 +109,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertTrue(ms < 5_000, "relock waiter took " + ms + " ms after the Redisson unlock (TTL 30 s)");
     }
 
-    /** Rule 10.4: reentrancy on either side never lets the other in before the count reaches zero. */
+    /**
+     * Rule 10.4: reentrancy on either side never lets the other in before the count reaches zero.
+     * When it fails: both libraries count re-entries in the same field of the same hash: a wrong
+     * count means relock's field or count format differs from Redisson's.
+     */
     @Test
     void rule10_4_reentrancy_eachSide_keepsOtherOut() throws Exception {
         DistributedLock relock = client().getLock("tck:reent");
@@ -118,7 +136,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
         }));
     }
 
-    /** Rule 10.5: forceUnlock works both ways. */
+    /**
+     * Rule 10.5: forceUnlock works both ways.
+     * When it fails: force unlock must delete the key and publish on each side, so the other side's
+     * waiter wakes.
+     */
     @Test
     void rule10_5_forceUnlock_bothWays() throws Exception {
         DistributedLock relock = client().getLock("tck:force-x");
@@ -132,7 +154,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertThrows(IllegalMonitorStateException.class, relock::unlock);
     }
 
-    /** Rule 10.6: each side's watchdog keeps its lock past the timeout while the other waits in vain. */
+    /**
+     * Rule 10.6: each side's watchdog keeps its lock past the timeout while the other waits in
+     * vain.
+     * When it fails: each side renews only its own hold: a lock that expired means relock's renewal
+     * did not keep its own field's TTL, or touched the other side's.
+     */
     @Test
     void rule10_6_watchdog_eachSideRenewsWhileOtherWaits() throws Exception {
         // The two directions use their own lock names and run at once, each holder on its own thread.
@@ -166,7 +193,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         }
     }
 
-    /** Rule 10.7: both libraries write the same hash shape, field format and TTL, and publish "0" on the same channel. */
+    /**
+     * Rule 10.7: both libraries write the same hash shape, field format and TTL, and publish "0" on
+     * the same channel.
+     * When it fails: compare {@code HGETALL}, {@code PTTL} and the channel message of both sides:
+     * any difference is a wire-format difference from Redisson.
+     */
     @Test
     void rule10_7_wireFormat_identicalOnBothSides() throws Exception {
         LockClient c = client();
@@ -199,7 +231,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
         }
     }
 
-    /** Rule 10.8: a non-owner's unlock throws IllegalMonitorStateException on both sides. */
+    /**
+     * Rule 10.8: a non-owner's unlock throws IllegalMonitorStateException on both sides.
+     * When it fails: a non-owner's unlock must throw {@code IllegalMonitorStateException} on both
+     * sides: check relock's "held by another" answer.
+     */
     @Test
     void rule10_8_nonOwnerUnlock_throwsOnBothSides() throws Exception {
         DistributedLock relock = client().getLock("tck:owner");
@@ -236,7 +272,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertEquals(queue.size(), new java.util.HashSet<Object>(queue).size(), "a waiter is queued twice: " + queue);
     }
 
-    /** Rule 10.9: relock and Redisson waiters interleaved in one fair queue acquire in arrival order. */
+    /**
+     * Rule 10.9: relock and Redisson waiters interleaved in one fair queue acquire in arrival
+     * order.
+     * When it fails: the fair queue keys, the waiter ids in them and the deadline scores must be
+     * Redisson's ({@code redisson_lock_queue:{name}}, {@code redisson_lock_timeout:{name}}).
+     */
     @Test
     void rule10_9_fairQueue_interleavedWaiters_acquireInArrivalOrder() throws Exception {
         DistributedLock relock = client().getFairLock("tck:fair-x");
@@ -262,7 +303,11 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", FAIR_QUEUE, FAIR_TIMEOUTS));
     }
 
-    /** Rule 10.10: a release on one side wakes the other side's head waiter by message, both ways. */
+    /**
+     * Rule 10.10: a release on one side wakes the other side's head waiter by message, both ways.
+     * When it fails: the fair release must publish to the head's own channel in Redisson's format,
+     * and relock's head must listen on that channel.
+     */
     @Test
     @Tag("interop-pubsub")
     void rule10_10_fairHead_wokenAcrossLibraries() throws Exception {
@@ -287,7 +332,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertTrue(ms < 5_000, "relock head woke " + ms + " ms after the Redisson release (TTL 30 s)");
     }
 
-    /** Rule 10.11: a waiter giving up on either side leaves the queue consistent and in order for the other. */
+    /**
+     * Rule 10.11: a waiter giving up on either side leaves the queue consistent and in order for
+     * the other.
+     * When it fails: a waiter giving up must remove only its own entry and keep the deadlines of
+     * those behind it as Redisson computes them.
+     */
     @Test
     void rule10_11_fairGiveUp_eitherSide_queueStaysConsistent() throws Exception {
         DistributedLock relock = client().getFairLock("tck:fair-x");
@@ -314,7 +364,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertEquals(List.of("redisson-first", "relock-second"), order);
     }
 
-    /** Rule 10.12: Redisson's multi-lock and relock's multi-lock over the same names exclude each other. */
+    /**
+     * Rule 10.12: Redisson's multi-lock and relock's multi-lock over the same names exclude each
+     * other.
+     * When it fails: relock's multi-lock and Redisson's {@code RedissonMultiLock} must lock the
+     * same keys with the same scripts' conventions.
+     */
     @Test
     void rule10_12_multiLock_excludesRedissonMultiLock() throws Exception {
         LockClient c = client();
@@ -335,6 +390,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * Rule 10.13: relock's spin lock and Redisson's reentrant lock exclude each other both ways,
      * and so do Redisson's spin lock and relock's reentrant lock; a spin waiter on either side
      * acquires by polling once the other side releases.
+     * When it fails: the spin lock writes the reentrant lock's hash, so each excludes the other
+     * across libraries; the spin waiter acquires by polling.
      */
     @Test
     void rule10_13_spinLock_excludesAndIsExcludedByRedisson() throws Exception {
@@ -373,6 +430,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * Rule 10.14: fenced-lock tokens strictly increase across libraries: relock and Redisson
      * (3.19+) taking the same fenced lock in turn each get a token above every earlier one, and
      * both read the same last token. Skipped, saying why, on a Redisson without a fenced lock.
+     * When it fails: both libraries must increment the same token key, {@code
+     * redisson_lock_token:{name}}, in the grant.
      */
     @Test
     void rule10_14_fencedTokens_strictlyIncreaseAcrossLibraries() throws Exception {
@@ -399,6 +458,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
     /**
      * Rule 10.15: relock's and Redisson's (4.4+) non-reentrant locks exclude each other both ways
      * and write the same hash field. Skipped, saying why, on a Redisson without them.
+     * When it fails: the non-reentrant lock must write Redisson's hash field and refuse re-entry as
+     * Redisson 4.4+ does.
      */
     @Test
     void rule10_15_nonReentrantLocks_excludeEachOther() throws Exception {
@@ -420,6 +481,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * Rule 10.16: relock and Redisson readers share one read-write lock; a writer of either
      * library excludes the other's readers and writers; a relock write release ("1") wakes a
      * waiting Redisson reader, and a Redisson write release wakes a relock reader.
+     * When it fails: the read-write keys, mode field, timeout keys and the "1" a write release
+     * publishes must be Redisson's; relock's reader must hear Redisson's write release.
      */
     @Test
     @Tag("interop-pubsub")
@@ -461,6 +524,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * periods, a Redisson reader's release leaves a relock reader holding, and a relock reader's
      * release leaves a Redisson reader holding (either release deletes the whole hash if it finds
      * the other's timeout keys gone).
+     * When it fails: each side must renew its readers' timeout keys the way the other side's read
+     * release expects to find them.
      */
     @Test
     void rule10_17_readWrite_readerTimeoutKeysKeptAcrossLibraries() throws Exception {
@@ -491,7 +556,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", "tck:rw-keys"));
     }
 
-    /** Rule 10.18: a Redisson writer that downgrades keeps relock writers out until its read goes; relock's downgrade keeps Redisson writers out. */
+    /**
+     * Rule 10.18: a Redisson writer that downgrades keeps relock writers out until its read goes;
+     * relock's downgrade keeps Redisson writers out.
+     * When it fails: a downgraded writer's read must keep the other side's writers out: check the
+     * mode and fields after the write is released.
+     */
     @Test
     void rule10_18_readWrite_downgradeHonouredAcrossLibraries() throws Exception {
         ReadWriteDistributedLock relock = client().getReadWriteLock("tck:rw-dg");
@@ -515,6 +585,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * Rule 10.19: a relock holder's process is killed ({@code SIGKILL}, a child JVM with a 2 s
      * watchdog): a Redisson waiter and a relock waiter in this JVM both get the lock once it
      * expires, one after the other, and nothing renews it after the death.
+     * When it fails: nothing may renew a killed holder's lock, and both sides' waiters must retry
+     * when its TTL runs out.
      */
     @Test
     void rule10_19_holderProcessKilled_redissonAndRelockWaitersAcquire() throws Exception {
@@ -625,6 +697,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
     /**
      * Rule 10.20: with the same prefix mapper on both sides, relock and Redisson exclude each other
      * on the same user name, both ways, and the lock hash in Redis is the prefixed name.
+     * When it fails: the same prefix must be applied to every key on both sides; a lock that does
+     * not exclude means one side maps a key the other does not.
      */
     @Test
     void rule10_20_prefixMapper_bothSidesExcludeOnSameUserName() throws Exception {
@@ -642,7 +716,12 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", PREFIX + "tck:nm"));
     }
 
-    /** Rule 10.21: with the same prefix mapper, a relock waiter is woken by a Redisson unlock on the prefixed channel. */
+    /**
+     * Rule 10.21: with the same prefix mapper, a relock waiter is woken by a Redisson unlock on the
+     * prefixed channel.
+     * When it fails: the waiter must listen on the prefixed channel, {@code
+     * redisson_lock__channel:{app1:name}}, where Redisson publishes.
+     */
     @Test
     @Tag("interop-pubsub")
     void rule10_21_prefixMapper_relockWaiterWokenByRedissonUnlock() throws Exception {
@@ -667,6 +746,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * takes the lock when it retries, once the TTL its script reported runs out. So against 3.17.7
      * relock holds with a 10 s lease: with the 30 s watchdog lease that retry would land at the
      * very end of the waiter's 30 s budget.
+     * When it fails: the fair queue keys must carry the prefix as Redisson's {@code NameMapper}
+     * maps them.
      */
     @Test
     void rule10_22_prefixMapper_fairQueueKeysCarryPrefix() throws Exception {
@@ -706,6 +787,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
     /**
      * Rule 10.23: with the same prefix mapper, read-write locks share readers and exclude writers
      * across libraries. Not run on Redisson 3.x, which mapped read/write lock names twice.
+     * When it fails: the read-write keys must carry the prefix exactly once.
      */
     @Test
     void rule10_23_prefixMapper_readWriteAcrossLibraries() throws Exception {
