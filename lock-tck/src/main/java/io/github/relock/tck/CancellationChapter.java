@@ -38,6 +38,9 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @Tag("cancellation")
+@RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+        because = "engine: FaultInjectingDriver injects the faults around the driver, and the rules check "
+        + "lock-core's answer to them")
 public abstract class CancellationChapter extends TckChapter {
     private static final Duration SHORT_WATCHDOG = Duration.ofMillis(1000);
     private static final Duration DEADLINE = Duration.ofSeconds(15);

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @org.junit.jupiter.api.Tag("concurrency")
+@RuleStrength(RuleStrength.Strength.REQUIRED)
 public abstract class ConcurrencyChapter extends TckChapter {
 
     /** @param kit the enclosing kit */

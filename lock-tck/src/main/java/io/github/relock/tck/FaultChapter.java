@@ -41,6 +41,8 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @Tag("faults")
+@RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+        because = "engine: the rules check lock-core's answer to a fault in the network or a process")
 public abstract class FaultChapter extends TckChapter {
     /** System property: how many times each rule runs its scenario. */
     public static final String RUNS_PROPERTY = "relock.faults.runs";
@@ -152,6 +154,7 @@ public abstract class FaultChapter extends TckChapter {
      * When it fails: the holder must stop believing it holds once no renewal was confirmed for nine
      * tenths of a lease; an overlap means the loss was reported late.
      */
+    @RuleStrength(RuleStrength.Strength.REQUIRED)
     @Test
     void rule18_4_serverPausedPastLease_holderToldLost_noOverlap() throws Exception {
         scenario("server paused past the lease", (run, h, reg) -> {
@@ -235,6 +238,7 @@ public abstract class FaultChapter extends TckChapter {
      * When it fails: the driver must reconnect its command and pub/sub connections after the reset
      * without resending scripts, and the watchdog must keep the hold through the slow network.
      */
+    @RuleStrength(RuleStrength.Strength.REQUIRED)
     @Test
     void rule18_7_connectionsResetThenSlow_holdKept_noOverlap() throws Exception {
         scenario("connections reset, then 50 ms latency", (run, h, reg) -> {

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @Tag("liveness")
+@RuleStrength(RuleStrength.Strength.REQUIRED)
 public abstract class LivenessChapter extends TckChapter {
     /** The longest a lock may sit free while someone waits for it. */
     public static final Duration BOUND = Duration.ofMillis(Long.getLong("relock.tck.liveness.boundMs", 500));
@@ -510,6 +511,7 @@ public abstract class LivenessChapter extends TckChapter {
      * When it fails: the harness is wrong, not the engine: the monitor must tell a held lock from a
      * free one while a caller waits (look at how it reads the lock's key and the waiters).
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "checks the kit's own monitor")
     @Test
     void rule21_8_monitor_heldLock_isNotAViolation_butAFreeWaitedLockIs() throws Exception {
         LockClient a = client();

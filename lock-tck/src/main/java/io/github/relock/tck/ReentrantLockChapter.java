@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @org.junit.jupiter.api.Tag("reentrant-lock")
+@RuleStrength(RuleStrength.Strength.REQUIRED)
 public abstract class ReentrantLockChapter extends TckChapter {
 
     /** @param kit the enclosing kit */
@@ -165,6 +166,7 @@ public abstract class ReentrantLockChapter extends TckChapter {
      * When it fails: the wait ended early: its deadline is counted from the wrong moment, or a
      * wake-up while the lock was still held was taken as the end of the wait.
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "engine: how long a wait lasts")
     @Test
     void rule2_1_7_tryLockWait_heldByOther_returnsFalseAfterWait() throws Exception {
         DistributedLock lock = client().getLock("tck:wait");
@@ -260,6 +262,8 @@ public abstract class ReentrantLockChapter extends TckChapter {
      * When it fails: the interrupted waiter must leave with nothing held: an attempt whose reply
      * landed after the interrupt must be given back, and the waiter must leave its channel.
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+            because = "engine: an interrupted wait leaves nothing held")
     @Test
     void rule2_1_12_tryLock_interrupted_leavesNothingHeld() throws Exception {
         LockClient holderClient = client();
@@ -347,6 +351,8 @@ public abstract class ReentrantLockChapter extends TckChapter {
      * When it fails: core's argument checks run before any call reaches Redis; a message without
      * the value means the check does not name what was passed.
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+            because = "engine: core checks arguments before any call reaches the driver")
     @Test
     void rule2_1_15_badInput_rejectedWithValueInMessage() {
         LockClient c = client();
@@ -371,6 +377,8 @@ public abstract class ReentrantLockChapter extends TckChapter {
      * When it fails: every entry of a closed client must throw {@code IllegalStateException}: look
      * for the path that does not check whether the client is closed.
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+            because = "engine: a closed client refuses work before any call reaches the driver")
     @Test
     void rule2_1_16_closedClient_refusesWork() {
         LockClient c = client();
@@ -387,6 +395,8 @@ public abstract class ReentrantLockChapter extends TckChapter {
      * the partial unlock, or none on the last, points at the script's count check (local hand-off
      * publishes nothing, but only to a parked waiter of this client, and there is none here).
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+            because = "engine: the release script decides what to publish")
     @Test
     void rule2_1_17_unlock_publishesZeroOnLockChannel() throws Exception {
         DistributedLock lock = client().getLock("tck:chan");
@@ -408,6 +418,8 @@ public abstract class ReentrantLockChapter extends TckChapter {
      * When it fails: {@code getHoldCountAsync()} must take the id of the thread that calls it, not
      * of the thread that completes the future.
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+            because = "engine: which thread's count an async read answers")
     @Test
     void rule2_1_18_getHoldCountAsync_noOwnerId_answersTheCallingThreadsCount() throws Exception {
         DistributedLock lock = client().getLock("tck:hold-async");

@@ -38,6 +38,9 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @org.junit.jupiter.api.Tag("replica-sync")
+@RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+        because = "needs Capability.REPLICA_WAIT; in no kit class: a driver that declares it nests the "
+        + "chapter in a test of its own, as JedisReplicaSyncTest does")
 public abstract class ReplicaSyncChapter extends TckChapter {
 
     /** @param kit the enclosing kit */

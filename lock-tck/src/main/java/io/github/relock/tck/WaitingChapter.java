@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @org.junit.jupiter.api.Tag("waiting")
+@RuleStrength(RuleStrength.Strength.REQUIRED)
 public abstract class WaitingChapter extends TckChapter {
 
     /** @param kit the enclosing kit */
@@ -69,6 +70,8 @@ public abstract class WaitingChapter extends TckChapter {
      * When it fails: without a message the waiter must try again when the TTL its attempt saw runs
      * out: look at how long the wait parks after an attempt that found the lock held.
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+            because = "engine: the TTL bound of a wait that hears no message")
     @Test
     void rule5_2_noMessage_leaseExpiry_waiterAcquiresWithinTtl() throws Exception {
         DistributedLock held = client().getLock("tck:expiry-wake");
@@ -121,6 +124,9 @@ public abstract class WaitingChapter extends TckChapter {
      * subscriber means the driver opened a connection per subscribe, or core does not count its
      * waiters per channel.
      */
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL,
+            because = "engine: core subscribes a channel once per client; rule 1.5.1 holds the driver to one "
+            + "connection")
     @Test
     void rule5_4_manyWaiters_shareOneSubscription_allAcquire() throws Exception {
         LockClient c = client();
