@@ -3,7 +3,7 @@ package io.github.relock.driver.jedis;
 import io.github.relock.tck.RedisCluster;
 import io.github.relock.tck.RedisTopology;
 
-/** Runs the whole relock TCK against the Jedis driver on a 3-master, 3-replica Redis Cluster. */
+/** Runs the whole relock kit against the reference driver (Jedis) on a 3-master, 3-replica Redis Cluster. */
 class JedisClusterTckTest extends JedisTckTest {
 
     @Override

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 import redis.clients.jedis.JedisSentinelPool;
 
 /**
- * Runs the relock TCK against the Jedis driver on a classic {@link JedisSentinelPool} (what Spring
+ * Runs the driver contract kit against the Jedis driver on a classic {@link JedisSentinelPool} (what Spring
  * Data Redis' {@code JedisConnectionFactory} holds with a sentinel configuration), API every Jedis
  * from 6.0 to 8.x has. Only the {@code jedis-*} version profiles run it; the default build covers
  * Sentinel with {@link JedisSentinelTckTest} and the pool with {@link JedisPoolTckTest}.

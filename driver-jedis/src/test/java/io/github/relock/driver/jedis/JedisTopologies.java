@@ -6,6 +6,7 @@ import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RedisTopology;
 import java.util.Set;
 import java.util.stream.Collectors;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
@@ -29,5 +30,25 @@ final class JedisTopologies {
             return RedisSentinelClient.builder().masterName(RedisSentinelGroup.MASTER_NAME).sentinels(sentinels).build();
         }
         return RedisClient.create(((RedisServer) topology).uri());
+    }
+
+    /**
+     * @param server one server
+     * @return the pooled single-node client of the Jedis on the class path: a {@code RedisClient}
+     *     on Jedis 7+, a {@code JedisPooled} on Jedis 6 (made the way the driver's own
+     *     {@code connect} makes it), so the {@code jedis-*} profiles can run the kits using it
+     */
+    static UnifiedJedis pooled(RedisServer server) {
+        return JedisVersions.openPooled(new HostAndPort(server.host(), server.port()),
+                DefaultJedisClientConfig.builder().build());
+    }
+
+    /** Closes any Jedis client or pool (all are {@link AutoCloseable}). */
+    static void close(Object nativeClient) {
+        try {
+            ((AutoCloseable) nativeClient).close();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing " + nativeClient + " failed", e);
+        }
     }
 }
