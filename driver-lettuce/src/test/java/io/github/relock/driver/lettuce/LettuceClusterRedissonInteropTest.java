@@ -4,7 +4,7 @@ import io.github.relock.tck.RedisCluster;
 import io.github.relock.tck.RedisTopology;
 import io.lettuce.core.AbstractRedisClient;
 
-/** Runs the Redisson interop chapter against the Lettuce driver on a 3-master, 3-replica Redis Cluster. */
+/** Runs the Redisson interop chapter against the Lettuce driver on a 3-master, 3-replica Redis Cluster ({@code -Pfull}). */
 class LettuceClusterRedissonInteropTest extends LettuceRedissonInteropTest {
 
     @Override

@@ -4,7 +4,7 @@ import io.github.relock.tck.RedisSentinelGroup;
 import io.github.relock.tck.RedisTopology;
 import io.lettuce.core.AbstractRedisClient;
 
-/** Runs the Redisson interop chapter against the Lettuce driver on a Sentinel-managed primary with two replicas. */
+/** Runs the Redisson interop chapter against the Lettuce driver on a Sentinel-managed primary with two replicas ({@code -Pfull}). */
 class LettuceSentinelRedissonInteropTest extends LettuceRedissonInteropTest {
 
     @Override

@@ -2,23 +2,12 @@ package io.github.relock.driver.lettuce;
 
 import io.github.relock.tck.RedisSentinelGroup;
 import io.github.relock.tck.RedisTopology;
-import io.lettuce.core.AbstractRedisClient;
 
-/** Runs the whole relock TCK against the Lettuce driver on a Sentinel-managed primary with two replicas. */
+/** {@link LettuceTckTest} on a Sentinel-managed primary with two replicas. */
 class LettuceSentinelTckTest extends LettuceTckTest {
 
     @Override
     public RedisTopology topology() {
         return RedisSentinelGroup.shared();
-    }
-
-    @Override
-    protected Object newNativeClient(RedisTopology topology) {
-        return LettuceTopologies.client(topology);
-    }
-
-    @Override
-    protected void closeNativeClient(Object nativeClient) {
-        ((AbstractRedisClient) nativeClient).shutdown();
     }
 }

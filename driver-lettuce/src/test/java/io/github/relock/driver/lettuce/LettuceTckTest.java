@@ -2,11 +2,18 @@ package io.github.relock.driver.lettuce;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RelockTck;
-import io.lettuce.core.RedisClient;
+import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.redisson.RedissonDriverTck;
+import io.lettuce.core.AbstractRedisClient;
 
-/** Runs relock's compatibility kit against the Lettuce driver on a standalone {@link RedisClient}. */
-class LettuceTckTest extends RelockTck {
+/**
+ * Runs the driver contract kit and the Redisson interop rules where the driver matters
+ * ({@link RedissonDriverTck}) against the Lettuce driver on a standalone {@code RedisClient}; the
+ * subclasses change only the topology. The engine spec runs once per topology on the reference
+ * driver (Jedis); {@code -Pfull} runs it here too ({@link LettuceEngineSpecTest}), and the whole
+ * interop chapter ({@link LettuceRedissonInteropTest}).
+ */
+class LettuceTckTest extends RedissonDriverTck {
 
     @Override
     protected RedisDriverProvider provider() {
@@ -15,11 +22,16 @@ class LettuceTckTest extends RelockTck {
 
     @Override
     protected Object newNativeClient(RedisServer server) {
-        return RedisClient.create(server.uri().toString());
+        return LettuceTopologies.client(server);
+    }
+
+    @Override
+    protected Object newNativeClient(RedisTopology topology) {
+        return LettuceTopologies.client(topology);
     }
 
     @Override
     protected void closeNativeClient(Object nativeClient) {
-        ((RedisClient) nativeClient).shutdown();
+        ((AbstractRedisClient) nativeClient).shutdown();
     }
 }
