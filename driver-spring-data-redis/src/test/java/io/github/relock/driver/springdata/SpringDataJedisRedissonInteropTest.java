@@ -6,8 +6,8 @@ import io.github.relock.tck.RedisTopology;
  * Runs the Redisson interop chapter against the driver over a standalone
  * {@code JedisConnectionFactory}; the Sentinel and cluster subclasses change only the topology.
  *
- * <p>In the default build (about 25 s): Redisson sharing locks with the driver is what the
- * driver is for; the Sentinel and cluster subclasses run in the {@code spring-data-kit} profile.
+ * <p>Only in {@code -Pfull}: the default build runs the whole chapter on the reference driver
+ * (Jedis) and the rules where the driver matters in the {@code SpringData*TckTest} classes.
  */
 class SpringDataJedisRedissonInteropTest extends SpringDataRedissonInteropKit {
 

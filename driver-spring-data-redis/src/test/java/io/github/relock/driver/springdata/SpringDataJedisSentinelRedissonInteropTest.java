@@ -6,9 +6,8 @@ import io.github.relock.tck.RedisTopology;
 /**
  * The Redisson interop chapter over a {@code JedisConnectionFactory} on a Sentinel-managed primary with two replicas.
  *
- * <p>Only in the {@code spring-data-kit} profile: the 8 Sentinel and cluster runs take about 8
- * minutes together, more than the default build's budget; the default build checks this topology with
- * {@link SpringDataTopologiesTest} and runs the interop chapter on a standalone server.
+ * <p>Only in {@code -Pfull}: the default build runs the whole chapter on the reference driver
+ * (Jedis) and the rules where the driver matters in the {@code SpringData*TckTest} classes.
  */
 class SpringDataJedisSentinelRedissonInteropTest extends SpringDataJedisRedissonInteropTest {
 

@@ -1,21 +1,23 @@
 package io.github.relock.driver.springdata;
 
 import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.redisson.RedissonDriverTck;
 import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RelockTck;
+import io.github.relock.tck.RedisTopology;
 
 /**
- * Runs the whole relock kit against the driver over a standalone, pooled {@code JedisConnectionFactory}.
- *
- * <p>In the default build: the standalone kit on each backing client is the driver's main
- * evidence (about 2 minutes); the Sentinel and cluster subclasses run in the
- * {@code spring-data-kit} profile.
+ * Runs the driver contract kit and the Redisson interop rules where the driver matters
+ * ({@link RedissonDriverTck}) against the driver over a standalone {@code JedisConnectionFactory}
+ * ({@link Factories}); the cluster and Sentinel subclasses change only the topology. The
+ * engine spec and the whole interop chapter run on the reference driver (Jedis) in the default
+ * build, and here in {@code -Pfull} ({@link SpringDataJedisEngineSpecTest},
+ * {@link SpringDataJedisRedissonInteropTest}).
  */
-class SpringDataJedisTckTest extends RelockTck {
+class SpringDataJedisTckTest extends RedissonDriverTck {
 
     @Override
-    protected void closeNativeClient(Object factory) {
-        Factories.dispose(factory);
+    protected RedisDriverProvider provider() {
+        return new SpringDataDriverProvider();
     }
 
     @Override
@@ -24,7 +26,12 @@ class SpringDataJedisTckTest extends RelockTck {
     }
 
     @Override
-    protected RedisDriverProvider provider() {
-        return new SpringDataDriverProvider();
+    protected Object newNativeClient(RedisTopology topology) {
+        return Factories.jedis(topology);
+    }
+
+    @Override
+    protected void closeNativeClient(Object factory) {
+        Factories.dispose(factory);
     }
 }

@@ -1,18 +1,24 @@
 package io.github.relock.driver.springdata;
 
 import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.redisson.RedissonDriverTck;
 import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RelockTck;
+import io.github.relock.tck.RedisTopology;
 
 /**
- * Runs the whole relock kit against the driver over a standalone {@code LettuceConnectionFactory}.
- *
- * <p>In the default build: the standalone kit on each backing client is the driver's main
- * evidence (about 2 minutes; its factory's command timeout is 5 s, as an application would set
- * it, so the RedLock rule with stopped servers does not wait out Spring's default 60 s); the
- * Sentinel and cluster subclasses run in the {@code spring-data-kit} profile.
+ * Runs the driver contract kit and the Redisson interop rules where the driver matters
+ * ({@link RedissonDriverTck}) against the driver over a standalone {@code LettuceConnectionFactory}
+ * ({@link Factories} (its command timeout is 5 s, as an application would set it, so rules with stopped servers do not wait out Spring's default 60 s)); the cluster and Sentinel subclasses change only the topology. The
+ * engine spec and the whole interop chapter run on the reference driver (Jedis) in the default
+ * build, and here in {@code -Pfull} ({@link SpringDataLettuceEngineSpecTest},
+ * {@link SpringDataLettuceRedissonInteropTest}).
  */
-class SpringDataLettuceTckTest extends RelockTck {
+class SpringDataLettuceTckTest extends RedissonDriverTck {
+
+    @Override
+    protected RedisDriverProvider provider() {
+        return new SpringDataDriverProvider();
+    }
 
     @Override
     protected Object newNativeClient(RedisServer server) {
@@ -20,12 +26,12 @@ class SpringDataLettuceTckTest extends RelockTck {
     }
 
     @Override
-    protected void closeNativeClient(Object factory) {
-        Factories.dispose(factory);
+    protected Object newNativeClient(RedisTopology topology) {
+        return Factories.lettuce(topology);
     }
 
     @Override
-    protected RedisDriverProvider provider() {
-        return new SpringDataDriverProvider();
+    protected void closeNativeClient(Object factory) {
+        Factories.dispose(factory);
     }
 }

@@ -1,0 +1,13 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.tck.RedisCluster;
+import io.github.relock.tck.RedisTopology;
+
+/** {@link SpringDataLettuceEngineSpecTest} on the kit's Redis Cluster ({@code -Pfull}). */
+class SpringDataLettuceClusterEngineSpecTest extends SpringDataLettuceEngineSpecTest {
+
+    @Override
+    public RedisTopology topology() {
+        return RedisCluster.shared();
+    }
+}

@@ -1,0 +1,34 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.EngineSpec;
+import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RedisTopology;
+
+/**
+ * The engine spec against the driver over a standalone {@code LettuceConnectionFactory}; the cluster and Sentinel
+ * subclasses change only the topology. Only in {@code -Pfull}: the engine does not depend on the
+ * client, and the default build runs it once per topology on the reference driver (Jedis).
+ */
+class SpringDataLettuceEngineSpecTest extends EngineSpec {
+
+    @Override
+    protected RedisDriverProvider provider() {
+        return new SpringDataDriverProvider();
+    }
+
+    @Override
+    protected Object newNativeClient(RedisServer server) {
+        return Factories.lettuce(server);
+    }
+
+    @Override
+    protected Object newNativeClient(RedisTopology topology) {
+        return Factories.lettuce(topology);
+    }
+
+    @Override
+    protected void closeNativeClient(Object factory) {
+        Factories.dispose(factory);
+    }
+}
