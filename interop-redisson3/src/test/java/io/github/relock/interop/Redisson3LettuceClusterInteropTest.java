@@ -8,7 +8,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 
-/** The kit's Redisson interop chapter on a 3-master, 3-replica cluster: relock on Lettuce against Redisson 3.17.7. */
+/** {@link Redisson3LettuceInteropTest} on a 3-master, 3-replica cluster. */
 class Redisson3LettuceClusterInteropTest extends Redisson3LettuceInteropTest {
 
     @Override

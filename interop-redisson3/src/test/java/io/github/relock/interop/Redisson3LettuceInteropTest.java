@@ -3,10 +3,16 @@ package io.github.relock.interop;
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.RuleSlice;
 import io.github.relock.tck.redisson.RedissonTck;
 import io.lettuce.core.RedisClient;
 
-/** The kit's Redisson interop chapter, relock on Lettuce against Redisson 3.17.7. */
+/**
+ * The kit's Redisson interop rules where the driver matters (tag {@code interop-pubsub}), relock
+ * on Lettuce against Redisson 3.17.7; {@link Redisson3JedisInteropTest} runs the whole chapter on
+ * the reference driver, and {@code -Pfull} ({@code -Drelock.tck.allRules=true}) runs it here too.
+ */
+@RuleSlice(value = "interop-pubsub", elsewhere = "Redisson3JedisInteropTest runs the whole chapter")
 class Redisson3LettuceInteropTest extends RedissonTck {
 
     @Override
