@@ -1,254 +1,163 @@
 package io.github.relock.tck.selftest;
 
+import static io.github.relock.tck.selftest.KitRun.rule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectNestedMethod;
 
-import io.github.relock.driver.jedis.JedisDriverProvider;
-import io.github.relock.spi.Capability;
-import io.github.relock.spi.CommandExecutor;
-import io.github.relock.spi.ConnectionListener;
-import io.github.relock.spi.DriverOptions;
-import io.github.relock.spi.MessageListener;
-import io.github.relock.spi.RedisDriverProvider;
-import io.github.relock.spi.Script;
-import io.github.relock.spi.Subscription;
-import io.github.relock.tck.FaultInjectingDriver;
-import io.github.relock.tck.Faults;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RelockTck;
-import java.net.URI;
-import java.util.ArrayList;
+import io.github.relock.tck.CancellationChapter;
+import io.github.relock.tck.ConcurrencyChapter;
+import io.github.relock.tck.DriverConformanceChapter;
+import io.github.relock.tck.FailureChapter;
+import io.github.relock.tck.FaultChapter;
+import io.github.relock.tck.LivenessChapter;
+import io.github.relock.tck.ReentrantLockChapter;
+import io.github.relock.tck.RuleStrength.Strength;
+import io.github.relock.tck.WaitingChapter;
+import io.github.relock.tck.selftest.KitRun.Rule;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.testkit.engine.EngineTestKit;
-import org.junit.platform.testkit.engine.Event;
-import org.junit.platform.testkit.engine.Events;
-import redis.clients.jedis.RedisClient;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The kit tests itself: selected rules run against deliberately broken drivers (the Jedis driver
- * with one defect injected) must fail, and the same rules against the real driver must pass. A
- * kit that cannot fail proves nothing.
+ * The kit tests itself: each {@link BrokenDriver} runs the rules that guard the part of the
+ * driver contract it breaks, and exactly the rules named must fail; the others run beside them
+ * as controls, which the defect must not break. Every rule the catalogue marks required
+ * ({@code @RuleStrength(REQUIRED)}) must be shown failing by at least one broken driver, here or
+ * in {@link BrokenDriverSlowKitTest} ({@code -Pfull}), so a required rule is known to be able to
+ * fail. The unbroken driver passes all of them in the same build (driver-jedis runs the driver
+ * contract kit on every topology and on a pool).
  */
 class BrokenDriverKitTest {
 
-    private static final String CONFORMANCE = "io.github.relock.tck.DriverTck$DriverConformance";
-    private static final String REENTRANT = "io.github.relock.tck.DriverTck$ReentrantLock";
-    private static final String WAITING = "io.github.relock.tck.DriverTck$Waiting";
-    private static final String CANCELLATION = "io.github.relock.tck.DriverTck$CancellationAndPartialFailure";
-
-    @Test
-    void kit_driverManglingIntegerReplies_failsReplyAndHoldCountRules() throws Exception {
-        Set<String> failed = failedRules(MangledIntegersKit.class, List.of(
-                rule(CONFORMANCE, "rule1_1_1_eval_scalarReplies_normalisedToNullLongString"),
-                rule(REENTRANT, "rule2_1_3_lock_reentered_holdCountFollowsAndKeyGoesAtZero"),
-                rule(CONFORMANCE, "rule1_3_1_eval_errorReplies_redisErrorExceptionWithCode")));
-        assertEquals(Set.of("rule1_1_1_eval_scalarReplies_normalisedToNullLongString",
-                "rule2_1_3_lock_reentered_holdCountFollowsAndKeyGoesAtZero"), failed,
-                "integers mangled to strings must break exactly the rules that read integers");
-    }
-
-    @Test
-    void kit_driverDroppingMessages_failsWakeUpRule() throws Exception {
-        Set<String> failed = failedRules(DroppedMessagesKit.class, List.of(
-                rule(WAITING, "rule5_1_waiter_wokenByUnlock_notByTtl"),
-                rule(WAITING, "rule5_2_noMessage_leaseExpiry_waiterAcquiresWithinTtl")));
-        assertEquals(Set.of("rule5_1_waiter_wokenByUnlock_notByTtl"), failed,
-                "a driver that drops messages must fail the wake-up rule, and only it: the TTL bound still holds");
-    }
-
-    @Test
-    void kit_driverNeverGivingLocksBack_failsTheCancelledAcquisitionRule() throws Exception {
-        Set<String> failed = failedRules(SwallowedReleasesKit.class, List.of(
-                rule(CANCELLATION, "rule12_4_acquisitionLandingAfterCancel_isGivenBack"),
-                rule(CANCELLATION, "rule12_19_oversizedLease_refusedBeforeAnythingIsWritten")));
-        assertEquals(Set.of("rule12_4_acquisitionLandingAfterCancel_isGivenBack"), failed,
-                "a driver that acknowledges releases without running them re-creates the cancel leak: "
-                        + "the cancelled acquisition's give-back must be seen to fail, and only it");
-    }
-
-    @Test
-    void kit_realDriver_passesTheSameRules() throws Exception {
-        Set<String> failed = failedRules(RealDriverKit.class, List.of(
-                rule(CONFORMANCE, "rule1_1_1_eval_scalarReplies_normalisedToNullLongString"),
-                rule(REENTRANT, "rule2_1_3_lock_reentered_holdCountFollowsAndKeyGoesAtZero"),
-                rule(WAITING, "rule5_1_waiter_wokenByUnlock_notByTtl"),
-                rule(CANCELLATION, "rule12_4_acquisitionLandingAfterCancel_isGivenBack")));
-        assertEquals(Set.of(), failed);
-    }
-
-    private record Rule(String nested, String method) {
-    }
-
-    private static Rule rule(String nested, String method) {
-        return new Rule(nested, method);
-    }
-
-    private static Set<String> failedRules(Class<?> kit, List<Rule> rules) throws ClassNotFoundException {
-        List<org.junit.platform.engine.DiscoverySelector> selectors = new ArrayList<>();
-        for (Rule r : rules) {
-            selectors.add(selectNestedMethod(List.of(kit), Class.forName(r.nested()), r.method()));
+    /**
+     * A broken driver, the rules it must fail, and the rules run beside them that it must pass.
+     *
+     * @param driver the defect
+     * @param mustFail the rules that guard what it breaks
+     * @param controls rules it must not break
+     */
+    record Case(BrokenDriver driver, List<Rule> mustFail, List<Rule> controls) {
+        @Override
+        public String toString() {
+            return driver + " (" + driver.defect + ") fails " + mustFail;
         }
-        Events tests = EngineTestKit.engine("junit-jupiter")
-                .selectors(selectors.toArray(new org.junit.platform.engine.DiscoverySelector[0]))
-                .execute().testEvents();
-        assertEquals(rules.size(), tests.started().count(), "every selected rule must run");
-        Set<String> failed = new TreeSet<>();
-        for (Event e : tests.failed().list()) {
-            failed.add(e.getTestDescriptor().getLegacyReportingName().replace("()", ""));
-        }
-        return failed;
+    }
+
+    private static List<Rule> rules(Class<?> chapter, String... ids) {
+        return Arrays.stream(ids).map(id -> rule(chapter, id)).toList();
+    }
+
+    private static List<Rule> conformance(String... ids) {
+        return rules(DriverConformanceChapter.class, ids);
+    }
+
+    private static List<Rule> reentrant(String... ids) {
+        return rules(ReentrantLockChapter.class, ids);
+    }
+
+    private static List<Rule> concat(List<Rule> a, List<Rule> b) {
+        return Stream.concat(a.stream(), b.stream()).toList();
     }
 
     /**
-     * The Jedis driver as it is, on a pooled client: the control, which must pass every selected
-     * rule. The broken kits change only its provider.
+     * @return the cases that fail within seconds, run by the default build: one or more per broken
+     *     driver, grouped by the part of the contract it breaks
      */
-    static class RealDriverKit extends RelockTck {
-        @Override
-        protected RedisDriverProvider provider() {
-            return new JedisDriverProvider();
-        }
-
-        @Override
-        protected Object newNativeClient(RedisServer server) {
-            return RedisClient.create(server.uri());
-        }
-
-        @Override
-        protected void closeNativeClient(Object nativeClient) {
-            ((RedisClient) nativeClient).close();
-        }
+    static List<Case> cases() {
+        return List.of(
+                // replies: types, nesting, charset
+                new Case(BrokenDriver.MANGLED_INTEGERS,
+                        concat(conformance("1.1.1"), reentrant("2.1.3", "2.1.9", "2.1.10", "2.1.11")),
+                        conformance("1.3.1")),
+                new Case(BrokenDriver.INTEGERS_AS_NIL,
+                        concat(reentrant("2.1.1", "2.1.2", "2.1.4", "2.1.5", "2.1.6", "2.1.8"),
+                                rules(ConcurrencyChapter.class, "6.1")),
+                        conformance("1.3.1")),
+                new Case(BrokenDriver.NESTED_ARRAYS_UNNORMALISED, conformance("1.1.2", "1.4.1"), conformance("1.1.1")),
+                new Case(BrokenDriver.LATIN1, conformance("1.1.3"), conformance("1.1.1")),
+                // scripts
+                new Case(BrokenDriver.NOSCRIPT_IGNORED, conformance("1.2.1", "1.2.2"), conformance("1.1.1")),
+                new Case(BrokenDriver.RESENT_SCRIPTS, reentrant("2.1.3"), conformance("1.1.1")),
+                // errors
+                new Case(BrokenDriver.ERRORS_UNTYPED, conformance("1.3.1", "1.4.1"), conformance("1.1.1")),
+                new Case(BrokenDriver.UNAVAILABLE_UNTYPED, rules(FailureChapter.class, "7.1"),
+                        rules(FailureChapter.class, "7.2")),
+                // the caller's thread
+                new Case(BrokenDriver.INTERRUPTIBLE_CALLS, concat(conformance("1.3.2"), reentrant("2.1.13")),
+                        reentrant("2.1.12")),
+                new Case(BrokenDriver.ASYNC_UNNORMALISED, concat(conformance("1.4.1"), reentrant("2.1.14")),
+                        conformance("1.1.1")),
+                new Case(BrokenDriver.BLOCKING_ASYNC, conformance("1.4.2"), conformance("1.4.1")),
+                new Case(BrokenDriver.THREAD_PER_ASYNC_CALL, rules(WaitingChapter.class, "5.5"), conformance("1.4.1")),
+                // pub/sub
+                new Case(BrokenDriver.CONNECTION_PER_BATCH, conformance("1.5.1"), conformance("1.5.2")),
+                new Case(BrokenDriver.EARLY_UNSUBSCRIBE, conformance("1.5.1", "1.5.2", "1.5.3", "1.5.6"),
+                        conformance("1.5.5")),
+                new Case(BrokenDriver.NO_RESUBSCRIBE, conformance("1.5.4"), conformance("1.1.1")),
+                new Case(BrokenDriver.SHARDED_DEGRADED_QUIETLY, conformance("1.5.5"), conformance("1.1.1")),
+                // close
+                new Case(BrokenDriver.CLOSES_HANDED_CLIENT, conformance("1.6.1"), List.of()));
     }
 
-    /** The Jedis driver with every integer reply turned into its decimal string. */
-    static class MangledIntegersKit extends RealDriverKit {
-        @Override
-        protected RedisDriverProvider provider() {
-            return new Wrapping(new JedisDriverProvider(), e -> new Forwarding(e) {
-                @Override
-                Object reply(Object r) {
-                    if (r instanceof Long l) {
-                        return Long.toString(l);
-                    }
-                    if (r instanceof List<?> list) {
-                        return list.stream().map(this::reply).toList();
-                    }
-                    return r;
-                }
-            });
-        }
+    /**
+     * @return the cases whose rules fail only once a deadline ran out (a TTL, a reconnect timeout,
+     *     a whole soak): about four minutes, so {@link BrokenDriverSlowKitTest} runs them in
+     *     {@code -Pfull}; {@link #everyRequiredRule_isShownFailingByABrokenDriver} counts them
+     */
+    static List<Case> slowCases() {
+        return List.of(
+                new Case(BrokenDriver.DROPPED_MESSAGES, rules(WaitingChapter.class, "5.1"),
+                        rules(WaitingChapter.class, "5.2")),
+                new Case(BrokenDriver.DROPPED_MESSAGES,
+                        rules(LivenessChapter.class, "21.1", "21.2", "21.3", "21.4", "21.5", "21.6", "21.7"),
+                        rules(LivenessChapter.class, "21.8")),
+                new Case(BrokenDriver.NO_RESUBSCRIBE, rules(WaitingChapter.class, "5.3"), List.of()),
+                new Case(BrokenDriver.NEVER_RECONNECTS,
+                        concat(rules(FailureChapter.class, "7.2"), rules(FaultChapter.class, "18.4", "18.7")),
+                        rules(FailureChapter.class, "7.1")),
+                new Case(BrokenDriver.LEAKED_THREADS, conformance("1.6.1"), List.of()),
+                // an engine rule (optional for a driver) fails too: a release acknowledged unrun
+                new Case(BrokenDriver.SWALLOWED_RELEASES, rules(CancellationChapter.class, "12.4"),
+                        rules(CancellationChapter.class, "12.19")));
     }
 
-    /** The Jedis driver delivering no pub/sub message. */
-    static class DroppedMessagesKit extends RealDriverKit {
-        @Override
-        protected RedisDriverProvider provider() {
-            return new Wrapping(new JedisDriverProvider(), e -> new Forwarding(e) {
-                @Override
-                MessageListener listener(MessageListener l) {
-                    return (channel, message) -> { };
-                }
-            });
-        }
+    @AfterEach
+    void closeWhatTheBrokenDriversLeft() {
+        BrokenDriver.closeLeaked();
     }
 
-    /** The Jedis driver acknowledging every lock release with "released" without running it. */
-    static class SwallowedReleasesKit extends RealDriverKit {
-        @Override
-        protected RedisDriverProvider provider() {
-            Faults lies = new Faults();
-            lies.on("lock-release").times(Integer.MAX_VALUE).answer(1L);
-            return new FaultInjectingDriver(new JedisDriverProvider(), lies);
-        }
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void brokenDriver_failsExactlyTheRulesThatGuardWhatItBreaks(Case c) {
+        check(c);
     }
 
-    /** A provider wrapping each executor of another. */
-    private record Wrapping(RedisDriverProvider inner, UnaryOperator<CommandExecutor> wrap) implements RedisDriverProvider {
-        @Override
-        public String name() {
-            return "broken-" + inner.name();
-        }
-
-        @Override
-        public int spiVersion() {
-            return inner.spiVersion();
-        }
-
-        @Override
-        public boolean supports(Object nativeClient) {
-            return inner.supports(nativeClient);
-        }
-
-        @Override
-        public CommandExecutor create(Object nativeClient, DriverOptions options) {
-            return wrap.apply(inner.create(nativeClient, options));
-        }
-
-        @Override
-        public CommandExecutor connect(URI uri, DriverOptions options) {
-            return wrap.apply(inner.connect(uri, options));
-        }
+    /** Runs the case's rules against its broken driver: exactly {@code mustFail} must fail. */
+    static void check(Case c) {
+        List<Rule> all = concat(c.mustFail(), c.controls());
+        Set<String> failed = KitRun.failed(BrokenKits.of(c.driver()), all);
+        assertEquals(ids(c.mustFail()), failed, () -> "a driver that " + c.driver().defect + " must fail exactly "
+                + c.mustFail() + " of " + all);
     }
 
-    /** Forwards everything; subclasses inject one defect. */
-    private static class Forwarding implements CommandExecutor {
-        private final CommandExecutor inner;
+    @Test
+    void everyRequiredRule_isShownFailingByABrokenDriver() {
+        Set<String> shown = Stream.concat(cases().stream(), slowCases().stream()).flatMap(c -> c.mustFail().stream())
+                .map(Rule::id)
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> required = RuleCatalogue.rules().stream().filter(r -> r.strength() == Strength.REQUIRED)
+                .map(RuleCatalogue.Rule::id).collect(Collectors.toCollection(TreeSet::new));
+        required.removeAll(shown);
+        assertEquals(Set.of(), required, "required rules no broken driver here is shown to fail: add a case");
+    }
 
-        Forwarding(CommandExecutor inner) {
-            this.inner = inner;
-        }
-
-        Object reply(Object r) {
-            return r;
-        }
-
-        MessageListener listener(MessageListener l) {
-            return l;
-        }
-
-        @Override
-        public Object evalSha(Script script, List<String> keys, List<String> args) {
-            return reply(inner.evalSha(script, keys, args));
-        }
-
-        @Override
-        public Object eval(Script script, List<String> keys, List<String> args) {
-            return reply(inner.eval(script, keys, args));
-        }
-
-        @Override
-        public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-            return inner.evalShaAsync(script, keys, args).thenApply(this::reply);
-        }
-
-        @Override
-        public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-            return inner.evalAsync(script, keys, args).thenApply(this::reply);
-        }
-
-        @Override
-        public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener l) {
-            return inner.subscribe(channel, sharded, listener(l));
-        }
-
-        @Override
-        public void setConnectionListener(ConnectionListener l) {
-            inner.setConnectionListener(l);
-        }
-
-        @Override
-        public Set<Capability> capabilities() {
-            return inner.capabilities();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
+    private static Set<String> ids(List<Rule> rules) {
+        return rules.stream().map(Rule::id).collect(Collectors.toCollection(TreeSet::new));
     }
 }

@@ -1,0 +1,230 @@
+package io.github.relock.tck.selftest;
+
+import io.github.relock.driver.jedis.JedisDriverProvider;
+import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.DriverTck;
+import io.github.relock.tck.RedisServer;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The driver contract kit over the Jedis driver as it is ({@link Real}, the control) and with each
+ * {@link BrokenDriver} defect: one class each, since JUnit (and the child JVM of rule 18.6) make a
+ * kit from its class alone.
+ */
+final class BrokenKits {
+    private BrokenKits() {
+    }
+
+    /** @return the kit class that runs the driver contract kit over {@code defect} */
+    static Class<? extends DriverTck> of(BrokenDriver defect) {
+        return switch (defect) {
+            case MANGLED_INTEGERS -> MangledIntegers.class;
+            case INTEGERS_AS_NIL -> IntegersAsNil.class;
+            case NESTED_ARRAYS_UNNORMALISED -> NestedArraysUnnormalised.class;
+            case LATIN1 -> Latin1.class;
+            case NOSCRIPT_IGNORED -> NoscriptIgnored.class;
+            case ERRORS_UNTYPED -> ErrorsUntyped.class;
+            case UNAVAILABLE_UNTYPED -> UnavailableUntyped.class;
+            case INTERRUPTIBLE_CALLS -> InterruptibleCalls.class;
+            case ASYNC_UNNORMALISED -> AsyncUnnormalised.class;
+            case BLOCKING_ASYNC -> BlockingAsync.class;
+            case THREAD_PER_ASYNC_CALL -> ThreadPerAsyncCall.class;
+            case RESENT_SCRIPTS -> ResentScripts.class;
+            case SWALLOWED_RELEASES -> SwallowedReleases.class;
+            case DROPPED_MESSAGES -> DroppedMessages.class;
+            case CONNECTION_PER_BATCH -> ConnectionPerBatch.class;
+            case EARLY_UNSUBSCRIBE -> EarlyUnsubscribe.class;
+            case NO_RESUBSCRIBE -> NoResubscribe.class;
+            case SHARDED_DEGRADED_QUIETLY -> ShardedDegradedQuietly.class;
+            case NEVER_RECONNECTS -> NeverReconnects.class;
+            case LEAKED_THREADS -> LeakedThreads.class;
+            case CLOSES_HANDED_CLIENT -> ClosesHandedClient.class;
+        };
+    }
+
+    /** The Jedis driver as it is, on a {@code RedisClient}: must pass every rule the others fail. */
+    static class Real extends DriverTck {
+        @Override
+        protected RedisDriverProvider provider() {
+            return new JedisDriverProvider();
+        }
+
+        @Override
+        protected Object newNativeClient(RedisServer server) {
+            return RedisClient.create(server.uri());
+        }
+
+        @Override
+        protected void closeNativeClient(Object nativeClient) {
+            ((RedisClient) nativeClient).close();
+        }
+    }
+
+    /** {@link Real} with one defect. */
+    abstract static class Broken extends Real {
+        private final BrokenDriver defect;
+
+        Broken(BrokenDriver defect) {
+            this.defect = defect;
+        }
+
+        @Override
+        protected RedisDriverProvider provider() {
+            return defect.provider(super.provider());
+        }
+
+        @Override
+        protected void closeNativeClient(Object nativeClient) {
+            if (defect != BrokenDriver.CLOSES_HANDED_CLIENT) {
+                super.closeNativeClient(nativeClient);
+            }
+        }
+    }
+
+    /** {@link BrokenDriver#MANGLED_INTEGERS}. */
+    static final class MangledIntegers extends Broken {
+        MangledIntegers() {
+            super(BrokenDriver.MANGLED_INTEGERS);
+        }
+    }
+
+    /** {@link BrokenDriver#INTEGERS_AS_NIL}. */
+    static final class IntegersAsNil extends Broken {
+        IntegersAsNil() {
+            super(BrokenDriver.INTEGERS_AS_NIL);
+        }
+    }
+
+    /** {@link BrokenDriver#NESTED_ARRAYS_UNNORMALISED}. */
+    static final class NestedArraysUnnormalised extends Broken {
+        NestedArraysUnnormalised() {
+            super(BrokenDriver.NESTED_ARRAYS_UNNORMALISED);
+        }
+    }
+
+    /** {@link BrokenDriver#LATIN1}. */
+    static final class Latin1 extends Broken {
+        Latin1() {
+            super(BrokenDriver.LATIN1);
+        }
+    }
+
+    /** {@link BrokenDriver#NOSCRIPT_IGNORED}. */
+    static final class NoscriptIgnored extends Broken {
+        NoscriptIgnored() {
+            super(BrokenDriver.NOSCRIPT_IGNORED);
+        }
+    }
+
+    /** {@link BrokenDriver#ERRORS_UNTYPED}. */
+    static final class ErrorsUntyped extends Broken {
+        ErrorsUntyped() {
+            super(BrokenDriver.ERRORS_UNTYPED);
+        }
+    }
+
+    /** {@link BrokenDriver#UNAVAILABLE_UNTYPED}. */
+    static final class UnavailableUntyped extends Broken {
+        UnavailableUntyped() {
+            super(BrokenDriver.UNAVAILABLE_UNTYPED);
+        }
+    }
+
+    /** {@link BrokenDriver#INTERRUPTIBLE_CALLS}. */
+    static final class InterruptibleCalls extends Broken {
+        InterruptibleCalls() {
+            super(BrokenDriver.INTERRUPTIBLE_CALLS);
+        }
+    }
+
+    /** {@link BrokenDriver#ASYNC_UNNORMALISED}. */
+    static final class AsyncUnnormalised extends Broken {
+        AsyncUnnormalised() {
+            super(BrokenDriver.ASYNC_UNNORMALISED);
+        }
+    }
+
+    /** {@link BrokenDriver#BLOCKING_ASYNC}. */
+    static final class BlockingAsync extends Broken {
+        BlockingAsync() {
+            super(BrokenDriver.BLOCKING_ASYNC);
+        }
+    }
+
+    /** {@link BrokenDriver#THREAD_PER_ASYNC_CALL}. */
+    static final class ThreadPerAsyncCall extends Broken {
+        ThreadPerAsyncCall() {
+            super(BrokenDriver.THREAD_PER_ASYNC_CALL);
+        }
+    }
+
+    /** {@link BrokenDriver#RESENT_SCRIPTS}. */
+    static final class ResentScripts extends Broken {
+        ResentScripts() {
+            super(BrokenDriver.RESENT_SCRIPTS);
+        }
+    }
+
+    /** {@link BrokenDriver#SWALLOWED_RELEASES}. */
+    static final class SwallowedReleases extends Broken {
+        SwallowedReleases() {
+            super(BrokenDriver.SWALLOWED_RELEASES);
+        }
+    }
+
+    /** {@link BrokenDriver#DROPPED_MESSAGES}. */
+    static final class DroppedMessages extends Broken {
+        DroppedMessages() {
+            super(BrokenDriver.DROPPED_MESSAGES);
+        }
+    }
+
+    /** {@link BrokenDriver#CONNECTION_PER_BATCH}. */
+    static final class ConnectionPerBatch extends Broken {
+        ConnectionPerBatch() {
+            super(BrokenDriver.CONNECTION_PER_BATCH);
+        }
+    }
+
+    /** {@link BrokenDriver#EARLY_UNSUBSCRIBE}. */
+    static final class EarlyUnsubscribe extends Broken {
+        EarlyUnsubscribe() {
+            super(BrokenDriver.EARLY_UNSUBSCRIBE);
+        }
+    }
+
+    /** {@link BrokenDriver#NO_RESUBSCRIBE}. */
+    static final class NoResubscribe extends Broken {
+        NoResubscribe() {
+            super(BrokenDriver.NO_RESUBSCRIBE);
+        }
+    }
+
+    /** {@link BrokenDriver#SHARDED_DEGRADED_QUIETLY}. */
+    static final class ShardedDegradedQuietly extends Broken {
+        ShardedDegradedQuietly() {
+            super(BrokenDriver.SHARDED_DEGRADED_QUIETLY);
+        }
+    }
+
+    /** {@link BrokenDriver#NEVER_RECONNECTS}. */
+    static final class NeverReconnects extends Broken {
+        NeverReconnects() {
+            super(BrokenDriver.NEVER_RECONNECTS);
+        }
+    }
+
+    /** {@link BrokenDriver#LEAKED_THREADS}. */
+    static final class LeakedThreads extends Broken {
+        LeakedThreads() {
+            super(BrokenDriver.LEAKED_THREADS);
+        }
+    }
+
+    /** {@link BrokenDriver#CLOSES_HANDED_CLIENT}. */
+    static final class ClosesHandedClient extends Broken {
+        ClosesHandedClient() {
+            super(BrokenDriver.CLOSES_HANDED_CLIENT);
+        }
+    }
+}
