@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * {@code jdk.VirtualThreadPinned} event recorded at threshold 0: mutual exclusion holds and no
  * virtual thread pins its carrier inside relock. Needs a JDK 21+ at run time (the kit is compiled
  * for 17 and reaches virtual threads reflectively); skipped, saying so, on older JDKs. The
- * drivers' builds run it on the JDK named by {@code RELOCK_VTHREAD_JAVA} (CI sets it).
+ * drivers' builds run it on the JDK named by {@code RELOCK_VTHREAD_JAVA} (CI sets it); anywhere else,
+ * run the test class on a JDK 21+: with Maven, Surefire's {@code -Djvm=<JDK 21+>/bin/java}.
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
@@ -49,7 +50,8 @@ public abstract class VirtualThreadsKit extends DriverKit {
     @Test
     void rule8_1_virtualThreads_thousandOnTenLocks_exclusiveAndUnpinned() throws Exception {
         assumeTrue(Runtime.version().feature() >= 21,
-                "virtual threads need JDK 21+, this is " + Runtime.version() + "; set RELOCK_VTHREAD_JAVA to run it");
+                "virtual threads need JDK 21+, this is " + Runtime.version() + "; run this class on a JDK 21+"
+                        + " (Maven: -Djvm=<JDK 21+>/bin/java; relock's own build sets it from RELOCK_VTHREAD_JAVA)");
         server().call("FLUSHALL");
         checkThreadsAfterTest();
         // The rule is about exclusion and pinning, not about timeouts: on a loaded two-core machine
