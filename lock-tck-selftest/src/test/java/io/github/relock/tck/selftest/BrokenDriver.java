@@ -290,6 +290,35 @@ enum BrokenDriver {
         }
     },
 
+    /**
+     * A subscribe is confirmed at once, before Redis has it, and its messages reach no listener:
+     * a waiter parks believing it listens, and no release reaches it.
+     */
+    UNCONFIRMED_SUBSCRIBE("confirms a subscribe at once, subscribes 300 ms later and delivers none of its messages") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            return new ForwardingExecutor(e) {
+                @Override
+                public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener l) {
+                    CompletableFuture<Subscription> later = CompletableFuture.supplyAsync(() -> null,
+                            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS))
+                            .thenCompose(x -> inner.subscribe(channel, sharded, (c, m) -> { }));
+                    return CompletableFuture.completedFuture(new Subscription() {
+                        @Override
+                        public String channel() {
+                            return channel;
+                        }
+
+                        @Override
+                        public CompletableFuture<Void> unsubscribe() {
+                            return later.thenCompose(Subscription::unsubscribe);
+                        }
+                    });
+                }
+            };
+        }
+    },
+
     /** Channels go to a new pub/sub connection every 100 channels (a batch each). */
     CONNECTION_PER_BATCH("opens another pub/sub connection for every 100 channels") {
         @Override
@@ -624,18 +653,23 @@ enum BrokenDriver {
 
             @Override
             public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                return async ? now(() -> {
-                    check.run();
-                    return null;
-                }).thenCompose(x -> inner.evalAsync(script, keys, args)) : inner.evalAsync(script, keys, args);
+                RuntimeException refused = async ? refused() : null;
+                return refused != null ? CompletableFuture.failedFuture(refused) : inner.evalAsync(script, keys, args);
             }
 
             @Override
             public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                return async ? now(() -> {
+                RuntimeException refused = async ? refused() : null;
+                return refused != null ? CompletableFuture.failedFuture(refused) : inner.evalShaAsync(script, keys, args);
+            }
+
+            private RuntimeException refused() {
+                try {
                     check.run();
                     return null;
-                }).thenCompose(x -> inner.evalShaAsync(script, keys, args)) : inner.evalShaAsync(script, keys, args);
+                } catch (RuntimeException t) {
+                    return t;
+                }
             }
         };
     }

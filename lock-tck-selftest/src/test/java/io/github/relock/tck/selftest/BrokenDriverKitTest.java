@@ -112,7 +112,7 @@ class BrokenDriverKitTest {
      */
     static List<Case> slowCases() {
         return List.of(
-                new Case(BrokenDriver.DROPPED_MESSAGES, rules(WaitingChapter.class, "5.1"),
+                new Case(BrokenDriver.UNCONFIRMED_SUBSCRIBE, rules(WaitingChapter.class, "5.1"),
                         rules(WaitingChapter.class, "5.2")),
                 new Case(BrokenDriver.DROPPED_MESSAGES,
                         rules(LivenessChapter.class, "21.1", "21.2", "21.3", "21.4", "21.5", "21.6", "21.7"),

@@ -32,6 +32,7 @@ final class BrokenKits {
             case RESENT_SCRIPTS -> ResentScripts.class;
             case SWALLOWED_RELEASES -> SwallowedReleases.class;
             case DROPPED_MESSAGES -> DroppedMessages.class;
+            case UNCONFIRMED_SUBSCRIBE -> UnconfirmedSubscribe.class;
             case CONNECTION_PER_BATCH -> ConnectionPerBatch.class;
             case EARLY_UNSUBSCRIBE -> EarlyUnsubscribe.class;
             case NO_RESUBSCRIBE -> NoResubscribe.class;
@@ -176,6 +177,13 @@ final class BrokenKits {
     static final class DroppedMessages extends Broken {
         DroppedMessages() {
             super(BrokenDriver.DROPPED_MESSAGES);
+        }
+    }
+
+    /** {@link BrokenDriver#UNCONFIRMED_SUBSCRIBE}. */
+    static final class UnconfirmedSubscribe extends Broken {
+        UnconfirmedSubscribe() {
+            super(BrokenDriver.UNCONFIRMED_SUBSCRIBE);
         }
     }
 
