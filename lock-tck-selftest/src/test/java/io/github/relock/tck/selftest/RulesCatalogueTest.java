@@ -1,7 +1,6 @@
 package io.github.relock.tck.selftest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.tck.RuleStrength;
 import io.github.relock.tck.RuleStrength.Strength;
@@ -10,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -127,7 +127,11 @@ class RulesCatalogueTest {
                 md.append(classes.size() > 1 ? "Rules " + of.get(0).id() + (of.size() > 1 ? "–" + of.get(of.size() - 1).id() : "")
                         + ": `" + c.getSimpleName() + "`" : "`" + c.getSimpleName() + "`");
                 md.append(tags.isEmpty() ? "" : ", tag " + tags.stream().map(t -> "`" + t + "`").collect(Collectors.joining(", ")));
-                md.append(kits.isEmpty() ? "; in no kit class" : "; in " + kits.stream().map(k -> "`" + k.getSimpleName() + "`")
+                List<String> nested = RuleCatalogue.KITS.stream().flatMap(k -> Arrays.stream(k.getDeclaredClasses()))
+                        .filter(n -> n.getSuperclass() == c).map(n -> "`" + n.getDeclaringClass().getSimpleName() + "$"
+                                + n.getSimpleName() + "`").toList();
+                md.append(nested.isEmpty() ? "" : "; nested as " + String.join(", ", nested));
+                md.append(kits.isEmpty() ? "; in no kit class" : "; run by " + kits.stream().map(k -> "`" + k.getSimpleName() + "`")
                         .collect(Collectors.joining(", ")));
                 String cs = chapterStrength(c);
                 md.append(cs.equals("required") ? ". Rules required for a driver unless marked.\n"
