@@ -30,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @ExtendWith(RedisFixture.class)
+@ExtendWith(RuleSlice.Condition.class)
 public abstract class DriverKit {
     private final List<AutoCloseable> resources = new ArrayList<>();
 

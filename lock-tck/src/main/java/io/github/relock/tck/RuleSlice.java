@@ -2,6 +2,7 @@ package io.github.relock.tck;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -10,7 +11,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -26,14 +26,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * class LettuceRedissonInteropSliceTest extends RedissonTck { ... }
  * }</pre>
  *
- * <p>On a nested class it applies to that chapter only; the innermost annotation wins. The system
+ * <p>On a nested class it applies to that chapter only; the innermost annotation wins. Every kit
+ * class ({@link DriverKit}) evaluates it. The system
  * property {@value #ALL_RULES} ({@code -Drelock.tck.allRules=true}; the {@code full} profiles set
  * it) runs every rule of a sliced class.
  */
 @Documented
+@Inherited
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
-@ExtendWith(RuleSlice.Condition.class)
 public @interface RuleSlice {
 
     /** System property: {@code true} runs every rule, slices or not. */
@@ -56,7 +57,7 @@ public @interface RuleSlice {
             if (context.getTestMethod().isEmpty()) {
                 return ConditionEvaluationResult.enabled("a class: its rules decide");
             }
-            Optional<RuleSlice> slice = innermost(context.getRequiredTestClass());
+            Optional<RuleSlice> slice = innermost(context);
             if (slice.isEmpty()) {
                 return ConditionEvaluationResult.enabled("no slice");
             }
@@ -72,10 +73,15 @@ public @interface RuleSlice {
                     + Arrays.toString(slice.get().value()) + ")" + where + "; -D" + ALL_RULES + "=true runs it here");
         }
 
-        /** The annotation on the class, its superclasses, or the classes enclosing it, innermost first. */
-        private static Optional<RuleSlice> innermost(Class<?> testClass) {
-            for (Class<?> c = testClass; c != null; c = c.getEnclosingClass()) {
-                for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+        /**
+         * The annotation on the test's class or on a class around it, innermost first: a nested
+         * chapter, then the concrete kit class that runs it (a nested class's enclosing class is
+         * the kit class that declares it, so the concrete one is found through the contexts), each
+         * with its superclasses.
+         */
+        private static Optional<RuleSlice> innermost(ExtensionContext context) {
+            for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+                for (Class<?> k = c.getTestClass().orElse(null); k != null && k != Object.class; k = k.getSuperclass()) {
                     RuleSlice s = k.getAnnotation(RuleSlice.class);
                     if (s != null) {
                         return Optional.of(s);
