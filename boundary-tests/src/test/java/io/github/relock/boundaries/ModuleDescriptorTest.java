@@ -53,6 +53,9 @@ class ModuleDescriptorTest {
         assertEquals(Set.of(), exports(d));
         assertEquals(Map.of(RedisDriverProvider.class.getName(), Set.of(JedisDriverProvider.class.getName())), provides(d));
         assertEquals(Set.of(JedisDriverProvider.class.getName()), serviceFile(JedisDriverProvider.class));
+        assertTrue(requires(d).containsAll(Set.of("redis.clients.jedis", "org.apache.commons.pool2", "org.slf4j")),
+                "Jedis is an automatic module: the driver names its explicit dependencies, or a plain"
+                        + " java -m launch fails without --add-modules (consumer IT): " + requires(d));
     }
 
     @Test
@@ -62,6 +65,10 @@ class ModuleDescriptorTest {
         assertEquals(Set.of(), exports(d));
         assertEquals(Map.of(RedisDriverProvider.class.getName(), Set.of(LettuceDriverProvider.class.getName())), provides(d));
         assertEquals(Set.of(LettuceDriverProvider.class.getName()), serviceFile(LettuceDriverProvider.class));
+        assertTrue(requires(d).containsAll(Set.of("lettuce.core", "io.netty.common", "io.netty.transport",
+                        "io.netty.handler", "io.netty.resolver.dns", "org.slf4j")),
+                "Lettuce is an automatic module: the driver names its explicit dependencies, or a plain"
+                        + " java -m launch fails without --add-modules (consumer IT): " + requires(d));
     }
 
     @Test
