@@ -41,7 +41,7 @@ class DocumentationLinksTest {
     private static final Pattern BACKTICKED = Pattern.compile("`([^`\\s]+)`");
     private static final Pattern MODULE_SHAPED = Pattern.compile("(lock|driver|interop)-[a-z0-9-]+");
 
-    private static final Path ROOT = repositoryRoot();
+    private static final Path ROOT = Repository.root();
 
     @Test
     void markdownLinks_inReadmesAndDocs_resolveToExistingFiles() {
@@ -178,16 +178,6 @@ class DocumentationLinksTest {
     }
 
     private static String rel(Path p) {
-        return ROOT.relativize(p).toString().replace('\\', '/');
-    }
-
-    /** The folder that holds the reactor pom: surefire runs in boundary-tests, one level below. */
-    private static Path repositoryRoot() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("pom.xml")) && Files.isDirectory(dir.resolve("boundary-tests"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("no repository root above " + Path.of("").toAbsolutePath());
+        return Repository.relative(p);
     }
 }

@@ -1,0 +1,21 @@
+/**
+ * relock's Spring Boot auto-configuration. Boot applications usually run on the class path, where
+ * this descriptor only gives the jar its name; on the module path, Spring reads the configuration
+ * classes reflectively, so the package is open to it. Every Redis client, relock's Micrometer module
+ * and Spring Data Redis are optional: each auto-configuration path checks for its classes first.
+ */
+module io.github.relock.spring.boot {
+    requires io.github.relock.core;
+    requires spring.core;
+    requires spring.beans;
+    requires spring.context;
+    requires spring.boot;
+    requires spring.boot.autoconfigure;
+    requires static spring.data.redis;
+    requires static lettuce.core;
+    requires static redis.clients.jedis;
+    requires static io.github.relock.micrometer;
+    requires static micrometer.core;
+    exports io.github.relock.spring.boot;
+    opens io.github.relock.spring.boot to spring.core, spring.beans, spring.context, spring.boot;
+}
