@@ -26,7 +26,8 @@ import org.springframework.context.annotation.Import;
  * <li>the application's Spring Data Redis {@code RedisConnectionFactory} (Lettuce- or Jedis-backed,
  *     standalone, cluster or Sentinel, as Boot configured it), through relock's
  *     {@code driver-spring-data-redis}; without that driver, a Lettuce-backed factory's own
- *     Lettuce client, through {@code driver-lettuce};</li>
+ *     Lettuce client, through {@code driver-lettuce}. This client is closed just before the
+ *     factory stops ({@link RelockClientLifecycle}), not after;</li>
  * <li>else a Lettuce {@code RedisClient} or {@code RedisClusterClient} bean, through
  *     {@code driver-lettuce};</li>
  * <li>else a Jedis {@code UnifiedJedis} bean ({@code RedisClient}, {@code RedisClusterClient},
@@ -97,6 +98,16 @@ public class RelockAutoConfiguration {
                 }
                 throw noDriverForFactory;
             }
+        }
+
+        /**
+         * @return a lifecycle that closes the client in the phase just above the factory's, so the
+         *     client stops before the factory closes the connections it runs on
+         */
+        @Bean
+        RelockClientLifecycle relockLockClientLifecycle(LockClient relockLockClient,
+                org.springframework.data.redis.connection.RedisConnectionFactory factory) {
+            return new RelockClientLifecycle(relockLockClient, factory);
         }
     }
 

@@ -73,7 +73,7 @@ class RelockAutoConfigurationTest {
     }
 
     /** Boot 4.1's Redis auto-configuration, or Boot 3.5's under {@code -Pboot-3.5}. */
-    private static Class<?> bootRedisAutoConfiguration() {
+    static Class<?> bootRedisAutoConfiguration() {
         for (String name : List.of("org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
                 "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")) {
             try {
@@ -257,7 +257,7 @@ class RelockAutoConfigurationTest {
     static class JedisClientConfig {
         @Bean(destroyMethod = "close")
         redis.clients.jedis.RedisClient jedis() {
-            return redis.clients.jedis.RedisClient.create(server.uri());
+            return redis.clients.jedis.RedisClient.create(RedisFixture.shared().uri());
         }
     }
 
