@@ -1,6 +1,8 @@
 package io.github.relock.spring.boot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.DistributedLock;
@@ -11,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -41,6 +44,43 @@ class RelockLifecycleTest {
             assertEquals(factory + 1, context.getBean(RelockClientLifecycle.class).getPhase(),
                     "a higher phase stops first: relock before the factory, and nothing in between");
         });
+    }
+
+    @Test
+    void jedisBackedFactory_withOnlyDriverJedis_failsNamingTheDriverToAdd() {
+        runner.withPropertyValues("spring.data.redis.client-type=jedis").run(context -> {
+            Throwable failure = context.getStartupFailure();
+            assertNotNull(failure, "driver-jedis cannot reach the factory's pool");
+            NoRelockDriverException noDriver = cause(failure, NoRelockDriverException.class);
+            assertTrue(noDriver.getMessage().contains("JedisConnectionFactory")
+                            && noDriver.getMessage().contains("io.github.relock:driver-spring-data-redis"),
+                    noDriver.getMessage());
+            FailureAnalysis analysis = new RelockFailureAnalyzer().analyze(failure);
+            assertNotNull(analysis, "Boot reports it as APPLICATION FAILED TO START");
+            assertTrue(analysis.getAction().startsWith("Add io.github.relock:driver-spring-data-redis"), analysis.getAction());
+        });
+    }
+
+    @Test
+    void jedisBackedFactory_withTheApplicationsJedisClient_locksThroughIt_andClosesQuietly() throws Exception {
+        try (ShutdownWarnings log = new ShutdownWarnings()) {
+            runner.withPropertyValues("spring.data.redis.client-type=jedis")
+                    .withUserConfiguration(RelockAutoConfigurationTest.JedisClientConfig.class)
+                    .run(context -> {
+                        assertNull(context.getStartupFailure());
+                        useCommandAndPubSubConnections(context.getBean(LockClient.class), "starter:stop:jedis");
+                    });
+            assertEquals(List.of(), log.warnings(), "warnings logged while the context closed");
+        }
+    }
+
+    static <T extends Throwable> T cause(Throwable failure, Class<T> type) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        throw new AssertionError("no " + type.getSimpleName() + " among the causes of " + failure, failure);
     }
 
     /** A waiter subscribes, so relock holds both a command and a pub/sub connection at close. */
