@@ -1,8 +1,9 @@
 /**
  * relock's Spring Boot auto-configuration. Boot applications usually run on the class path, where
  * this descriptor only gives the jar its name; on the module path, Spring reads the configuration
- * classes reflectively, so the package is open to it. Every Redis client, relock's Micrometer module
- * and Spring Data Redis are optional: each auto-configuration path checks for its classes first.
+ * classes reflectively, so the package is open to it. Every Redis client, Spring Data Redis, and
+ * relock's Micrometer and Spring Integration modules are optional: each auto-configuration path
+ * checks for its classes first.
  */
 module io.github.relock.spring.boot {
     requires io.github.relock.core;
@@ -16,6 +17,7 @@ module io.github.relock.spring.boot {
     requires static redis.clients.jedis;
     requires static io.github.relock.micrometer;
     requires static micrometer.core;
+    requires static io.github.relock.spring.integration;
     exports io.github.relock.spring.boot;
     opens io.github.relock.spring.boot to spring.core, spring.beans, spring.context, spring.boot;
 }

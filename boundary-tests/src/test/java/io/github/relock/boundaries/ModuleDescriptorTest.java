@@ -137,8 +137,8 @@ class ModuleDescriptorTest {
                 .filter(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.STATIC))
                 .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet());
         assertTrue(optional.containsAll(Set.of("spring.data.redis", "lettuce.core", "redis.clients.jedis",
-                        "io.github.relock.micrometer", "micrometer.core")),
-                "each client, Spring Data Redis and the metrics are optional: " + d.requires());
+                        "io.github.relock.micrometer", "micrometer.core", "io.github.relock.spring.integration")),
+                "each client, Spring Data Redis, the metrics and Spring Integration are optional: " + d.requires());
         assertEquals(Set.of("io.github.relock.spring.boot"), d.opens().stream()
                 .map(ModuleDescriptor.Opens::source).collect(Collectors.toSet()), "Spring reads its configuration reflectively");
     }

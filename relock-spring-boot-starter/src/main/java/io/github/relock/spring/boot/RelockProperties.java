@@ -61,6 +61,9 @@ public class RelockProperties {
     /** Local hand-off of a released lock to a waiting thread of the same client. */
     private final LocalHandoff localHandoff = new LocalHandoff();
 
+    /** The Spring Integration LockRegistry, when relock-spring-integration and Spring Integration 7 are present. */
+    private final Integration integration = new Integration();
+
     /** @return whether the LockClient bean is auto-configured */
     public boolean isEnabled() {
         return enabled;
@@ -154,6 +157,11 @@ public class RelockProperties {
     /** @return the Micrometer metrics properties */
     public Metrics getMetrics() {
         return metrics;
+    }
+
+    /** @return the {@code relock.integration.*} properties */
+    public Integration getIntegration() {
+        return integration;
     }
 
     /** @return the local hand-off properties */
@@ -347,6 +355,42 @@ public class RelockProperties {
         /** @param timeout the wait per write */
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+    }
+
+    /**
+     * {@code relock.integration.*}: the Spring Integration {@code LockRegistry} that
+     * {@code RelockIntegrationAutoConfiguration} declares when {@code relock-spring-integration} and
+     * Spring Integration 7 are on the class path.
+     *
+     * <p>Thread-safety: as {@link RelockProperties}.
+     */
+    public static class Integration {
+
+        /** Whether to declare a RelockLockRegistry bean as the application's LockRegistry. */
+        private boolean enabled = true;
+
+        /** The prefix of every lock name the registry takes: the lock of key k is "registry-key:k". */
+        private String registryKey = "relock-spring-integration";
+
+        /** @return whether the registry bean is auto-configured */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the registry bean is auto-configured */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the prefix of every lock name */
+        public String getRegistryKey() {
+            return registryKey;
+        }
+
+        /** @param registryKey the prefix of every lock name */
+        public void setRegistryKey(String registryKey) {
+            this.registryKey = registryKey;
         }
     }
 }

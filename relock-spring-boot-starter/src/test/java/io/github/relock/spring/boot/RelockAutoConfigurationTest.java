@@ -216,7 +216,8 @@ class RelockAutoConfigurationTest {
         for (String name : List.of("relock.enabled", "relock.lock-watchdog-timeout", "relock.fair-lock-wait-timeout",
                 "relock.command-timeout", "relock.subscription-timeout", "relock.renewal-batch-size",
                 "relock.client-id", "relock.key-prefix", "relock.spin-back-off.initial", "relock.spin-back-off.max",
-                "relock.replica-sync.replicas", "relock.replica-sync.timeout", "relock.metrics.enabled")) {
+                "relock.replica-sync.replicas", "relock.replica-sync.timeout", "relock.metrics.enabled",
+                "relock.integration.enabled", "relock.integration.registry-key")) {
             int at = json.indexOf("\"name\": \"" + name + "\"");
             assertTrue(at >= 0, name + " is missing from the metadata:\n" + json);
             int end = json.indexOf('}', at);
