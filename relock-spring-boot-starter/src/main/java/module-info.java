@@ -6,17 +6,18 @@
  * checks for its classes first.
  */
 module io.github.relock.spring.boot {
-    requires io.github.relock.core;
+    // transitive: the exported configuration classes carry these modules' types and annotations
+    requires transitive io.github.relock.core;
     requires spring.core;
     requires spring.beans;
-    requires spring.context;
-    requires spring.boot;
-    requires spring.boot.autoconfigure;
+    requires transitive spring.context;
+    requires transitive spring.boot;
+    requires transitive spring.boot.autoconfigure;
     requires static spring.data.redis;
     requires static lettuce.core;
     requires static redis.clients.jedis;
-    requires static io.github.relock.micrometer;
-    requires static micrometer.core;
+    requires static transitive io.github.relock.micrometer;
+    requires static transitive micrometer.core;
     requires static io.github.relock.spring.integration;
     exports io.github.relock.spring.boot;
     opens io.github.relock.spring.boot to spring.core, spring.beans, spring.context, spring.boot;

@@ -64,6 +64,10 @@ public class RelockProperties {
     /** The Spring Integration LockRegistry, when relock-spring-integration and Spring Integration 7 are present. */
     private final Integration integration = new Integration();
 
+    /** Creates the properties with every property unset: relock's defaults; Spring's binder then sets what is configured. */
+    public RelockProperties() {
+    }
+
     /** @return whether the LockClient bean is auto-configured */
     public boolean isEnabled() {
         return enabled;
@@ -229,6 +233,10 @@ public class RelockProperties {
         /** The longest pause between polls, at most 1 minute. Default 128 ms. */
         private Duration max;
 
+        /** Creates the properties with relock's default back-off; Spring's binder then sets what is configured. */
+        public SpinBackOff() {
+        }
+
         /** @return the first pause, or null for relock's default */
         public Duration getInitial() {
             return initial;
@@ -266,6 +274,10 @@ public class RelockProperties {
 
         /** The longest time one run of hand-offs may last, 1 ms to 1 minute. Default 20 ms. */
         private Duration maxRun;
+
+        /** Creates the properties with local hand-off on, with relock's default bounds; Spring's binder then sets what is configured. */
+        public LocalHandoff() {
+        }
 
         /** @return whether local hand-off is on */
         public boolean isEnabled() {
@@ -313,6 +325,10 @@ public class RelockProperties {
          */
         private boolean enabled = true;
 
+        /** Creates the properties with metrics on; Spring's binder then sets what is configured. */
+        public Metrics() {
+        }
+
         /** @return whether the metrics are auto-configured */
         public boolean isEnabled() {
             return enabled;
@@ -336,6 +352,10 @@ public class RelockProperties {
 
         /** How long each write waits for the replicas, 1 ms to 1 minute; required with replicas. */
         private Duration timeout;
+
+        /** Creates the properties with replica acknowledgement off; Spring's binder then sets what is configured. */
+        public ReplicaSync() {
+        }
 
         /** @return the replica count, or null when off */
         public Integer getReplicas() {
@@ -372,6 +392,10 @@ public class RelockProperties {
 
         /** The prefix of every lock name the registry takes: the lock of key k is "registry-key:k". */
         private String registryKey = "relock-spring-integration";
+
+        /** Creates the properties with the registry on, under the default registry key; Spring's binder then sets what is configured. */
+        public Integration() {
+        }
 
         /** @return whether the registry bean is auto-configured */
         public boolean isEnabled() {

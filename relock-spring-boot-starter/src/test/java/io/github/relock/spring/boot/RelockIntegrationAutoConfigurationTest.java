@@ -31,7 +31,7 @@ class RelockIntegrationAutoConfigurationTest {
     @Test
     void springIntegration7_declaresARelockLockRegistry_thatLocksInRedis() {
         runner.withPropertyValues("relock.integration.registry-key=orders").run(context -> {
-            LockRegistry registry = context.getBean(LockRegistry.class);
+            LockRegistry<?> registry = context.getBean(LockRegistry.class);
             assertTrue(registry instanceof RelockLockRegistry, registry.getClass().getName());
             Lock lock = registry.obtain("42");
             lock.lock();
@@ -74,7 +74,7 @@ class RelockIntegrationAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class OwnRegistry {
         @Bean
-        LockRegistry ownRegistry() {
+        LockRegistry<?> ownRegistry() {
             return new DefaultLockRegistry();
         }
     }
