@@ -17,6 +17,11 @@ import org.xml.sax.SAXException;
  */
 final class PublishedArtifacts {
 
+    /** relock's group id. */
+    static final String GROUP = "io.github.relock";
+    /** The BOM's artifact id: published as a POM of its own. */
+    static final String BOM = "relock-bom";
+
     private PublishedArtifacts() {
     }
 
@@ -27,7 +32,7 @@ final class PublishedArtifacts {
         NodeList dependencies = bom.getElementsByTagName("dependency");
         for (int i = 0; i < dependencies.getLength(); i++) {
             Element dependency = (Element) dependencies.item(i);
-            if (Poms.text(dependency, "groupId").equals("io.github.relock")) {
+            if (Poms.text(dependency, "groupId").equals(GROUP)) {
                 ids.add(Poms.text(dependency, "artifactId"));
             }
         }
@@ -69,12 +74,18 @@ final class PublishedArtifacts {
 
         /** @return the text of the first direct child called {@code name}, or "" */
         static String text(Element parent, String name) {
+            Element child = child(parent, name);
+            return child == null ? "" : child.getTextContent().strip();
+        }
+
+        /** @return the first direct child called {@code name}, or null */
+        static Element child(Element parent, String name) {
             for (var node = parent.getFirstChild(); node != null; node = node.getNextSibling()) {
                 if (node instanceof Element child && child.getTagName().equals(name)) {
-                    return child.getTextContent().strip();
+                    return child;
                 }
             }
-            return "";
+            return null;
         }
     }
 }
