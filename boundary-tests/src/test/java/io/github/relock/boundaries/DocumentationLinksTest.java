@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * file's folder. A {@code ...} segment elides folders: {@code lock-tck-selftest/src/test/.../BrokenDriverKitTest}
  * needs a file of that name somewhere under {@code driver-jedis/src/test}. Not checked: http(s) and
  * mailto links, anchors within a file, fenced code blocks, and paths in other projects (for example
- * the spec's {@code redisson/src/test/...}).
+ * the spec's {@code redisson/src/test/...}), and build output ({@code target/...}).
  */
 class DocumentationLinksTest {
 
@@ -120,6 +120,9 @@ class DocumentationLinksTest {
         int slash = path.indexOf('/');
         if (slash > 0) {
             String first = path.substring(0, slash);
+            if (first.equals("target")) {
+                return; // build output, never in the repository
+            }
             if (Files.exists(ROOT.resolve(first)) || MODULE_SHAPED.matcher(first).matches()) {
                 refs.add(new Reference(line, token, ROOT.resolve(path).normalize()));
             } else if (path.endsWith(".md")) {
