@@ -61,6 +61,14 @@ class ReleaseBuildTest {
                 assertEquals("${project.version}", Poms.text(d, "version"), Poms.text(d, "artifactId"));
             }
         }
+        String shedlock = Poms.text(child(parent, "properties"), "shedlock.version");
+        for (int i = 0; i < dependencies.getLength(); i++) {
+            Element d = (Element) dependencies.item(i);
+            if (Poms.text(d, "groupId").equals("net.javacrumbs.shedlock")) {
+                assertEquals(shedlock, Poms.text(d, "version"), Poms.text(d, "artifactId")
+                        + ": the BOM aligns ShedLock at the version relock-shedlock is built with");
+            }
+        }
         Map<String, String> parentPlugins = pluginVersions(parent);
         Map<String, String> bomPlugins = pluginVersions(bom);
         assertTrue(bomPlugins.keySet().containsAll(List.of("maven-gpg-plugin", "central-publishing-maven-plugin",
