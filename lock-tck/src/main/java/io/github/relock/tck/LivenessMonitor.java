@@ -57,6 +57,8 @@ public final class LivenessMonitor implements AutoCloseable {
         int stretchSamples;
         String stretchWhy;
         long longestNanos;
+        /** The stretch now going on, in ns (0: none), for callers to wait on. */
+        volatile long openStretchNanos;
 
         Watched(String name, List<String> keys, String queue, String channel) {
             this.name = name;
@@ -97,6 +99,11 @@ public final class LivenessMonitor implements AutoCloseable {
         /** @return the grants counted so far */
         public long grants() {
             return grants.get();
+        }
+
+        /** @return how long the lock has been free while waited for right now, in ms (0: it is not) */
+        public long freeWhileWaitedNowMs() {
+            return openStretchNanos / 1_000_000;
         }
 
         /** @return the longest stretch seen free while waited for, in ms (violating or not) */
@@ -229,6 +236,7 @@ public final class LivenessMonitor implements AutoCloseable {
             }
             w.stretchSamples++;
             w.stretchWhy = why;
+            w.openStretchNanos = after - w.stretchStart;
         }
         w.lastSample = after;
     }
@@ -241,6 +249,7 @@ public final class LivenessMonitor implements AutoCloseable {
     }
 
     private void endStretch(Watched w) {
+        w.openStretchNanos = 0;
         if (w.stretchStart == 0) {
             return;
         }
