@@ -241,8 +241,11 @@ public final class RedisPermitExpirableSemaphore implements PermitExpirableSemap
         }
     }
 
-    private CompletableFuture<List<String>> takeAsync(PermitIds t, long waitMs) {
-        return sync.awaitAsync(t, waitMs, ok -> ok ? t.ids : List.of());
+    /** The future returned is the wait's own: cancelling it ends the wait (permits that land later go back). */
+    private <T> CompletableFuture<T> takeAsync(int permits, long leaseMs, long waitMs, String method,
+                                               java.util.function.Function<List<String>, T> outcome) {
+        PermitIds t = ids(permits, leaseMs, method);
+        return sync.awaitAsync(t, waitMs, ok -> outcome.apply(ok ? t.ids : List.of()));
     }
 
     @Override
@@ -252,13 +255,14 @@ public final class RedisPermitExpirableSemaphore implements PermitExpirableSemap
 
     @Override
     public CompletableFuture<String> acquireAsync(long leaseTime, TimeUnit unit) {
-        return acquireAsync(1, leaseTime, unit).thenApply(ids -> ids.get(0));
+        return checked(() -> takeAsync(1, SyncArgs.leaseMs(leaseTime, unit), Args.WAIT_FOREVER, "acquireAsync",
+                RedisPermitExpirableSemaphore::first));
     }
 
     @Override
     public CompletableFuture<List<String>> acquireAsync(int permits, long leaseTime, TimeUnit unit) {
-        return checked(() -> takeAsync(ids(permits, SyncArgs.leaseMs(leaseTime, unit), "acquireAsync"),
-                Args.WAIT_FOREVER));
+        return checked(() -> takeAsync(permits, SyncArgs.leaseMs(leaseTime, unit), Args.WAIT_FOREVER, "acquireAsync",
+                ids -> ids));
     }
 
     @Override
@@ -268,13 +272,14 @@ public final class RedisPermitExpirableSemaphore implements PermitExpirableSemap
 
     @Override
     public CompletableFuture<String> tryAcquireAsync(long waitTime, long leaseTime, TimeUnit unit) {
-        return tryAcquireAsync(1, waitTime, leaseTime, unit).thenApply(RedisPermitExpirableSemaphore::first);
+        return checked(() -> takeAsync(1, SyncArgs.leaseMs(leaseTime, unit), Args.waitMs(waitTime, unit),
+                "tryAcquireAsync", RedisPermitExpirableSemaphore::first));
     }
 
     @Override
     public CompletableFuture<List<String>> tryAcquireAsync(int permits, long waitTime, long leaseTime, TimeUnit unit) {
-        return checked(() -> takeAsync(ids(permits, SyncArgs.leaseMs(leaseTime, unit), "tryAcquireAsync"),
-                Args.waitMs(waitTime, unit)));
+        return checked(() -> takeAsync(permits, SyncArgs.leaseMs(leaseTime, unit), Args.waitMs(waitTime, unit),
+                "tryAcquireAsync", ids -> ids));
     }
 
     @Override

@@ -165,11 +165,12 @@ public final class RedisSemaphore implements DistributedSemaphore {
 
     // ---------------------------------------------------------------- async
 
-    private CompletableFuture<Boolean> takeAsync(int permits, long waitMs) {
+    /** The future returned is the wait's own: cancelling it ends the wait. */
+    private <T> CompletableFuture<T> takeAsync(int permits, long waitMs, java.util.function.Function<Boolean, T> outcome) {
         if (permits == 0) {
-            return CompletableFuture.completedFuture(true);
+            return CompletableFuture.completedFuture(outcome.apply(true));
         }
-        return sync.awaitAsync(new Permits(sync, policy, calls, permits), waitMs, Boolean::valueOf);
+        return sync.awaitAsync(new Permits(sync, policy, calls, permits), waitMs, outcome);
     }
 
     private static <T> CompletableFuture<T> failed(RuntimeException e) {
@@ -188,7 +189,7 @@ public final class RedisSemaphore implements DistributedSemaphore {
         } catch (RuntimeException e) {
             return failed(e);
         }
-        return takeAsync(permits, Args.WAIT_FOREVER).thenApply(ok -> null);
+        return takeAsync(permits, Args.WAIT_FOREVER, ok -> null);
     }
 
     @Override
@@ -222,7 +223,7 @@ public final class RedisSemaphore implements DistributedSemaphore {
         } catch (RuntimeException e) {
             return failed(e);
         }
-        return takeAsync(permits, waitMs);
+        return takeAsync(permits, waitMs, Boolean::valueOf);
     }
 
     @Override
@@ -234,7 +235,7 @@ public final class RedisSemaphore implements DistributedSemaphore {
         } catch (RuntimeException e) {
             return failed(e);
         }
-        return takeAsync(permits, waitMs);
+        return takeAsync(permits, waitMs, Boolean::valueOf);
     }
 
     @Override
