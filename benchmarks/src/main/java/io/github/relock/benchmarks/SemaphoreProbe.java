@@ -38,11 +38,14 @@ import redis.clients.jedis.RedisClient;
  * <p>Thread-safety: a program; not for concurrent use.
  */
 public final class SemaphoreProbe {
-    /** One contender's semaphore, as the loop sees it. */
-    private interface Sem {
+    /** Takes one permit. */
+    @FunctionalInterface
+    private interface Acquirer {
         void acquire() throws InterruptedException;
+    }
 
-        void release();
+    /** One contender's semaphore, as the loop sees it. */
+    private record Sem(Acquirer acquire, Runnable release) {
     }
 
     private SemaphoreProbe() {
@@ -96,32 +99,12 @@ public final class SemaphoreProbe {
 
     private static Sem relock(DistributedSemaphore s, int permits) {
         s.trySetPermits(permits);
-        return new Sem() {
-            @Override
-            public void acquire() throws InterruptedException {
-                s.acquire();
-            }
-
-            @Override
-            public void release() {
-                s.release();
-            }
-        };
+        return new Sem(s::acquire, s::release);
     }
 
     private static Sem redisson(RSemaphore s, int permits) {
         s.trySetPermits(permits);
-        return new Sem() {
-            @Override
-            public void acquire() throws InterruptedException {
-                s.acquire();
-            }
-
-            @Override
-            public void release() {
-                s.release();
-            }
-        };
+        return new Sem(s::acquire, s::release);
     }
 
     /** @return acquisitions per second of {@code threads} threads looping on {@code s} for {@code seconds} */
@@ -133,8 +116,8 @@ public final class SemaphoreProbe {
             Thread t = new Thread(() -> {
                 try {
                     while (!stop.get()) {
-                        s.acquire();
-                        s.release();
+                        s.acquire().acquire();
+                        s.release().run();
                         acquisitions.incrementAndGet();
                     }
                 } catch (InterruptedException e) {

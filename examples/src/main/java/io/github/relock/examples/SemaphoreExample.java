@@ -61,9 +61,12 @@ public final class SemaphoreExample {
             IntConsumer export = delta -> most.accumulateAndGet(inside.addAndGet(delta), Math::max);
             List<Callable<Void>> workers = new ArrayList<>();
             for (int w = 0; w < WORKERS; w++) {
-                workers.add(relockWorker(viaJedis.getSemaphore(NAME), export));
-                workers.add(relockWorker(viaLettuce.getSemaphore(NAME), export));
-                workers.add(redissonWorker(redisson.getSemaphore(NAME), export));
+                DistributedSemaphore jedisSide = viaJedis.getSemaphore(NAME);
+                DistributedSemaphore lettuceSide = viaLettuce.getSemaphore(NAME);
+                RSemaphore redissonSide = redisson.getSemaphore(NAME);
+                workers.add(worker(jedisSide::acquire, jedisSide::release, export));
+                workers.add(worker(lettuceSide::acquire, lettuceSide::release, export));
+                workers.add(worker(redissonSide::acquire, redissonSide::release, export));
             }
             ExecutorService pool = Executors.newFixedThreadPool(workers.size());
             try {
@@ -84,28 +87,20 @@ public final class SemaphoreExample {
         }
     }
 
-    private static Callable<Void> relockWorker(DistributedSemaphore s, IntConsumer export) {
-        return () -> {
-            for (int i = 0; i < ROUNDS; i++) {
-                s.acquire();
-                try {
-                    exportOnce(export);
-                } finally {
-                    s.release();
-                }
-            }
-            return null;
-        };
+    /** Takes one permit. */
+    @FunctionalInterface
+    private interface Acquirer {
+        void acquire() throws InterruptedException;
     }
 
-    private static Callable<Void> redissonWorker(RSemaphore s, IntConsumer export) {
+    private static Callable<Void> worker(Acquirer acquire, Runnable release, IntConsumer export) {
         return () -> {
             for (int i = 0; i < ROUNDS; i++) {
-                s.acquire();
+                acquire.acquire();
                 try {
                     exportOnce(export);
                 } finally {
-                    s.release();
+                    release.run();
                 }
             }
             return null;
