@@ -62,6 +62,8 @@ public abstract class SynchronizerChapter extends TckChapter {
     /**
      * Counts permits held at once by the callers of a rule; holding more than the limit is an
      * overlap, recorded with who did it.
+     *
+     * <p>Thread-safety: safe for use by several threads.
      */
     protected static final class Holders {
         private final int limit;
