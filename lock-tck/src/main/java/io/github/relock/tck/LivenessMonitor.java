@@ -49,6 +49,8 @@ public final class LivenessMonitor implements AutoCloseable {
         final List<String> keys;
         final String queue;
         final String channel;
+        /** A semaphore: "free" means its key holds a positive count of permits, not that it is absent. */
+        boolean permits;
         final AtomicInteger waiting = new AtomicInteger();
         final AtomicLong grants = new AtomicLong();
         final Map<Thread, Long> waiters = new ConcurrentHashMap<>();
@@ -142,6 +144,22 @@ public final class LivenessMonitor implements AutoCloseable {
         return w;
     }
 
+    /**
+     * Watches a semaphore: it is "free" while its key holds at least one available permit (the
+     * liveness property then reads "no waiter sleeps while permits are available").
+     *
+     * @param name a label for messages
+     * @param key the key holding the number of available permits
+     * @param channel a channel whose subscribers count as waiters, or null
+     * @return the watched semaphore
+     */
+    public Watched watchPermits(String name, String key, String channel) {
+        Watched w = new Watched(name, List.of(key), null, channel);
+        w.permits = true;
+        watched.add(w);
+        return w;
+    }
+
     /** Starts sampling on a thread of its own. */
     public void start() {
         running = true;
@@ -208,7 +226,10 @@ public final class LivenessMonitor implements AutoCloseable {
         }
         boolean free = true;
         for (String key : w.keys) {
-            if ((Long) conn(conns, key).call("EXISTS", key) != 0) {
+            if (w.permits) {
+                Object v = conn(conns, key).call("GET", key);
+                free = v != null && Long.parseLong(String.valueOf(v)) > 0;
+            } else if ((Long) conn(conns, key).call("EXISTS", key) != 0) {
                 free = false;
                 break;
             }

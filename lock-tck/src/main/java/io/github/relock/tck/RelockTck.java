@@ -166,4 +166,28 @@ public abstract class RelockTck extends DriverKit {
             super(RelockTck.this);
         }
     }
+
+    /** Chapter 24: {@link SemaphoreChapter}, run against this driver. */
+    @Nested
+    class Semaphore extends SemaphoreChapter {
+        Semaphore() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** Chapter 25: {@link PermitExpirableSemaphoreChapter}, run against this driver. */
+    @Nested
+    class PermitExpirableSemaphore extends PermitExpirableSemaphoreChapter {
+        PermitExpirableSemaphore() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** Chapter 26: {@link CountDownLatchChapter}, run against this driver. */
+    @Nested
+    class CountDownLatch extends CountDownLatchChapter {
+        CountDownLatch() {
+            super(RelockTck.this);
+        }
+    }
 }
