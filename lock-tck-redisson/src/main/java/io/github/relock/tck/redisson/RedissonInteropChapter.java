@@ -720,6 +720,37 @@ public abstract class RedissonInteropChapter extends TckChapter {
         assertEquals(0L, redis("EXISTS", PREFIX + "tck:nm-rw"));
     }
 
+    /**
+     * Rule 10.24: a relock lock listener hears every Redisson unlock and force unlock once, and
+     * releases by both libraries milliseconds apart as as many events: Redisson publishes each
+     * release one way (classic in 3.x, sharded on a cluster in 4.x), relock both ways on a
+     * cluster, and no copy is counted twice or merged with another release.
+     */
+    @Test
+    void rule10_24_lockListener_hearsRedissonReleasesOnceEach() throws Exception {
+        assumeRelockHearsRedissonUnlocks();
+        DistributedLock relock = client().getLock("tck:listen-x");
+        RLock redisson = redisson(Duration.ofSeconds(30)).getLock("tck:listen-x");
+        List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        int id = relock.addListener((io.github.relock.api.LockListener.Deleted) events::add);
+        Duration deadline = Duration.ofSeconds(15);
+        redisson.lock();
+        redisson.unlock();
+        Await.until(deadline, () -> events.size() == 1, () -> "a Redisson unlock was not heard: " + events);
+        redisson.lock();
+        redisson.unlock();
+        relock.lock();
+        relock.unlock();
+        redisson.lock();
+        redisson.unlock();
+        Await.until(deadline, () -> events.size() == 4, () -> "three releases in a row were not heard as three: " + events);
+        redisson.lock();
+        assertTrue(redisson.forceUnlock());
+        Await.until(deadline, () -> events.size() == 5, () -> "a Redisson force unlock was not heard: " + events);
+        Await.holdsFor(Duration.ofMillis(300), () -> events.size() == 5, () -> "a release was heard twice: " + events);
+        relock.removeListener(id);
+    }
+
     /** Takes a relock read lock, checks a Redisson reader shares it and a Redisson writer does not, releases it. */
     private static void assertRelockReaderSharedWithRedissonReaderOnly(ReadWriteDistributedLock relock,
             RReadWriteLock redisson) throws Exception {
