@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("concurrency")
 public abstract class ConcurrencyChapter extends TckChapter {
 
     /** @param kit the enclosing kit */

@@ -48,6 +48,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("driver-conformance")
 public abstract class DriverConformanceChapter extends TckChapter {
     private static final String KEYLESS_SCRIPTS = "a script without keys runs on any node of a cluster, so EVALSHA after"
             + " EVAL may reach one without it (core never sends one)";

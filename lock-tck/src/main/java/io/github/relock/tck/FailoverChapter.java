@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("failover")
 public abstract class FailoverChapter {
     private static final System.Logger LOG = System.getLogger(FailoverChapter.class.getName());
     /** Longer than a failover takes here (a few seconds), so a renewal answers before the timeout runs out. */

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("read-write-lock")
 public abstract class ReadWriteLockChapter extends TckChapter {
 
     /** @param kit the enclosing kit */

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("reentrant-lock")
 public abstract class ReentrantLockChapter extends TckChapter {
 
     /** @param kit the enclosing kit */

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("replica-sync")
 public abstract class ReplicaSyncChapter extends TckChapter {
 
     /** @param kit the enclosing kit */

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("virtual-threads")
 public abstract class VirtualThreadsKit extends DriverKit {
 
     /** Creates the kit (JUnit does this). */

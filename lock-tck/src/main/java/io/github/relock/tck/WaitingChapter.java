@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
+@org.junit.jupiter.api.Tag("waiting")
 public abstract class WaitingChapter extends TckChapter {
 
     /** @param kit the enclosing kit */
