@@ -6,8 +6,10 @@ import io.github.relock.core.internal.wait.Channel;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,9 +26,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * an unpaired one heard the other way is the same release; two releases are never merged, however
  * close (Redisson 3 publishes classic only and Redisson 4 sharded only: theirs pair with nothing).
  * The watch also keeps an expectation, the moment the lock's TTL as last read runs out, and checks
- * then: the lock's state is read (one script). Found gone while last seen held (and no message
- * came): before the expected moment it was deleted, at or after it the key expired; each is
- * reported once per time the lock was seen held. Found held: the new TTL sets the next check (a
+ * then: the lock's state is read (one script). Found gone while last seen held: at or after the
+ * expected moment the key expired, reported at once; before it, it was deleted, and the release's
+ * message (which a read's reply may overtake) reports it, or, if no message comes within a
+ * second, the read does. Each is reported once per time the lock was seen held. Found held: the new TTL sets the next check (a
  * renewed lock is checked again at its new TTL); a read sent before a release was heard is stale
  * and does not count as seeing it held. Found free: checked again a third of a watchdog timeout
  * later, to learn of a new holder's TTL. The fair lock's release publishes only on its queue
@@ -38,6 +41,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * 10 s while it is free. The listening client's own acquisitions are read at once (taken), so
  * its short leases are heard expiring; another client's lease shorter than the idle check, taken
  * and run out while the watch waits, may go unheard.
+ *
+ * addListener returns once the channel's subscription is in place (at most the subscription
+ * timeout), so every release after it returns is heard.
  *
  * Events are delivered on the client's timer thread, never a driver's pub/sub thread.
  *
@@ -54,6 +60,8 @@ final class LockWatches {
      * listens to both.
      */
     private static final long PAIR_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a deletion found by a read waits for its release's message before it is reported without it. */
+    private static final long MESSAGE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** How often a watch reads a held lock whose release publishes nothing on its channel. */
     private static final long POLL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -173,12 +181,43 @@ final class LockWatches {
             check(); // and learn who holds it next
         }
 
+        /**
+         * Observes the lock's channel and returns once the subscription is in place (or has failed,
+         * or the subscription timeout ran out), so a release after addListener returns is heard.
+         */
         void start() {
             String ch = releaseChannel();
             if (ch != null) {
-                channel = lock.engine.waiters().observe(ch, onMessage);
+                Channel c = lock.engine.waiters().observe(ch, onMessage);
+                channel = c;
+                awaitSubscribed(c);
             }
             check();
+        }
+
+        private void awaitSubscribed(Channel c) {
+            boolean interrupted = false;
+            long end = System.nanoTime() + lock.engine.options().subscriptionTimeout().toNanos();
+            try {
+                while (true) {
+                    try {
+                        c.subscribed().get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        return;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    } catch (ExecutionException | TimeoutException e) {
+                        // the reads still hear releases, late: say so and go on
+                        LOG.log(System.Logger.Level.WARNING, "lock listener of ''{0}'' is not subscribed to {1} ({2});"
+                                + " it hears releases by reading the lock until it is", lock.name, c.channel(),
+                                e instanceof TimeoutException ? "timed out" : e.getCause());
+                        return;
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
 
         void stop() {
@@ -237,10 +276,27 @@ final class LockWatches {
             if (seenHeld) {
                 seenHeld = false;
                 boolean expired = expectedGoneNanos != 0 && now - (expectedGoneNanos - EXPIRY_SLACK_NANOS) >= 0;
-                deliver(expired);
+                if (expired || quietReleases) {
+                    deliver(expired);
+                } else {
+                    awaitReleaseMessage(releases.get());
+                }
             }
             long idle = TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3);
             schedule(quietReleases ? Math.min(idle, POLL_NANOS) : idle);
+        }
+
+        /**
+         * Found deleted before its release's message arrived (a reply can overtake a pub/sub
+         * message): the message reports it; if none comes within MESSAGE_GRACE_NANOS (a message
+         * lost to a reconnect), the deletion is reported then.
+         */
+        private void awaitReleaseMessage(long heard) {
+            lock.engine.schedule(() -> {
+                if (!stopped && releases.compareAndSet(heard, heard + 1)) {
+                    deliver(false);
+                }
+            }, MESSAGE_GRACE_NANOS, () -> { });
         }
 
         private void schedule(long delayNanos) {
