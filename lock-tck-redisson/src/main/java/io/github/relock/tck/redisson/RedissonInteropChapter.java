@@ -9,7 +9,6 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.FencedLock;
 import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.api.LockClient;
-import io.github.relock.spi.Capability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,7 +171,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
         long tid = Thread.currentThread().getId();
         String channel = "redisson_lock__channel:{tck:fmt}";
         boolean cluster = kit.topology().kind() == RedisTopology.Kind.CLUSTER;
-        boolean redissonSharded = cluster && redissonPublishesShardedOnCluster();
+        boolean redissonSharded = cluster && RedissonConfigs.redissonPublishesShardedOnCluster();
         try (RespClient sub = kit.topology().adminFor(channel);
              RespClient shardSub = kit.topology().adminFor(channel)) {
             sub.call("SUBSCRIBE", channel);
@@ -568,26 +567,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
         return channels().contains(channel) || channels().contains("sharded " + channel);
     }
 
-    /**
-     * Redisson publishes its unlocks with SPUBLISH on a Redis 7 cluster since 3.22 (spec 3.4); its
-     * cluster config has had a sharded-subscription setting since 3.29, which tells the two apart
-     * for the versions the kit runs (3.17.7 and 4.x).
-     */
-    /**
-     * On a cluster Redisson 4 publishes its unlocks with {@code SPUBLISH}: a relock waiter hears them
-     * only through a driver that declares {@link Capability#SHARDED_PUBSUB}. Without it the waiter
-     * sleeps until the lock's TTL, which the rules that time a wake-up by a Redisson unlock refuse.
-     */
     private void assumeRelockHearsRedissonUnlocks() {
-        boolean deaf = kit.topology().kind() == RedisTopology.Kind.CLUSTER && redissonPublishesShardedOnCluster()
-                && !kit.newExecutor().capabilities().contains(Capability.SHARDED_PUBSUB);
-        Assumptions.assumeFalse(deaf, "the driver does not declare SHARDED_PUBSUB, so on a cluster its waiters "
-                + "cannot hear Redisson 4's sharded unlock messages (they wait out the TTL)");
-    }
-
-    private static boolean redissonPublishesShardedOnCluster() {
-        return java.util.Arrays.stream(org.redisson.config.ClusterServersConfig.class.getMethods())
-                .anyMatch(m -> m.getName().equals("getShardedSubscriptionMode"));
+        RedissonConfigs.assumeRelockHearsRedissonUnlocks(kit);
     }
 
     private static final String PREFIX = "app1:";
