@@ -7,5 +7,11 @@
 module io.github.relock.driver.jedis {
     requires io.github.relock.core;
     requires redis.clients.jedis;
+    // Jedis is an automatic module, so it declares none of its own dependencies, and the explicit
+    // modules among them (commons-pool2, SLF4J 2) would stay out of a module-path launch
+    // (NoClassDefFoundError: GenericObjectPoolConfig, then LoggerFactory). Requiring them here
+    // resolves them for the application, with no --add-modules.
+    requires org.apache.commons.pool2;
+    requires org.slf4j;
     provides io.github.relock.spi.RedisDriverProvider with io.github.relock.driver.jedis.JedisDriverProvider;
 }

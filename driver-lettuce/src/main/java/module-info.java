@@ -8,5 +8,14 @@ module io.github.relock.driver.lettuce {
     requires io.github.relock.core;
     requires lettuce.core;
     requires io.netty.common; // the client's timer (ClientResources.timer()) for async timeouts
+    // Lettuce is an automatic module, so it declares none of its own dependencies, and the explicit
+    // modules among them (Netty 4.2, SLF4J 2) would stay out of a module-path launch
+    // (NoClassDefFoundError: io/netty/channel/group/ChannelGroup, then LoggerFactory). Requiring
+    // the ones Lettuce loads resolves them, and what they require, for the application, with no
+    // --add-modules.
+    requires io.netty.transport;
+    requires io.netty.handler;
+    requires io.netty.resolver.dns;
+    requires org.slf4j;
     provides io.github.relock.spi.RedisDriverProvider with io.github.relock.driver.lettuce.LettuceDriverProvider;
 }

@@ -25,14 +25,18 @@ import org.junit.jupiter.api.Test;
  * {@code target/} and hidden folders).
  *
  * <p>Checked: relative Markdown links {@code [text](path)} and {@code [label]: path} (resolved
- * against the file's folder; a {@code #fragment} is dropped, so only the file must exist), and
+ * against the file's folder), with their {@code #fragment} when they point into a Markdown file or
+ * within the same file: the target must have a heading of that anchor (GitHub's rule: lower case,
+ * punctuation dropped, spaces to hyphens, {@code -1}, {@code -2} for repeats), and
  * backticked paths that name this repository: a token whose first segment is a top-level entry of
  * the repository or is shaped like a module name ({@code lock-*}, {@code driver-*},
  * {@code interop-*}), resolved against the root, or a bare {@code *.md} name, resolved against the
  * file's folder. A {@code ...} segment elides folders: {@code lock-tck-selftest/src/test/.../BrokenDriverKitTest}
  * needs a file of that name somewhere under {@code driver-jedis/src/test}. Not checked: http(s) and
- * mailto links, anchors within a file, fenced code blocks, and paths in other projects (for example
- * the spec's {@code redisson/src/test/...}).
+ * mailto links, fenced code blocks, and paths in other projects (for example
+ * the spec's {@code redisson/src/test/...}), and build output ({@code target/...}).
+ *
+ * <p>No network: links to other sites are not followed.
  */
 class DocumentationLinksTest {
 
@@ -40,14 +44,16 @@ class DocumentationLinksTest {
     private static final Pattern REFERENCE_LINK = Pattern.compile("^\\s{0,3}\\[[^\\]]+]:\\s*<?(\\S+?)>?(?:\\s+\"[^\"]*\")?\\s*$");
     private static final Pattern BACKTICKED = Pattern.compile("`([^`\\s]+)`");
     private static final Pattern MODULE_SHAPED = Pattern.compile("(lock|driver|interop)-[a-z0-9-]+");
+    private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+?)\\s*#*\\s*$");
 
-    private static final Path ROOT = repositoryRoot();
+    private static final Path ROOT = Repository.root();
 
     @Test
     void markdownLinks_inReadmesAndDocs_resolveToExistingFiles() {
         List<Path> docs = markdownFiles();
         Set<String> scanned = docs.stream().map(DocumentationLinksTest::rel).collect(Collectors.toSet());
-        for (String mustScan : List.of("README.md", "lock-tck/README.md", "docs/spec/redisson-lock-wire-format.md")) {
+        for (String mustScan : List.of("README.md", "lock-tck/README.md", "docs/spec/redisson-lock-wire-format.md",
+                "docs/guide/getting-started.md", "docs/RELEASING.md", "CHANGELOG.md")) {
             assertTrue(scanned.contains(mustScan), "the link check did not find " + mustScan + " (scanned " + scanned + ")");
         }
 
@@ -58,6 +64,9 @@ class DocumentationLinksTest {
                 checked++;
                 if (!exists(ref)) {
                     broken.add(rel(doc) + ":" + ref.line() + ": " + ref.text() + " -> " + rel(ref.resolved()) + " does not exist");
+                } else if (ref.anchor() != null && !anchors(ref.resolved()).contains(ref.anchor())) {
+                    broken.add(rel(doc) + ":" + ref.line() + ": " + ref.text() + " -> " + rel(ref.resolved())
+                            + " has no heading with the anchor #" + ref.anchor());
                 }
             }
         }
@@ -65,8 +74,43 @@ class DocumentationLinksTest {
         assertEquals(List.of(), broken, "documentation names files that are not in the repository");
     }
 
-    /** One path a Markdown file names: as written, and resolved to where it must exist. */
-    private record Reference(int line, String text, Path resolved) {}
+    /**
+     * One path a Markdown file names: as written, resolved to where it must exist, and the heading
+     * anchor it must have (null: none, or not a Markdown file).
+     */
+    private record Reference(int line, String text, Path resolved, String anchor) {
+        Reference(int line, String text, Path resolved) {
+            this(line, text, resolved, null);
+        }
+    }
+
+    /** The anchors GitHub gives a Markdown file's headings. */
+    static Set<String> anchors(Path markdown) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(markdown);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Set<String> anchors = new java.util.HashSet<>();
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        boolean fenced = false;
+        for (String line : lines) {
+            if (line.strip().startsWith("```") || line.strip().startsWith("~~~")) {
+                fenced = !fenced;
+                continue;
+            }
+            Matcher heading = HEADING.matcher(line);
+            if (fenced || !heading.matches()) {
+                continue;
+            }
+            String slug = heading.group(1).strip().toLowerCase(java.util.Locale.ROOT)
+                    .replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
+            int n = seen.merge(slug, 1, Integer::sum);
+            anchors.add(n == 1 ? slug : slug + "-" + (n - 1));
+        }
+        return anchors;
+    }
 
     private static List<Reference> references(Path doc) {
         List<String> lines;
@@ -90,11 +134,11 @@ class DocumentationLinksTest {
             int lineNo = i + 1;
             Matcher reference = REFERENCE_LINK.matcher(line);
             if (reference.matches()) {
-                linkTarget(lineNo, reference.group(1), folder, refs);
+                linkTarget(lineNo, reference.group(1), doc, refs);
             }
             Matcher link = INLINE_LINK.matcher(line);
             while (link.find()) {
-                linkTarget(lineNo, link.group(1), folder, refs);
+                linkTarget(lineNo, link.group(1), doc, refs);
             }
             Matcher code = BACKTICKED.matcher(line);
             while (code.find()) {
@@ -104,12 +148,15 @@ class DocumentationLinksTest {
         return refs;
     }
 
-    private static void linkTarget(int line, String target, Path folder, List<Reference> refs) {
-        if (target.startsWith("#") || target.matches("(?i)[a-z][a-z0-9+.-]*:.*")) {
-            return; // an anchor in this file, or http:, https:, mailto: and the like
+    private static void linkTarget(int line, String target, Path doc, List<Reference> refs) {
+        if (target.matches("(?i)[a-z][a-z0-9+.-]*:.*")) {
+            return; // http:, https:, mailto: and the like
         }
-        String file = target.contains("#") ? target.substring(0, target.indexOf('#')) : target;
-        refs.add(new Reference(line, target, folder.resolve(file).normalize()));
+        int hash = target.indexOf('#');
+        String file = hash < 0 ? target : target.substring(0, hash);
+        String anchor = hash < 0 ? null : target.substring(hash + 1);
+        Path resolved = file.isEmpty() ? doc : doc.getParent().resolve(file).normalize();
+        refs.add(new Reference(line, target, resolved, resolved.toString().endsWith(".md") ? anchor : null));
     }
 
     private static void repositoryPath(int line, String token, Path folder, List<Reference> refs) {
@@ -120,6 +167,9 @@ class DocumentationLinksTest {
         int slash = path.indexOf('/');
         if (slash > 0) {
             String first = path.substring(0, slash);
+            if (first.equals("target")) {
+                return; // build output, never in the repository
+            }
             if (Files.exists(ROOT.resolve(first)) || MODULE_SHAPED.matcher(first).matches()) {
                 refs.add(new Reference(line, token, ROOT.resolve(path).normalize()));
             } else if (path.endsWith(".md")) {
@@ -178,16 +228,6 @@ class DocumentationLinksTest {
     }
 
     private static String rel(Path p) {
-        return ROOT.relativize(p).toString().replace('\\', '/');
-    }
-
-    /** The folder that holds the reactor pom: surefire runs in boundary-tests, one level below. */
-    private static Path repositoryRoot() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve("pom.xml")) && Files.isDirectory(dir.resolve("boundary-tests"))) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("no repository root above " + Path.of("").toAbsolutePath());
+        return Repository.relative(p);
     }
 }

@@ -18,8 +18,11 @@ import java.lang.module.ModuleDescriptor;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
@@ -53,6 +56,9 @@ class ModuleDescriptorTest {
         assertEquals(Set.of(), exports(d));
         assertEquals(Map.of(RedisDriverProvider.class.getName(), Set.of(JedisDriverProvider.class.getName())), provides(d));
         assertEquals(Set.of(JedisDriverProvider.class.getName()), serviceFile(JedisDriverProvider.class));
+        assertTrue(requires(d).containsAll(Set.of("redis.clients.jedis", "org.apache.commons.pool2", "org.slf4j")),
+                "Jedis is an automatic module: the driver names its explicit dependencies, or a plain"
+                        + " java -m launch fails without --add-modules (consumer IT): " + requires(d));
     }
 
     @Test
@@ -62,6 +68,10 @@ class ModuleDescriptorTest {
         assertEquals(Set.of(), exports(d));
         assertEquals(Map.of(RedisDriverProvider.class.getName(), Set.of(LettuceDriverProvider.class.getName())), provides(d));
         assertEquals(Set.of(LettuceDriverProvider.class.getName()), serviceFile(LettuceDriverProvider.class));
+        assertTrue(requires(d).containsAll(Set.of("lettuce.core", "io.netty.common", "io.netty.transport",
+                        "io.netty.handler", "io.netty.resolver.dns", "org.slf4j")),
+                "Lettuce is an automatic module: the driver names its explicit dependencies, or a plain"
+                        + " java -m launch fails without --add-modules (consumer IT): " + requires(d));
     }
 
     @Test
@@ -124,6 +134,58 @@ class ModuleDescriptorTest {
                 "a thin module over the public API: no engine, no driver");
     }
 
+    @Test
+    void micrometer_exportsItsPackage_readsMicrometerForItsUsers() throws Exception {
+        ModuleDescriptor d = descriptorOf(io.github.relock.micrometer.MicrometerLockEventListener.class);
+        assertEquals("io.github.relock.micrometer", d.name());
+        assertEquals(Set.of("io.github.relock.micrometer"), exports(d));
+        assertEquals(Set.of("java.base", "io.github.relock.api", "micrometer.core"), requires(d),
+                "the metrics module uses the public API only, not the engine");
+        assertTrue(d.requires().stream().filter(r -> !r.name().equals("java.base"))
+                        .allMatch(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE)),
+                "API and Micrometer types are in its signatures: " + d.requires());
+    }
+
+    @Test
+    void springBootStarter_exportsItsPackage_everyClientAndMicrometerOptional() throws Exception {
+        ModuleDescriptor d = descriptorOf(io.github.relock.spring.boot.RelockAutoConfiguration.class);
+        assertEquals("io.github.relock.spring.boot", d.name());
+        assertEquals(Set.of("io.github.relock.spring.boot"), exports(d));
+        Set<String> optional = d.requires().stream()
+                .filter(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.STATIC))
+                .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet());
+        assertTrue(optional.containsAll(Set.of("spring.data.redis", "lettuce.core", "redis.clients.jedis",
+                        "io.github.relock.micrometer", "micrometer.core", "io.github.relock.spring.integration")),
+                "each client, Spring Data Redis, the metrics and Spring Integration are optional: " + d.requires());
+        assertEquals(Set.of("io.github.relock.spring.boot"), d.opens().stream()
+                .map(ModuleDescriptor.Opens::source).collect(Collectors.toSet()), "Spring reads its configuration reflectively");
+    }
+
+    /** Every artifact the BOM publishes (less the BOM) is a jar with a module descriptor of its own. */
+    @Test
+    void everyPublishedJar_hasAModuleDescriptor() throws Exception {
+        List<String> published = PublishedArtifacts.jars();
+        assertTrue(published.size() >= 12, "the BOM lists too few artifacts, the parser is broken: " + published);
+        Map<String, String> names = new TreeMap<>();
+        List<String> missing = new ArrayList<>();
+        for (String artifactId : published) {
+            Path jar = PublishedArtifacts.onClassPath(artifactId);
+            if (jar == null) {
+                missing.add(artifactId + ": not on boundary-tests' test class path (add it as a test dependency)");
+                continue;
+            }
+            ModuleDescriptor d = descriptorAt(jar);
+            if (d == null) {
+                missing.add(artifactId + ": no module-info.class in " + jar);
+            } else {
+                names.put(artifactId, d.name());
+            }
+        }
+        assertEquals(List.of(), missing);
+        assertTrue(names.values().stream().allMatch(n -> n.startsWith("io.github.relock.")), names.toString());
+        assertEquals(names.size(), Set.copyOf(names.values()).size(), "module names are unique: " + names);
+    }
+
     private static Set<String> exports(ModuleDescriptor d) {
         return d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet());
     }
@@ -139,14 +201,32 @@ class ModuleDescriptorTest {
 
     /** Reads module-info.class from the jar (or classes folder) the class was loaded from. */
     private static ModuleDescriptor descriptorOf(Class<?> type) throws IOException, URISyntaxException {
-        Path location = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ModuleDescriptor d = descriptorAt(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()));
+        if (d == null) {
+            throw new IllegalStateException("no module-info.class beside " + type.getName());
+        }
+        return d;
+    }
+
+    /** The module-info.class of a jar or classes folder, or null when it has none. */
+    private static ModuleDescriptor descriptorAt(Path location) throws IOException {
         if (Files.isDirectory(location)) {
-            try (InputStream in = Files.newInputStream(location.resolve("module-info.class"))) {
+            Path file = location.resolve("module-info.class");
+            if (!Files.isRegularFile(file)) {
+                return null;
+            }
+            try (InputStream in = Files.newInputStream(file)) {
                 return ModuleDescriptor.read(in);
             }
         }
-        try (JarFile jar = new JarFile(location.toFile()); InputStream in = jar.getInputStream(jar.getEntry("module-info.class"))) {
-            return ModuleDescriptor.read(in);
+        try (JarFile jar = new JarFile(location.toFile())) {
+            var entry = jar.getEntry("module-info.class");
+            if (entry == null) {
+                return null;
+            }
+            try (InputStream in = jar.getInputStream(entry)) {
+                return ModuleDescriptor.read(in);
+            }
         }
     }
 

@@ -9,21 +9,24 @@ import picocli.CommandLine.Parameters;
 import redis.clients.jedis.RedisClient;
 
 /**
- * {@code inspect <lockName>}: what Redis holds for one lock, as text or one JSON object.
+ * {@code inspect <lockName>}: what Redis holds for one lock, semaphore or count-down latch, as text
+ * or one JSON object.
  *
  * <p>Thread-safety: one instance per command line run; not shared.
  */
 @Command(name = "inspect", sortOptions = false, descriptionHeading = "%n", optionListHeading = "%nOptions:%n",
-        header = "Print what Redis holds for a lock, whichever library took it.",
+        header = "Print what Redis holds for a lock, semaphore or latch, whichever library wrote it.",
         description = {
             "Type (reentrant, fair, read-write), holders (clientId:threadId, hold count, read/write; negative"
                     + " thread ids are relock leases), TTL, the fair queue in order with each waiter's deadline,"
                     + " and each read hold's timeout key. A fair lock with no waiters looks exactly like a"
-                    + " reentrant lock in Redis, and is reported as one."},
+                    + " reentrant lock in Redis, and is reported as one. A permit-expirable semaphore shows its"
+                    + " available permits and each held permit's id and deadline; a semaphore and a count-down"
+                    + " latch keep one string count alike, shown as such."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-            "0:a lock was found",
-            "1:no lock of that name, an empty name, or a key that is not a lock",
+            "0:a lock, semaphore or latch was found",
+            "1:nothing of that name, an empty name, or a key that is none of them",
             "2:usage error: unknown option, no lock name, malformed URL",
             "3:Redis unreachable or refused the credentials"})
 final class InspectCommand implements Callable<Integer> {
@@ -64,6 +67,11 @@ final class InspectCommand implements Callable<Integer> {
             try (RedisClient redis = target.jedis()) {
                 target.requireReachable(redis);
                 state = new Inspector(redis).inspect(name);
+                SyncInspector.SyncState sync = state.found() ? null : new SyncInspector(redis).inspect(name);
+                if (sync != null) {
+                    out.println(json ? SyncInspector.json(sync, now, target.redacted()) : SyncInspector.text(sync, now));
+                    return Main.EXIT_OK;
+                }
             }
         }
         out.println(json ? LockReport.json(state, now, target.redacted()) : LockReport.text(state, now));

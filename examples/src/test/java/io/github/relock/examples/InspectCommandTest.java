@@ -365,6 +365,44 @@ class InspectCommandTest {
     }
 
     @Test
+    void inspect_permitExpirableSemaphore_showsAvailableAndHeldPermitsWithDeadlines() throws Exception {
+        String name = "inspect-test:pes";
+        var relockSem = relock.getPermitExpirableSemaphore(name);
+        try {
+            relockSem.trySetPermits(3);
+            String leased = relockSem.acquire(60, TimeUnit.SECONDS);
+            String byRedisson = redisson.getPermitExpirableSemaphore(name).acquire();
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().startsWith(name + "  permit-expirable semaphore, 1 available, 2 held (3 in all), no TTL"),
+                    text::toString);
+            assertTrue(Pattern.compile("\\n    " + leased + "  deadline \\S+ \\(in \\d+\\.\\d s\\)").matcher(text.out()).find(),
+                    text::toString);
+            assertTrue(text.out().contains(byRedisson + "  never expires"), text::toString);
+            JsonNode j = json(inspect(name, "--json"));
+            assertEquals("permit-expirable-semaphore", j.get("type").asText());
+            assertEquals(2, j.get("heldPermits").asInt());
+            assertEquals(leased, j.get("permits").get(0).get("id").asText(), "earliest deadline first");
+        } finally {
+            relockSem.delete();
+        }
+    }
+
+    @Test
+    void inspect_semaphoreOrLatch_showsTheCount() {
+        String name = "inspect-test:sem";
+        try {
+            relock.getSemaphore(name).trySetPermits(4);
+            Cli text = inspect(name);
+            assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+            assertTrue(text.out().startsWith(name + "  semaphore or count-down latch, count 4, no TTL"), text::toString);
+            assertEquals("semaphore-or-latch", json(inspect(name, "--json")).get("type").asText());
+        } finally {
+            relock.getSemaphore(name).delete();
+        }
+    }
+
+    @Test
     void inspect_unreachableOrBadUrl_exitThreeOrTwo() {
         Cli down = Cli.run("inspect", "x", "--url", "redis://127.0.0.1:" + ClosedPort.find());
         assertEquals(Main.EXIT_UNREACHABLE, down.exitCode(), down::toString);

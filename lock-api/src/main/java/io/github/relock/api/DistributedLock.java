@@ -221,7 +221,8 @@ public interface DistributedLock extends Lock {
      * by any client (relock's or Redisson's), and a {@link LockListener.Expired} hears its key
      * expiring. Built on the lock's own channel and its TTL, not on keyspace notifications, so it
      * needs no server configuration and works on a Redis Cluster: see {@link LockListener} for
-     * what it costs and when it hears what.
+     * what it costs and when it hears what. Returns once the listener hears the lock's channel (at
+     * most {@link LockOptions#subscriptionTimeout()} later), so a release after it returns is heard.
      *
      * @param listener what to call; called on a relock thread (never the caller's), once per event
      * @return the listener's id, for {@link #removeListener(int)}

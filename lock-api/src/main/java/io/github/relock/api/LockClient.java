@@ -166,6 +166,44 @@ public interface LockClient extends AutoCloseable {
     DistributedLock getRedLock(DistributedLock... locks);
 
     /**
+     * Returns the semaphore with this name (Redisson {@code getSemaphore}): the permit count in the
+     * string key {@code name}, shared with Redisson's {@code RSemaphore} and with
+     * {@link #getPermitExpirableSemaphore(String)} of the same name.
+     *
+     * @param name the Redis key of the permit count; the rules of {@link #getLock(String)}
+     * @return the semaphore (cheap: it holds no Redis resource)
+     * @throws IllegalArgumentException as {@link #getLock(String)}
+     * @throws NullPointerException if {@code name} is null
+     * @since 0.1.0
+     */
+    DistributedSemaphore getSemaphore(String name);
+
+    /**
+     * Returns the permit-expirable semaphore with this name (Redisson
+     * {@code getPermitExpirableSemaphore}): available permits in {@code name}, leases in
+     * <code>&#123;name&#125;:timeout</code>.
+     *
+     * @param name the Redis key of the available permits; the rules of {@link #getLock(String)}
+     * @return the semaphore
+     * @throws IllegalArgumentException as {@link #getLock(String)}
+     * @throws NullPointerException if {@code name} is null
+     * @since 0.1.0
+     */
+    PermitExpirableSemaphore getPermitExpirableSemaphore(String name);
+
+    /**
+     * Returns the count-down latch with this name (Redisson {@code getCountDownLatch}).
+     *
+     * @param name the Redis key of the count; the rules of {@link #getLock(String)}, and on a Redis
+     *     Cluster no <code>&#123;</code> at all (Redisson's latch channel would fall in another slot)
+     * @return the latch
+     * @throws IllegalArgumentException as {@link #getLock(String)}, or a name with a brace on a cluster
+     * @throws NullPointerException if {@code name} is null
+     * @since 0.1.0
+     */
+    DistributedCountDownLatch getCountDownLatch(String name);
+
+    /**
      * @return this client's id: the {@code <clientId>} part of every owner field it writes; the
      *     options' explicit id, or a random UUID of this client's own
      */

@@ -128,4 +128,16 @@ public interface LockLease extends AutoCloseable {
      */
     @Override
     void close();
+
+    /**
+     * {@link #close()} without blocking: for asynchronous, reactive and coroutine code, which must
+     * not park a thread to release. The same rules: idempotent once it succeeded; a failure with
+     * {@link RedisUnavailableException} leaves the lease invalid and not renewed, and calling
+     * {@code closeAsync()} (or {@code close()}) again retries; {@link IllegalMonitorStateException}
+     * if the lease was lost.
+     *
+     * @return completes when the release is done, or fails as {@link #close()} would throw
+     * @since 0.1.0
+     */
+    java.util.concurrent.CompletableFuture<Void> closeAsync();
 }

@@ -14,14 +14,17 @@ package io.github.relock.api;
  * before its TTL ran out was deleted, one found gone after it expired; a hold by another client
  * shorter than a second may go unheard. Releases and force unlocks by the listening client itself
  * are heard at once, for every lock type. A release that hands the lock straight to a waiting
- * owner (local hand-off) never frees it: nothing is heard. Releases less than 50 ms apart may be
- * heard as one (on a cluster every relock release arrives twice, classic and sharded).
+ * owner (local hand-off) never frees it: nothing is heard. Every release is heard once, however
+ * close to the next (on a cluster a relock release arrives twice, classic and sharded, and the
+ * copies are paired). The listening client's own acquisitions are read at once, so its short
+ * leases are heard expiring; another client's lease taken and run out between two reads of a free
+ * lock (a third of the watchdog timeout apart) may expire unheard.
  *
  * <p>Cost: one subscription per listened lock name per client (none when the client already
  * waits on it; none for fair and spin locks), and one state read per TTL period (about one every
  * 20 to 30 seconds for a lock held under the watchdog), one per release heard, and one per 10
- * seconds while the lock is free; a fair or spin lock's listener reads it once a second. A listener of another client on a lock's channel
- * counts as one of its waiters: releases of that lock are then ordinary ones, not local hand-offs.
+ * seconds while the lock is free; a fair or spin lock's listener reads it once a second. A
+ * listener of another client on a lock's channel counts as one of its waiters: releases of that lock are then ordinary ones, not local hand-offs.
  *
  * <p>Thread-safety: implementations must be thread-safe; they are called on relock's timer or
  * pub/sub threads, one event at a time per listener.

@@ -491,6 +491,48 @@ public abstract class DriverConformanceChapter extends TckChapter {
     }
 
     /**
+     * Rule 1.5.7: sharded subscriptions to channels of many slots, asked for at once (so a driver
+     * may batch them), are each confirmed, each hears its {@code SPUBLISH}, and unsubscribing
+     * them at once leaves no sharded channel; round after round. When it fails: a batch mixed
+     * slots in one {@code SSUBSCRIBE}/{@code SUNSUBSCRIBE} (a cluster answers {@code CROSSSLOT}
+     * and the subscriptions fail, or never complete), or the driver lost track of a channel after
+     * such a failure ("already subscribed").
+     */
+    @Test
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "needs a cluster and SHARDED_PUBSUB; the broken-driver"
+            + " self-test runs on one server, where no batch can mix slots")
+    void rule1_5_7_shardedSubscriptions_manySlotsAtOnce_allConfirmedAndHeard() throws Exception {
+        CommandExecutor ex = kit.newExecutor();
+        org.junit.jupiter.api.Assumptions.assumeTrue(ex.capabilities().contains(Capability.SHARDED_PUBSUB),
+                "the driver does not declare SHARDED_PUBSUB");
+        for (int round = 0; round < 5; round++) {
+            Map<String, BlockingListener> listeners = new java.util.LinkedHashMap<>();
+            List<CompletableFuture<Subscription>> asked = new ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                String ch = "tck:ss:" + round + ":" + i; // 24 names: many slots, several per node
+                BlockingListener l = new BlockingListener();
+                listeners.put(ch, l);
+                asked.add(ex.subscribe(ch, true, l));
+            }
+            List<Subscription> subs = new ArrayList<>();
+            for (CompletableFuture<Subscription> f : asked) {
+                subs.add(get(f));
+            }
+            for (Map.Entry<String, BlockingListener> e : listeners.entrySet()) {
+                redis("SPUBLISH", e.getKey(), "m-" + e.getKey());
+                assertEquals("m-" + e.getKey(), e.getValue().next(), "the message on " + e.getKey());
+            }
+            List<CompletableFuture<Void>> gone = new ArrayList<>();
+            subs.forEach(sub -> gone.add(sub.unsubscribe()));
+            for (CompletableFuture<Void> g : gone) {
+                g.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            Await.until(DEADLINE, () -> ((List<?>) redis("PUBSUB", "SHARDCHANNELS", "tck:ss:*")).isEmpty(),
+                    () -> "still subscribed: " + redis("PUBSUB", "SHARDCHANNELS", "tck:ss:*"));
+        }
+    }
+
+    /**
      * Rule 1.5.5: optional abilities are declared, not guessed: without
      * {@link Capability#SHARDED_PUBSUB} a sharded subscribe fails loudly with
      * {@link UnsupportedOperationException}; without {@link Capability#REPLICA_WAIT}

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Nested;
  * <p>The chapters: 1 driver conformance (replies, NOSCRIPT, errors, async, the one pub/sub
  * connection, reconnect, close), 2 the reentrant lock (a smoke test of the whole path), 5 waiting
  * and wake-up, 6 mutual exclusion under load, 7 failure signalling, 12 cancellation and partial
- * failure, 18 faults between the client and Redis, and 21 liveness. The engine's own chapters
+ * failure, 18 faults between the client and Redis, 21 liveness and 23 lock listeners. The engine's own chapters
  * (leases, fairness, the lock family, hand-off, bad input, ...) are {@link EngineSpec}, which
  * relock runs once per topology on its reference driver; {@link RelockTck} runs both.
  *
@@ -96,6 +96,18 @@ public abstract class DriverTck extends DriverKit {
     @Nested
     class Liveness extends LivenessChapter {
         Liveness() {
+            super(DriverTck.this);
+        }
+    }
+
+    /**
+     * Chapter 23: {@link LockListenerChapter}, run against this driver: a listener hears releases
+     * only through the driver's pub/sub (classic, and sharded on a cluster), so how the driver
+     * confirms and delivers them matters.
+     */
+    @Nested
+    class LockListeners extends LockListenerChapter {
+        LockListeners() {
             super(DriverTck.this);
         }
     }

@@ -5,14 +5,15 @@ import org.junit.jupiter.api.Nested;
 /**
  * The engine spec: the chapters that specify relock's engine ({@code lock-core}) rather than a
  * driver — leases and the watchdog, the fair lock, multi-locks, the lock family, the read-write
- * lock, bad input, observability, local hand-off, liveness, lost replies and lock listeners. They
+ * lock, bad input, observability, local hand-off, liveness, lost replies, lock listeners and the
+ * synchronizers (semaphores and the count-down latch). They
  * do not depend on how the client holds its connections, so relock runs them once per topology
  * on its reference driver (Jedis: {@code JedisTckTest} and {@code JedisClusterTckTest} run
  * {@link RelockTck}, {@code JedisSentinelEngineSpecTest} runs this class), not on every driver.
  *
  * <p>A driver runs it as it runs {@link DriverTck} (extend it, implement {@link DriverKit}'s three
- * factory methods); a conforming driver passes it. Chapter 21 (liveness) is in both kits: it is
- * about the engine's waiting and about how the driver delivers wake-ups.
+ * factory methods); a conforming driver passes it. Chapters 21 (liveness) and 23 (lock listeners)
+ * are in both kits: they are about the engine and about how the driver delivers messages.
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
@@ -106,6 +107,30 @@ public abstract class EngineSpec extends DriverKit {
     @Nested
     class LockListeners extends LockListenerChapter {
         LockListeners() {
+            super(EngineSpec.this);
+        }
+    }
+
+    /** Chapter 24: {@link SemaphoreChapter}. */
+    @Nested
+    class Semaphore extends SemaphoreChapter {
+        Semaphore() {
+            super(EngineSpec.this);
+        }
+    }
+
+    /** Chapter 25: {@link PermitExpirableSemaphoreChapter}. */
+    @Nested
+    class PermitExpirableSemaphore extends PermitExpirableSemaphoreChapter {
+        PermitExpirableSemaphore() {
+            super(EngineSpec.this);
+        }
+    }
+
+    /** Chapter 26: {@link CountDownLatchChapter}. */
+    @Nested
+    class CountDownLatch extends CountDownLatchChapter {
+        CountDownLatch() {
             super(EngineSpec.this);
         }
     }

@@ -679,4 +679,31 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
                 && kit.newExecutor().nodeOfSlot(RedisCluster.slot(names.get(0))) != null;
     }
 
+    /**
+     * Rule 4.18: {@code LockLease.closeAsync()} releases without blocking, on a single lock and a
+     * multi-lock: the lock is free when its future completes, the lease is no longer valid, a second
+     * call does nothing, and a lease whose lock was lost fails the future with
+     * IllegalMonitorStateException. When it fails: the async release does not keep the lease's
+     * bookkeeping (released, valid) as {@code close()} does.
+     */
+    @Test
+    void rule4_18_closeAsync_releasesWithoutBlocking_idempotent_lostLeaseFails() throws Exception {
+        LockClient c = client();
+        DistributedLock lock = c.getLock("tck:close-async");
+        LockLease lease = lock.acquire(Duration.ofSeconds(5));
+        lease.closeAsync().get(10, TimeUnit.SECONDS);
+        assertFalse(lock.isLocked());
+        assertFalse(lease.isValid());
+        lease.closeAsync().get(10, TimeUnit.SECONDS); // idempotent
+        DistributedLock multi = c.getMultiLock(c.getLock("{tck:close-async}:a"), c.getLock("{tck:close-async}:b"));
+        LockLease both = multi.acquire(Duration.ofSeconds(5));
+        both.closeAsync().get(10, TimeUnit.SECONDS);
+        assertEquals(0L, redis("EXISTS", "{tck:close-async}:a"));
+        assertEquals(0L, redis("EXISTS", "{tck:close-async}:b"));
+        LockLease lost = lock.acquire(Duration.ofSeconds(5));
+        assertTrue(lock.forceUnlock());
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> lost.closeAsync().get(10, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof IllegalMonitorStateException, "expected IllegalMonitorStateException, got " + e.getCause());
+    }
 }

@@ -506,8 +506,8 @@ public abstract class LivenessChapter extends TckChapter {
     }
 
     /**
-     * Rule 21.8: a sanity rule for the harness itself; a lock held throughout is never "free while
-     * waited for".
+     * Rule 21.8: a sanity rule for the harness itself: a lock held throughout is never "free while
+     * waited for", and a lock left free while someone waits is a violation.
      * When it fails: the harness is wrong, not the engine: the monitor must tell a held lock from a
      * free one while a caller waits (look at how it reads the lock's key and the waiters).
      */
@@ -522,9 +522,11 @@ public abstract class LivenessChapter extends TckChapter {
         lock.lock();
         monitor.start();
         w.enter();
-        Thread.sleep(300); // held while waited for: no violation
+        Await.holdsFor(Duration.ofMillis(300), () -> w.freeWhileWaitedNowMs() == 0,
+                () -> "a held lock was seen free");
         lock.unlock();
-        Thread.sleep(300); // free while waited for: one violation
+        Await.until(Duration.ofSeconds(20), () -> w.freeWhileWaitedNowMs() > 200,
+                () -> "the monitor never saw the free lock waited for");
         w.exit(false);
         monitor.stop();
         List<String> v = monitor.violations();

@@ -49,6 +49,8 @@ public final class LivenessMonitor implements AutoCloseable {
         final List<String> keys;
         final String queue;
         final String channel;
+        /** A semaphore: "free" means its key holds a positive count of permits, not that it is absent. */
+        boolean permits;
         final AtomicInteger waiting = new AtomicInteger();
         final AtomicLong grants = new AtomicLong();
         final Map<Thread, Long> waiters = new ConcurrentHashMap<>();
@@ -57,6 +59,8 @@ public final class LivenessMonitor implements AutoCloseable {
         int stretchSamples;
         String stretchWhy;
         long longestNanos;
+        /** The stretch now going on, in ns (0: none), for callers to wait on. */
+        volatile long openStretchNanos;
 
         Watched(String name, List<String> keys, String queue, String channel) {
             this.name = name;
@@ -99,6 +103,11 @@ public final class LivenessMonitor implements AutoCloseable {
             return grants.get();
         }
 
+        /** @return how long the lock has been free while waited for right now, in ms (0: it is not) */
+        public long freeWhileWaitedNowMs() {
+            return openStretchNanos / 1_000_000;
+        }
+
         /** @return the longest stretch seen free while waited for, in ms (violating or not) */
         public long longestFreeWhileWaitedMs() {
             return longestNanos / 1_000_000;
@@ -131,6 +140,22 @@ public final class LivenessMonitor implements AutoCloseable {
      */
     public Watched watch(String name, List<String> keys, String queue, String channel) {
         Watched w = new Watched(name, keys, queue, channel);
+        watched.add(w);
+        return w;
+    }
+
+    /**
+     * Watches a semaphore: it is "free" while its key holds at least one available permit (the
+     * liveness property then reads "no waiter sleeps while permits are available").
+     *
+     * @param name a label for messages
+     * @param key the key holding the number of available permits
+     * @param channel a channel whose subscribers count as waiters, or null
+     * @return the watched semaphore
+     */
+    public Watched watchPermits(String name, String key, String channel) {
+        Watched w = new Watched(name, List.of(key), null, channel);
+        w.permits = true;
         watched.add(w);
         return w;
     }
@@ -201,7 +226,10 @@ public final class LivenessMonitor implements AutoCloseable {
         }
         boolean free = true;
         for (String key : w.keys) {
-            if ((Long) conn(conns, key).call("EXISTS", key) != 0) {
+            if (w.permits) {
+                Object v = conn(conns, key).call("GET", key);
+                free = v != null && Long.parseLong(String.valueOf(v)) > 0;
+            } else if ((Long) conn(conns, key).call("EXISTS", key) != 0) {
                 free = false;
                 break;
             }
@@ -229,6 +257,7 @@ public final class LivenessMonitor implements AutoCloseable {
             }
             w.stretchSamples++;
             w.stretchWhy = why;
+            w.openStretchNanos = after - w.stretchStart;
         }
         w.lastSample = after;
     }
@@ -241,6 +270,7 @@ public final class LivenessMonitor implements AutoCloseable {
     }
 
     private void endStretch(Watched w) {
+        w.openStretchNanos = 0;
         if (w.stretchStart == 0) {
             return;
         }

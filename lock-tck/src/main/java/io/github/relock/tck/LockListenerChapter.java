@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @Tag("lock-listeners")
+@RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "the engine's bookkeeping; what a driver can break"
+        + " here, delivering a release's message, rule 23.1 requires")
 public abstract class LockListenerChapter extends TckChapter {
     private static final Duration DEADLINE = Duration.ofSeconds(15);
 
@@ -47,12 +49,14 @@ public abstract class LockListenerChapter extends TckChapter {
 
     /**
      * Rule 23.1: a deleted listener hears the lock freed by its own client's unlock, by another
-     * client's unlock, and by a force unlock, once each.
+     * client's unlock, and by a force unlock, once each: two releases milliseconds apart are two
+     * events, and one release heard both ways on a cluster (classic and sharded) is one.
      * When it fails: a deleted listener hears the release's message on the lock's channel: check
-     * that its client subscribes that channel, and that its own client's unlock, which may hand off
-     * and publish nothing, is reported too.
+     * that its client subscribes that channel (classic, and sharded on a cluster) and that
+     * addListener returns only once it does.
      */
     @Test
+    @RuleStrength(RuleStrength.Strength.REQUIRED)
     void rule23_1_deletedListener_hearsEveryReleaseAndForceUnlock() throws Exception {
         LockClient listening = client();
         LockClient other = client();
@@ -65,11 +69,14 @@ public abstract class LockListenerChapter extends TckChapter {
         DistributedLock others = other.getLock("tck:listen");
         others.lock();
         others.unlock();
-        Await.until(DEADLINE, () -> events.size() == 2, () -> "another client's unlock was not heard: " + events);
+        others.lock();
+        others.unlock();
+        Await.until(DEADLINE, () -> events.size() == 3, () -> "another client's two unlocks were not heard as two: " + events);
         others.lock();
         assertTrue(lock.forceUnlock());
-        Await.until(DEADLINE, () -> events.size() == 3, () -> "a force unlock was not heard: " + events);
-        assertEquals(List.of("deleted tck:listen", "deleted tck:listen", "deleted tck:listen"), events);
+        Await.until(DEADLINE, () -> events.size() == 4, () -> "a force unlock was not heard: " + events);
+        Await.holdsFor(Duration.ofMillis(300), () -> events.size() == 4, () -> "a release was heard twice: " + events);
+        assertEquals(List.of("deleted tck:listen", "deleted tck:listen", "deleted tck:listen", "deleted tck:listen"), events);
         lock.removeListener(id);
     }
 
@@ -81,18 +88,17 @@ public abstract class LockListenerChapter extends TckChapter {
      */
     @Test
     void rule23_2_expiredListener_hearsALeaseRunOut_notARenewedHold() throws Exception {
-        LockClient c = kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(Duration.ofSeconds(1)).build());
+        LockClient c = kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(Duration.ofSeconds(2)).build());
         DistributedLock lock = c.getLock("tck:listen-expiry");
         List<String> events = new CopyOnWriteArrayList<>();
         int id = lock.addListener(expired(events));
-        lock.lock(); // the watchdog's: renewed every third of a second
-        long start = System.nanoTime();
-        Await.holdsFor(Duration.ofMillis(2500), () -> events.isEmpty(), () -> "a renewed hold was reported expired: " + events);
+        lock.lock(); // the watchdog's: renewed every two thirds of a second
+        Await.holdsFor(Duration.ofMillis(5000), () -> events.isEmpty(), () -> "a renewed hold was reported expired: " + events);
+        assertTrue(lock.isHeldByCurrentThread(), "the watchdog did not keep the lock held");
         lock.unlock();
         assertTrue(lock.tryLock(0, 300, TimeUnit.MILLISECONDS));
         Await.until(DEADLINE, () -> events.size() == 1, () -> "the 300 ms lease's expiry was not heard: " + events);
         assertEquals(List.of("expired tck:listen-expiry"), events);
-        assertTrue(System.nanoTime() - start > 0);
         lock.removeListener(id);
     }
 

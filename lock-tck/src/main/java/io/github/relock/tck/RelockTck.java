@@ -97,10 +97,26 @@ public abstract class RelockTck extends DriverTck {
         }
     }
 
-    /** Chapter 23: {@link LockListenerChapter}, run against this driver. */
+    /** Chapter 24: {@link SemaphoreChapter}, run against this driver. */
     @Nested
-    class LockListeners extends LockListenerChapter {
-        LockListeners() {
+    class Semaphore extends SemaphoreChapter {
+        Semaphore() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** Chapter 25: {@link PermitExpirableSemaphoreChapter}, run against this driver. */
+    @Nested
+    class PermitExpirableSemaphore extends PermitExpirableSemaphoreChapter {
+        PermitExpirableSemaphore() {
+            super(RelockTck.this);
+        }
+    }
+
+    /** Chapter 26: {@link CountDownLatchChapter}, run against this driver. */
+    @Nested
+    class CountDownLatch extends CountDownLatchChapter {
+        CountDownLatch() {
             super(RelockTck.this);
         }
     }

@@ -49,8 +49,16 @@ public class CoroutineLease internal constructor(
      *     renewed, and calling [release] again retries
      */
     public suspend fun release() {
+        closeAsync().awaitWithoutCancelling()
+    }
+
+    /**
+     * Releases this lease without blocking a thread ([LockLease.closeAsync]); completes at once if
+     * it was already released.
+     */
+    override fun closeAsync(): CompletableFuture<Void> {
         if (!released.compareAndSet(false, true)) {
-            return
+            return CompletableFuture.completedFuture(null)
         }
         val sent: CompletableFuture<Void> = try {
             lock.unlockAsync(lease.ownerId())
@@ -58,12 +66,12 @@ public class CoroutineLease internal constructor(
             released.set(false)
             throw e
         }
-        sent.whenComplete { _, error ->
+        return sent.whenComplete { _, error ->
             if (error != null && unwrap(error) is RedisUnavailableException) {
                 releaseFailed = true
                 released.set(false) // a retry may still succeed; the engine stopped renewing either way
             }
-        }.awaitWithoutCancelling()
+        }
     }
 
     override fun lockName(): String = lease.lockName()

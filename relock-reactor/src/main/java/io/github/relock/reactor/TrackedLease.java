@@ -120,6 +120,12 @@ final class TrackedLease implements LockLease {
         }
     }
 
+    /** {@link LockLease#closeAsync()}: the same release as {@link #releaseAsync()}. */
+    @Override
+    public CompletableFuture<Void> closeAsync() {
+        return releaseAsync();
+    }
+
     @Override
     public void close() {
         if (released.compareAndSet(false, true)) {

@@ -114,49 +114,7 @@ interface PubSubTransport {
         return new PubSubTransport() {
             @Override
             public Link newLink(Events events) {
-                JedisShardedPubSub pubsub = new JedisShardedPubSub() {
-                    @Override
-                    public void onSSubscribe(String channel, int subscribedChannels) {
-                        events.subscribed(channel);
-                    }
-
-                    @Override
-                    public void onSUnsubscribe(String channel, int subscribedChannels) {
-                        events.unsubscribed(channel);
-                    }
-
-                    @Override
-                    public void onSMessage(String channel, String message) {
-                        events.message(channel, message);
-                    }
-                };
-                return new Link() {
-                    @Override
-                    public void run(String[] initial) {
-                        Connection c = connect.apply(node);
-                        try {
-                            pubsub.proceed(c, initial);
-                        } finally {
-                            c.setBroken(); // never back into the pool: it may still be subscribed
-                            c.close();
-                        }
-                    }
-
-                    @Override
-                    public void subscribe(String[] channels) {
-                        pubsub.ssubscribe(channels);
-                    }
-
-                    @Override
-                    public void unsubscribe(String[] channels) {
-                        pubsub.sunsubscribe(channels);
-                    }
-
-                    @Override
-                    public void unsubscribeAll() {
-                        pubsub.sunsubscribe();
-                    }
-                };
+                return new ShardedLink(node, connect, events);
             }
 
             @Override
@@ -169,5 +127,86 @@ interface PubSubTransport {
                 return "sharded pub/sub on " + node;
             }
         };
+    }
+
+    /**
+     * One sharded session. Redis refuses an {@code SSUBSCRIBE} or {@code SUNSUBSCRIBE} whose
+     * channels hash to different slots ({@code CROSSSLOT}, which would end the session), so every
+     * command carries the channels of one slot only. The session opens with the first slot's
+     * channels; the others are sent when the server confirms the first one, before the
+     * multiplexer hears of it, so nothing else writes to the connection meanwhile.
+     */
+    final class ShardedLink implements Link {
+        private final HostAndPort node;
+        private final java.util.function.Function<HostAndPort, Connection> connect;
+        private final Events events;
+        private final JedisShardedPubSub pubsub;
+        /** Slot groups of the opening channels still to be sent; touched only by the reader thread. */
+        private java.util.List<String[]> openingRest = java.util.List.of();
+
+        ShardedLink(HostAndPort node, java.util.function.Function<HostAndPort, Connection> connect, Events events) {
+            this.node = node;
+            this.connect = connect;
+            this.events = events;
+            this.pubsub = new JedisShardedPubSub() {
+                @Override
+                public void onSSubscribe(String channel, int subscribedChannels) {
+                    if (!openingRest.isEmpty()) {
+                        java.util.List<String[]> rest = openingRest;
+                        openingRest = java.util.List.of();
+                        rest.forEach(group -> ssubscribe(group));
+                    }
+                    events.subscribed(channel);
+                }
+
+                @Override
+                public void onSUnsubscribe(String channel, int subscribedChannels) {
+                    events.unsubscribed(channel);
+                }
+
+                @Override
+                public void onSMessage(String channel, String message) {
+                    events.message(channel, message);
+                }
+            };
+        }
+
+        /** @return the channels grouped by hash slot, in first-seen order */
+        static java.util.List<String[]> bySlot(String[] channels) {
+            java.util.Map<Integer, java.util.List<String>> groups = new java.util.LinkedHashMap<>();
+            for (String c : channels) {
+                groups.computeIfAbsent(redis.clients.jedis.util.JedisClusterCRC16.getSlot(c), k -> new java.util.ArrayList<>())
+                        .add(c);
+            }
+            return groups.values().stream().map(g -> g.toArray(new String[0])).toList();
+        }
+
+        @Override
+        public void run(String[] initial) {
+            java.util.List<String[]> groups = bySlot(initial);
+            openingRest = groups.subList(1, groups.size());
+            Connection c = connect.apply(node);
+            try {
+                pubsub.proceed(c, groups.get(0));
+            } finally {
+                c.setBroken(); // never back into the pool: it may still be subscribed
+                c.close();
+            }
+        }
+
+        @Override
+        public void subscribe(String[] channels) {
+            bySlot(channels).forEach(pubsub::ssubscribe);
+        }
+
+        @Override
+        public void unsubscribe(String[] channels) {
+            bySlot(channels).forEach(pubsub::sunsubscribe);
+        }
+
+        @Override
+        public void unsubscribeAll() {
+            pubsub.sunsubscribe();
+        }
     }
 }

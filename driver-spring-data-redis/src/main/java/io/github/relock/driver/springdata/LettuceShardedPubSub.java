@@ -115,7 +115,10 @@ final class LettuceShardedPubSub {
             }
             if (connection == null || connection.isCompletedExceptionally()) {
                 RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
-                connection = client.connectPubSubAsync(ByteArrayCodec.INSTANCE).thenApply(c -> {
+                // Spring may not have connected the client yet, and a cluster pub/sub connect refuses
+                // to start before the client knows the topology: learn it first (without blocking)
+                connection = client.refreshPartitionsAsync().toCompletableFuture()
+                        .thenCompose(v -> client.connectPubSubAsync(ByteArrayCodec.INSTANCE)).thenApply(c -> {
                     // Lettuce sends each SSUBSCRIBE on a pub/sub connection of the slot's node; their
                     // messages reach this connection's listeners only with propagation on
                     c.setNodeMessagePropagation(true);

@@ -15,6 +15,8 @@
  *   <li>{@code lock}: the {@code DistributedLock} surface over a protocol, releasing, leases,
  *       giving back what nobody wants;</li>
  *   <li>{@code multi}: multi and red locks over several locks;</li>
+ *   <li>{@code sync}: Redisson's semaphores and count-down latch, waiting through the same wait
+ *       machine ("sync spec N.N" cites {@code docs/spec/redisson-synchronizers-wire-format.md});</li>
  *   <li>{@code client}: the {@code LockClient}: makes locks, owns the client's lifetime.</li>
  * </ul>
  *

@@ -5,6 +5,8 @@ import io.github.relock.tck.RedisCluster;
 import io.github.relock.tck.RedisSentinelGroup;
 import io.github.relock.tck.RedisServer;
 import io.github.relock.tck.RedisTopology;
+import io.github.relock.spi.Capability;
+import org.junit.jupiter.api.Assumptions;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.ClusterServersConfig;
@@ -24,6 +26,29 @@ final class RedissonConfigs {
 
     static void connect(Config config, RedisTopology topology) {
         connectAndGet(config, topology);
+    }
+
+    /**
+     * Skips the rule where relock's waiters cannot hear a Redisson unlock: on a cluster Redisson 4
+     * publishes its unlocks with {@code SPUBLISH} (since 3.22, spec 3.4), which a relock waiter hears
+     * only through a driver that declares {@link Capability#SHARDED_PUBSUB}. Without it the waiter
+     * sleeps until the lock's TTL, which the rules that time a wake-up by a Redisson unlock refuse.
+     */
+    static void assumeRelockHearsRedissonUnlocks(DriverKit kit) {
+        boolean deaf = kit.topology().kind() == RedisTopology.Kind.CLUSTER && redissonPublishesShardedOnCluster()
+                && !kit.newExecutor().capabilities().contains(Capability.SHARDED_PUBSUB);
+        Assumptions.assumeFalse(deaf, "the driver does not declare SHARDED_PUBSUB, so on a cluster its waiters "
+                + "cannot hear Redisson 4's sharded unlock messages (they wait out the TTL)");
+    }
+
+    /**
+     * @return whether the Redisson on the class path publishes its unlocks sharded on a cluster:
+     *     its cluster config has had a sharded-subscription setting since 3.29, which tells the
+     *     versions the kit runs (3.17.7 and 4.x) apart
+     */
+    static boolean redissonPublishesShardedOnCluster() {
+        return java.util.Arrays.stream(ClusterServersConfig.class.getMethods())
+                .anyMatch(m -> m.getName().equals("getShardedSubscriptionMode"));
     }
 
     /**

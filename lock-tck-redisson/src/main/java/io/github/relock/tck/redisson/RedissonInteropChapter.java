@@ -9,7 +9,6 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.FencedLock;
 import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.api.LockClient;
-import io.github.relock.spi.Capability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -206,7 +205,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
         long tid = Thread.currentThread().getId();
         String channel = "redisson_lock__channel:{tck:fmt}";
         boolean cluster = kit.topology().kind() == RedisTopology.Kind.CLUSTER;
-        boolean redissonSharded = cluster && redissonPublishesShardedOnCluster();
+        boolean redissonSharded = cluster && RedissonConfigs.redissonPublishesShardedOnCluster();
         try (RespClient sub = kit.topology().adminFor(channel);
              RespClient shardSub = kit.topology().adminFor(channel)) {
             sub.call("SUBSCRIBE", channel);
@@ -644,26 +643,8 @@ public abstract class RedissonInteropChapter extends TckChapter {
         return channels().contains(channel) || channels().contains("sharded " + channel);
     }
 
-    /**
-     * Redisson publishes its unlocks with SPUBLISH on a Redis 7 cluster since 3.22 (spec 3.4); its
-     * cluster config has had a sharded-subscription setting since 3.29, which tells the two apart
-     * for the versions the kit runs (3.17.7 and 4.x).
-     */
-    /**
-     * On a cluster Redisson 4 publishes its unlocks with {@code SPUBLISH}: a relock waiter hears them
-     * only through a driver that declares {@link Capability#SHARDED_PUBSUB}. Without it the waiter
-     * sleeps until the lock's TTL, which the rules that time a wake-up by a Redisson unlock refuse.
-     */
     private void assumeRelockHearsRedissonUnlocks() {
-        boolean deaf = kit.topology().kind() == RedisTopology.Kind.CLUSTER && redissonPublishesShardedOnCluster()
-                && !kit.newExecutor().capabilities().contains(Capability.SHARDED_PUBSUB);
-        Assumptions.assumeFalse(deaf, "the driver does not declare SHARDED_PUBSUB, so on a cluster its waiters "
-                + "cannot hear Redisson 4's sharded unlock messages (they wait out the TTL)");
-    }
-
-    private static boolean redissonPublishesShardedOnCluster() {
-        return java.util.Arrays.stream(org.redisson.config.ClusterServersConfig.class.getMethods())
-                .anyMatch(m -> m.getName().equals("getShardedSubscriptionMode"));
+        RedissonConfigs.assumeRelockHearsRedissonUnlocks(kit);
     }
 
     private static final String PREFIX = "app1:";
@@ -805,6 +786,41 @@ public abstract class RedissonInteropChapter extends TckChapter {
             return ok;
         }));
         assertEquals(0L, redis("EXISTS", PREFIX + "tck:nm-rw"));
+    }
+
+    /**
+     * Rule 10.24: a relock lock listener hears every Redisson unlock and force unlock once, and
+     * releases by both libraries milliseconds apart as as many events: Redisson publishes each
+     * release one way (classic in 3.x, sharded on a cluster in 4.x), relock both ways on a
+     * cluster, and no copy is counted twice or merged with another release.
+     * When it fails: relock's listener hears a Redisson unlock by its message on the lock's channel
+     * (classic from Redisson 3, sharded from Redisson 4 on a cluster): check that the listener's
+     * client subscribes both ways and that addListener returns only once it does.
+     */
+    @Test
+    @Tag("interop-pubsub")
+    void rule10_24_lockListener_hearsRedissonReleasesOnceEach() throws Exception {
+        assumeRelockHearsRedissonUnlocks();
+        DistributedLock relock = client().getLock("tck:listen-x");
+        RLock redisson = redisson(Duration.ofSeconds(30)).getLock("tck:listen-x");
+        List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        int id = relock.addListener((io.github.relock.api.LockListener.Deleted) events::add);
+        Duration deadline = Duration.ofSeconds(15);
+        redisson.lock();
+        redisson.unlock();
+        Await.until(deadline, () -> events.size() == 1, () -> "a Redisson unlock was not heard: " + events);
+        redisson.lock();
+        redisson.unlock();
+        relock.lock();
+        relock.unlock();
+        redisson.lock();
+        redisson.unlock();
+        Await.until(deadline, () -> events.size() == 4, () -> "three releases in a row were not heard as three: " + events);
+        redisson.lock();
+        assertTrue(redisson.forceUnlock());
+        Await.until(deadline, () -> events.size() == 5, () -> "a Redisson force unlock was not heard: " + events);
+        Await.holdsFor(Duration.ofMillis(300), () -> events.size() == 5, () -> "a release was heard twice: " + events);
+        relock.removeListener(id);
     }
 
     /** Takes a relock read lock, checks a Redisson reader shares it and a Redisson writer does not, releases it. */

@@ -33,4 +33,12 @@ public abstract class RedissonTck extends DriverKit {
             super(RedissonTck.this);
         }
     }
+
+    /** Chapters 24-26 with Redisson: {@link SynchronizerInteropChapter}, run against this driver. */
+    @Nested
+    class SynchronizerInterop extends SynchronizerInteropChapter {
+        SynchronizerInterop() {
+            super(RedissonTck.this);
+        }
+    }
 }

@@ -9,6 +9,7 @@ import io.github.relock.tck.DriverConformanceChapter;
 import io.github.relock.tck.FailureChapter;
 import io.github.relock.tck.FaultChapter;
 import io.github.relock.tck.LivenessChapter;
+import io.github.relock.tck.LockListenerChapter;
 import io.github.relock.tck.ReentrantLockChapter;
 import io.github.relock.tck.RuleStrength.Strength;
 import io.github.relock.tck.WaitingChapter;
@@ -115,7 +116,8 @@ class BrokenDriverKitTest {
                 new Case(BrokenDriver.UNCONFIRMED_SUBSCRIBE, rules(WaitingChapter.class, "5.1"),
                         rules(WaitingChapter.class, "5.2")),
                 new Case(BrokenDriver.DROPPED_MESSAGES,
-                        rules(LivenessChapter.class, "21.1", "21.2", "21.3", "21.4", "21.5", "21.6", "21.7"),
+                        concat(rules(LivenessChapter.class, "21.1", "21.2", "21.3", "21.4", "21.5", "21.6", "21.7"),
+                                rules(LockListenerChapter.class, "23.1")),
                         rules(LivenessChapter.class, "21.8")),
                 new Case(BrokenDriver.NO_RESUBSCRIBE, rules(WaitingChapter.class, "5.3"), List.of()),
                 new Case(BrokenDriver.NEVER_RECONNECTS,

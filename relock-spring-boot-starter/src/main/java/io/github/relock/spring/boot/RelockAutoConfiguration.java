@@ -5,6 +5,7 @@ import io.github.relock.api.LockEventListener;
 import io.github.relock.api.LockOptions;
 import io.github.relock.core.RedisLocks;
 import java.util.List;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -16,6 +17,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configures one {@link LockClient} bean (closed when the context closes) and the
@@ -26,7 +28,9 @@ import org.springframework.context.annotation.Import;
  * <li>the application's Spring Data Redis {@code RedisConnectionFactory} (Lettuce- or Jedis-backed,
  *     standalone, cluster or Sentinel, as Boot configured it), through relock's
  *     {@code driver-spring-data-redis}; without that driver, a Lettuce-backed factory's own
- *     Lettuce client, through {@code driver-lettuce};</li>
+ *     Lettuce client, through {@code driver-lettuce}; else the application's one Lettuce or Jedis
+ *     client bean; else the start fails with a message that names the driver to add. This client
+ *     is closed just before the factory stops ({@link RelockClientLifecycle}), not after;</li>
  * <li>else a Lettuce {@code RedisClient} or {@code RedisClusterClient} bean, through
  *     {@code driver-lettuce};</li>
  * <li>else a Jedis {@code UnifiedJedis} bean ({@code RedisClient}, {@code RedisClusterClient},
@@ -79,24 +83,82 @@ public class RelockAutoConfiguration {
     @ConditionalOnMissingBean(LockClient.class)
     static class FromConnectionFactory {
 
+        private static final String LETTUCE_CLIENT = "io.lettuce.core.AbstractRedisClient";
+        private static final String JEDIS_CLIENT = "redis.clients.jedis.UnifiedJedis";
+
+        /**
+         * First match wins: a driver that takes the factory itself ({@code driver-spring-data-redis});
+         * a Lettuce-backed factory's own Lettuce client ({@code driver-lettuce}); the application's
+         * one Lettuce or Jedis client bean. Otherwise the start fails naming the artifact to add.
+         */
         @Bean(destroyMethod = "close")
         LockClient relockLockClient(org.springframework.data.redis.connection.RedisConnectionFactory factory,
-                                    LockOptions options) {
+                                    LockOptions options, ListableBeanFactory beans) {
+            IllegalArgumentException noDriverForFactory;
             try {
                 return RedisLocks.create(factory, options);
-            } catch (IllegalArgumentException noDriverForFactory) {
-                // No driver takes the factory itself (driver-spring-data-redis is absent): a
-                // Lettuce-backed factory still has the Lettuce client it built, which driver-lettuce takes.
-                if (factory instanceof org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory lettuce) {
-                    try {
-                        return RedisLocks.create(lettuce.getRequiredNativeClient(), options);
-                    } catch (RuntimeException alsoFailed) {
-                        alsoFailed.addSuppressed(noDriverForFactory);
-                        throw alsoFailed;
+            } catch (IllegalArgumentException e) {
+                noDriverForFactory = e;
+            }
+            boolean lettuceBacked = ClassUtils.isPresent(LETTUCE_CLIENT, null)
+                    && factory instanceof org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+            if (lettuceBacked) {
+                // A Lettuce-backed factory has the Lettuce client it built, which driver-lettuce takes.
+                Object client = ((org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory) factory)
+                        .getRequiredNativeClient();
+                try {
+                    return RedisLocks.create(client, options);
+                } catch (IllegalArgumentException e) {
+                    noDriverForFactory.addSuppressed(e);
+                }
+            }
+            Object clientBean = uniqueClientBean(beans);
+            if (clientBean != null) {
+                return RedisLocks.create(clientBean, options);
+            }
+            throw noDriverFor(factory, lettuceBacked, noDriverForFactory);
+        }
+
+        /**
+         * @return a lifecycle that closes the client in the phase just above the factory's, so the
+         *     client stops before the factory closes the connections it runs on
+         */
+        @Bean
+        RelockClientLifecycle relockLockClientLifecycle(LockClient relockLockClient,
+                org.springframework.data.redis.connection.RedisConnectionFactory factory) {
+            return new RelockClientLifecycle(relockLockClient, factory);
+        }
+
+        /** The application's one Lettuce or Jedis client bean, or null (none, or several). */
+        private static Object uniqueClientBean(ListableBeanFactory beans) {
+            for (String type : new String[] {LETTUCE_CLIENT, JEDIS_CLIENT}) {
+                if (ClassUtils.isPresent(type, null)) {
+                    Object bean = beans.getBeanProvider(ClassUtils.resolveClassName(type, null)).getIfUnique();
+                    if (bean != null) {
+                        return bean;
                     }
                 }
-                throw noDriverForFactory;
             }
+            return null;
+        }
+
+        private static NoRelockDriverException noDriverFor(Object factory, boolean lettuceBacked,
+                                                           IllegalArgumentException cause) {
+            String description = "relock found no driver for the application's " + factory.getClass().getName()
+                    + " (" + cause.getMessage() + ")";
+            String springData = "io.github.relock:driver-spring-data-redis, which runs relock on the factory itself"
+                    + " (its pool, timeouts, TLS, Sentinel or cluster settings)";
+            String action;
+            if (lettuceBacked) {
+                action = "add io.github.relock:driver-lettuce (it runs on the factory's own Lettuce client) or "
+                        + springData;
+            } else if (factory.getClass().getName().contains(".jedis.")) {
+                action = "add " + springData + ". driver-jedis cannot reach the JedisPool inside a"
+                        + " JedisConnectionFactory; to use it, declare a Jedis RedisClient bean (or your own LockClient bean)";
+            } else {
+                action = "add " + springData + ", or declare your own LockClient bean";
+            }
+            return new NoRelockDriverException(description, action, cause);
         }
     }
 

@@ -61,6 +61,13 @@ public class RelockProperties {
     /** Local hand-off of a released lock to a waiting thread of the same client. */
     private final LocalHandoff localHandoff = new LocalHandoff();
 
+    /** The Spring Integration LockRegistry, when relock-spring-integration and Spring Integration 7 are present. */
+    private final Integration integration = new Integration();
+
+    /** Creates the properties with every property unset: relock's defaults; Spring's binder then sets what is configured. */
+    public RelockProperties() {
+    }
+
     /** @return whether the LockClient bean is auto-configured */
     public boolean isEnabled() {
         return enabled;
@@ -156,6 +163,11 @@ public class RelockProperties {
         return metrics;
     }
 
+    /** @return the {@code relock.integration.*} properties */
+    public Integration getIntegration() {
+        return integration;
+    }
+
     /** @return the local hand-off properties */
     public LocalHandoff getLocalHandoff() {
         return localHandoff;
@@ -221,6 +233,10 @@ public class RelockProperties {
         /** The longest pause between polls, at most 1 minute. Default 128 ms. */
         private Duration max;
 
+        /** Creates the properties with relock's default back-off; Spring's binder then sets what is configured. */
+        public SpinBackOff() {
+        }
+
         /** @return the first pause, or null for relock's default */
         public Duration getInitial() {
             return initial;
@@ -258,6 +274,10 @@ public class RelockProperties {
 
         /** The longest time one run of hand-offs may last, 1 ms to 1 minute. Default 20 ms. */
         private Duration maxRun;
+
+        /** Creates the properties with local hand-off on, with relock's default bounds; Spring's binder then sets what is configured. */
+        public LocalHandoff() {
+        }
 
         /** @return whether local hand-off is on */
         public boolean isEnabled() {
@@ -305,6 +325,10 @@ public class RelockProperties {
          */
         private boolean enabled = true;
 
+        /** Creates the properties with metrics on; Spring's binder then sets what is configured. */
+        public Metrics() {
+        }
+
         /** @return whether the metrics are auto-configured */
         public boolean isEnabled() {
             return enabled;
@@ -329,6 +353,10 @@ public class RelockProperties {
         /** How long each write waits for the replicas, 1 ms to 1 minute; required with replicas. */
         private Duration timeout;
 
+        /** Creates the properties with replica acknowledgement off; Spring's binder then sets what is configured. */
+        public ReplicaSync() {
+        }
+
         /** @return the replica count, or null when off */
         public Integer getReplicas() {
             return replicas;
@@ -347,6 +375,46 @@ public class RelockProperties {
         /** @param timeout the wait per write */
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+    }
+
+    /**
+     * {@code relock.integration.*}: the Spring Integration {@code LockRegistry} that
+     * {@code RelockIntegrationAutoConfiguration} declares when {@code relock-spring-integration} and
+     * Spring Integration 7 are on the class path.
+     *
+     * <p>Thread-safety: as {@link RelockProperties}.
+     */
+    public static class Integration {
+
+        /** Whether to declare a RelockLockRegistry bean as the application's LockRegistry. */
+        private boolean enabled = true;
+
+        /** The prefix of every lock name the registry takes: the lock of key k is "registry-key:k". */
+        private String registryKey = "relock-spring-integration";
+
+        /** Creates the properties with the registry on, under the default registry key; Spring's binder then sets what is configured. */
+        public Integration() {
+        }
+
+        /** @return whether the registry bean is auto-configured */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the registry bean is auto-configured */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the prefix of every lock name */
+        public String getRegistryKey() {
+            return registryKey;
+        }
+
+        /** @param registryKey the prefix of every lock name */
+        public void setRegistryKey(String registryKey) {
+            this.registryKey = registryKey;
         }
     }
 }

@@ -73,7 +73,7 @@ class RelockAutoConfigurationTest {
     }
 
     /** Boot 4.1's Redis auto-configuration, or Boot 3.5's under {@code -Pboot-3.5}. */
-    private static Class<?> bootRedisAutoConfiguration() {
+    static Class<?> bootRedisAutoConfiguration() {
         for (String name : List.of("org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
                 "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")) {
             try {
@@ -216,7 +216,8 @@ class RelockAutoConfigurationTest {
         for (String name : List.of("relock.enabled", "relock.lock-watchdog-timeout", "relock.fair-lock-wait-timeout",
                 "relock.command-timeout", "relock.subscription-timeout", "relock.renewal-batch-size",
                 "relock.client-id", "relock.key-prefix", "relock.spin-back-off.initial", "relock.spin-back-off.max",
-                "relock.replica-sync.replicas", "relock.replica-sync.timeout", "relock.metrics.enabled")) {
+                "relock.replica-sync.replicas", "relock.replica-sync.timeout", "relock.metrics.enabled",
+                "relock.integration.enabled", "relock.integration.registry-key")) {
             int at = json.indexOf("\"name\": \"" + name + "\"");
             assertTrue(at >= 0, name + " is missing from the metadata:\n" + json);
             int end = json.indexOf('}', at);
@@ -257,7 +258,7 @@ class RelockAutoConfigurationTest {
     static class JedisClientConfig {
         @Bean(destroyMethod = "close")
         redis.clients.jedis.RedisClient jedis() {
-            return redis.clients.jedis.RedisClient.create(server.uri());
+            return redis.clients.jedis.RedisClient.create(RedisFixture.shared().uri());
         }
     }
 

@@ -20,6 +20,10 @@ import io.github.relock.core.internal.protocol.FairProtocol;
 import io.github.relock.core.internal.protocol.ProtocolContext;
 import io.github.relock.core.internal.protocol.ReentrantProtocol;
 import io.github.relock.core.internal.run.ScriptRunner;
+import io.github.relock.core.internal.sync.RedisCountDownLatch;
+import io.github.relock.core.internal.sync.RedisPermitExpirableSemaphore;
+import io.github.relock.core.internal.sync.RedisSemaphore;
+import io.github.relock.core.internal.sync.Sync;
 import io.github.relock.core.internal.util.Args;
 import io.github.relock.core.internal.util.Keys;
 import io.github.relock.core.internal.wait.Handoff;
@@ -63,6 +67,8 @@ public final class DefaultLockClient implements LockClient {
     /** Whether the deployment is a Redis Cluster: lock names must then keep their keys in one slot. */
     private final boolean cluster;
     private final Engine engine;
+    /** The synchronizers' services (semaphores, latches). */
+    private final Sync sync;
     private final Waiters waiters;
     private final HoldRegistry holds;
     private final Watchdog watchdog;
@@ -98,6 +104,7 @@ public final class DefaultLockClient implements LockClient {
                 options.fairLockWaitTimeout().toMillis(), options.spinBackOffInitial().toMillis(),
                 options.spinBackOffMax().toMillis(), sharded ? 1 : 0);
         this.engine = new Engine(clientId, options, runner, holds, waiters, handoff, events, protocols, timer);
+        this.sync = new Sync(engine, this::fireLost, this::runLostCallback);
         this.watchdog = new Watchdog(holds, runner::renewAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
                 executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events);
         watchdog.start();
@@ -191,6 +198,29 @@ public final class DefaultLockClient implements LockClient {
         return MultiRedisLock.red(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
     }
 
+    @Override
+    public io.github.relock.api.DistributedSemaphore getSemaphore(String name) {
+        return new RedisSemaphore(sync, name(name));
+    }
+
+    @Override
+    public io.github.relock.api.PermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
+        return new RedisPermitExpirableSemaphore(sync, name(name));
+    }
+
+    /** On a cluster a latch name must have no brace: Redisson's latch channel would fall in another slot (sync spec 1.2). */
+    @Override
+    public io.github.relock.api.DistributedCountDownLatch getCountDownLatch(String name) {
+        String n = name(name);
+        if (cluster && n.indexOf('{') >= 0) {
+            throw new IllegalArgumentException("count-down latch name '" + Args.shown(n) + "' cannot be used on a Redis"
+                    + " Cluster: Redisson's latch channel 'redisson_countdownlatch__channel__{" + Args.shown(n)
+                    + "}' hashes to another slot than the key, so its scripts would fail with CROSSSLOT; use a name"
+                    + " without braces");
+        }
+        return new RedisCountDownLatch(sync, n);
+    }
+
     /**
      * {@link Args#name}, the {@link NameMapper} (skipped when it is the identity), {@link Args#name}
      * again on the mapped name, and on a cluster {@link Keys#requireOneSlot}; after checking the
@@ -271,6 +301,7 @@ public final class DefaultLockClient implements LockClient {
         }
         watchdog.stop();
         holds.close();
+        sync.close();
         engine.failPending();
         long timeoutNanos = options.commandTimeout().toNanos();
         waiters.closeAll(timeoutNanos);

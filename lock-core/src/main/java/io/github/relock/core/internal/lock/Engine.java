@@ -78,7 +78,8 @@ public final class Engine {
         return options;
     }
 
-    ScriptRunner runner() {
+    /** @return the client's script runner (public for the synchronizers' room) */
+    public ScriptRunner runner() {
         return runner;
     }
 
@@ -98,7 +99,8 @@ public final class Engine {
         return events;
     }
 
-    WaitContext waits() {
+    /** @return what the client's waits use (public for the synchronizers' room) */
+    public WaitContext waits() {
         return waits;
     }
 

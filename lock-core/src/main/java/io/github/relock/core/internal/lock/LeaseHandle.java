@@ -126,6 +126,22 @@ public final class LeaseHandle implements LockLease {
         }
     }
 
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> closeAsync() {
+        if (!released.compareAndSet(false, true)) {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+        if (hold != null) {
+            hold.clearLostCallbacks();
+        }
+        return lock.releaseAsync(ownerId).whenComplete((v, t) -> {
+            if (t != null && io.github.relock.core.internal.run.ScriptRunner.unwrap(t) instanceof RedisUnavailableException) {
+                releaseFailed = true;
+                released.set(false); // a retry may still succeed; renewal has stopped either way
+            }
+        });
+    }
+
     /** {@code releaseAfter(Duration.ZERO)}: closes {@code lease}; @return false if it no longer held its lock */
     public static boolean closeIfHeld(LockLease lease) {
         try {

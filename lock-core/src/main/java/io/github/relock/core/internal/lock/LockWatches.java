@@ -3,13 +3,16 @@ package io.github.relock.core.internal.lock;
 import io.github.relock.api.LockListener;
 import io.github.relock.core.internal.protocol.LockState;
 import io.github.relock.core.internal.wait.Channel;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.concurrent.locks.ReentrantLock;
 
 /*
  * Design: lock listeners (DistributedLock.addListener), built on the lock's own channel and its TTL
@@ -18,19 +21,29 @@ import java.util.function.Consumer;
  *
  * One Watch per listener. It observes the lock's channel (sharing the client's subscription with
  * its waiters). A release that frees the lock, or a force unlock, publishes there: that is a
- * deletion, reported at once (messages less than 50 ms apart are one release heard twice: on a
- * cluster relock's scripts publish classic and sharded, and the client hears both). It also keeps an expectation, the moment the lock's TTL as last read
- * runs out, and checks then: the lock's state is read (one script). Found gone while last seen
- * held (and no message came): before the expected moment it was deleted, at or after it the key
- * expired; each is reported once per time the lock was seen held. Found held: the new TTL sets the
- * next check (a renewed lock is checked again at its new TTL). Found free: checked again a third of
- * a watchdog timeout later, to learn of a new holder's TTL. The fair lock's release publishes only
- * on its queue head's own channel, and the spin lock's nowhere, so their watches subscribe nothing
- * and read the state every POLL_NANOS, held or free, to tell a release from an expiry (a hold
- * shorter than that, by another client, may go unheard). A release or force unlock by the
- * listening client itself is heard at once for every lock type (freed). So a listened lock costs
- * one state read per TTL period (every 20-30 s under the watchdog; every second for fair and spin
- * locks), one per release message, and one per 10 s while it is free.
+ * deletion, reported at once. On a cluster relock's scripts publish each release twice, classic
+ * and sharded, and the client listens both ways, so a message heard one way within PAIR_NANOS of
+ * an unpaired one heard the other way is the same release; two releases are never merged, however
+ * close (Redisson 3 publishes classic only and Redisson 4 sharded only: theirs pair with nothing).
+ * The watch also keeps an expectation, the moment the lock's TTL as last read runs out, and checks
+ * then: the lock's state is read (one script). Found gone while last seen held: at or after the
+ * expected moment the key expired, reported at once; before it, it was deleted, and the release's
+ * message (which a read's reply may overtake) reports it, or, if no message comes within a
+ * second, the read does. Each is reported once per time the lock was seen held. Found held: the new TTL sets the next check (a
+ * renewed lock is checked again at its new TTL); a read sent before a release was heard is stale
+ * and does not count as seeing it held. Found free: checked again a third of a watchdog timeout
+ * later, to learn of a new holder's TTL. The fair lock's release publishes only on its queue
+ * head's own channel, and the spin lock's nowhere, so their watches subscribe nothing and read the
+ * state every POLL_NANOS, held or free, to tell a release from an expiry (a hold shorter than
+ * that, by another client, may go unheard); the listening client's own releases of these are
+ * reported at once (freed). So a listened lock costs one state read per TTL period (every 20-30 s
+ * under the watchdog; every second for fair and spin locks), one per release message, and one per
+ * 10 s while it is free. The listening client's own acquisitions are read at once (taken), so
+ * its short leases are heard expiring; another client's lease shorter than the idle check, taken
+ * and run out while the watch waits, may go unheard.
+ *
+ * addListener returns once the channel's subscription is in place (at most the subscription
+ * timeout), so every release after it returns is heard.
  *
  * Events are delivered on the client's timer thread, never a driver's pub/sub thread.
  *
@@ -42,23 +55,42 @@ final class LockWatches {
     private static final long EXPIRY_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final AtomicInteger IDS = new AtomicInteger();
     /**
-     * A release message within this long of the last one is the same release heard twice: on a
-     * cluster relock's scripts publish both classic and sharded, and the client listens to both.
+     * A message heard one way (classic or sharded) within this long of an unpaired one heard the
+     * other way is the same release: on a cluster relock's scripts publish both, and the client
+     * listens to both.
      */
-    private static final long SAME_RELEASE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long PAIR_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a deletion found by a read waits for its release's message before it is reported without it. */
+    private static final long MESSAGE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** How often a watch reads a held lock whose release publishes nothing on its channel. */
     private static final long POLL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Map<Integer, Watch> watches = new ConcurrentHashMap<>();
 
     /**
-     * This client freed lock {@code name} (a release, or a force unlock): its own listeners of that
-     * name hear it at once, whatever the lock type publishes.
+     * This client freed lock {@code name} (a release, or a force unlock): its own listeners of
+     * that name hear it at once if the lock type publishes no release they could hear (fair and
+     * spin locks); the others hear the release's message, as every other client's listeners do.
      */
     void freed(String name) {
         for (Watch w : watches.values()) {
-            if (w.lock.name.equals(name)) {
+            if (w.quietReleases && w.lock.name.equals(name)) {
                 w.released();
+            }
+        }
+    }
+
+    /**
+     * This client acquired lock {@code name}: its own listeners of that name read the new hold's
+     * TTL now, so even a lease shorter than their idle check is heard expiring.
+     */
+    void taken(String name) {
+        if (watches.isEmpty()) {
+            return;
+        }
+        for (Watch w : watches.values()) {
+            if (w.lock.name.equals(name)) {
+                w.check();
             }
         }
     }
@@ -83,7 +115,7 @@ final class LockWatches {
     private static final class Watch {
         final RedisLock lock;
         final LockListener listener;
-        final Consumer<String> onMessage = m -> released();
+        final Channel.Observer onMessage = this::heard;
         final boolean quietReleases;
         final AtomicInteger checks = new AtomicInteger();
         volatile Channel channel;
@@ -104,24 +136,88 @@ final class LockWatches {
             return quietReleases ? null : lock.protocol.waitChannel(lock.field(0));
         }
 
-        private final AtomicLong lastRelease = new AtomicLong();
+        /** Releases heard so far: a state read sent before the latest one is stale. */
+        private final AtomicLong releases = new AtomicLong();
+        private final ReentrantLock pairing = new ReentrantLock();
+        private final ArrayDeque<Long> unpairedClassic = new ArrayDeque<>(); // guarded by pairing
+        private final ArrayDeque<Long> unpairedSharded = new ArrayDeque<>(); // guarded by pairing
+
+        /** A message on the lock's channel: a release or force unlock, unless it is a copy of one heard the other way. */
+        void heard(String payload, boolean sharded) {
+            if (firstCopy(sharded, System.nanoTime())) {
+                released();
+            }
+        }
+
+        /** @return false if the message pairs with an unpaired one heard the other way (one release, published twice) */
+        private boolean firstCopy(boolean sharded, long now) {
+            pairing.lock();
+            try {
+                ArrayDeque<Long> other = sharded ? unpairedClassic : unpairedSharded;
+                ArrayDeque<Long> mine = sharded ? unpairedSharded : unpairedClassic;
+                drop(other, now);
+                drop(mine, now);
+                if (!other.isEmpty()) {
+                    other.pollFirst();
+                    return false;
+                }
+                mine.addLast(now);
+                return true;
+            } finally {
+                pairing.unlock();
+            }
+        }
+
+        private static void drop(ArrayDeque<Long> heard, long now) {
+            while (!heard.isEmpty() && now - heard.peekFirst() > PAIR_NANOS) {
+                heard.pollFirst();
+            }
+        }
 
         /** A release or force unlock published on the lock's channel, or made by this client: it was deleted. */
         void released() {
-            long now = System.nanoTime();
-            long last = lastRelease.getAndSet(now);
-            if (last == 0 || now - last > SAME_RELEASE_NANOS) {
-                deliver(false);
-            }
+            releases.incrementAndGet();
+            deliver(false);
             check(); // and learn who holds it next
         }
 
+        /**
+         * Observes the lock's channel and returns once the subscription is in place (or has failed,
+         * or the subscription timeout ran out), so a release after addListener returns is heard.
+         */
         void start() {
             String ch = releaseChannel();
             if (ch != null) {
-                channel = lock.engine.waiters().observe(ch, onMessage);
+                Channel c = lock.engine.waiters().observe(ch, onMessage);
+                channel = c;
+                awaitSubscribed(c);
             }
             check();
+        }
+
+        private void awaitSubscribed(Channel c) {
+            boolean interrupted = false;
+            long end = System.nanoTime() + lock.engine.options().subscriptionTimeout().toNanos();
+            try {
+                while (true) {
+                    try {
+                        c.subscribed().get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        return;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    } catch (ExecutionException | TimeoutException e) {
+                        // the reads still hear releases, late: say so and go on
+                        LOG.log(System.Logger.Level.WARNING, "lock listener of ''{0}'' is not subscribed to {1} ({2});"
+                                + " it hears releases by reading the lock until it is", lock.name, c.channel(),
+                                e instanceof TimeoutException ? "timed out" : e.getCause());
+                        return;
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
 
         void stop() {
@@ -148,10 +244,15 @@ final class LockWatches {
             if (stopped || lock.engine.isClosed()) {
                 return;
             }
+            long heardBefore = releases.get();
             lock.engine.runner().runAsync(lock.protocol.state("")).whenComplete((s, t) -> {
                 if (t != null) {
                     LOG.log(System.Logger.Level.DEBUG, "lock listener of ''{0}'' could not read it: {1}", lock.name, t);
                     schedule(TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3));
+                } else if (s.locked() && releases.get() != heardBefore) {
+                    // held as read before a release was heard: stale; that release's check() folded
+                    // into this read, so the fold below reads again
+                    LOG.log(System.Logger.Level.TRACE, "lock listener of ''{0}'': stale read ignored", lock.name);
                 } else {
                     seen(s);
                 }
@@ -175,10 +276,27 @@ final class LockWatches {
             if (seenHeld) {
                 seenHeld = false;
                 boolean expired = expectedGoneNanos != 0 && now - (expectedGoneNanos - EXPIRY_SLACK_NANOS) >= 0;
-                deliver(expired);
+                if (expired || quietReleases) {
+                    deliver(expired);
+                } else {
+                    awaitReleaseMessage(releases.get());
+                }
             }
             long idle = TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3);
             schedule(quietReleases ? Math.min(idle, POLL_NANOS) : idle);
+        }
+
+        /**
+         * Found deleted before its release's message arrived (a reply can overtake a pub/sub
+         * message): the message reports it; if none comes within MESSAGE_GRACE_NANOS (a message
+         * lost to a reconnect), the deletion is reported then.
+         */
+        private void awaitReleaseMessage(long heard) {
+            lock.engine.schedule(() -> {
+                if (!stopped && releases.compareAndSet(heard, heard + 1)) {
+                    deliver(false);
+                }
+            }, MESSAGE_GRACE_NANOS, () -> { });
         }
 
         private void schedule(long delayNanos) {

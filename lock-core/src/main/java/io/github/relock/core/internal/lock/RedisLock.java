@@ -217,6 +217,9 @@ public class RedisLock extends AbstractLock implements WaitTarget {
             throw new IllegalStateException("this LockClient (" + engine.clientId()
                     + ") was closed while acquiring lock '" + name + "'");
         }
+        if (outcome instanceof Acquire.Acquired) {
+            engine.watches().taken(name);
+        }
         return outcome;
     }
 

@@ -155,6 +155,40 @@ final class MultiLease implements LockLease {
         return notHeld <= multi.failedLocksLimit();
     }
 
+    /** Releases every member without blocking: the same rules as {@link #close()}, run on a pool thread-free path. */
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> closeAsync() {
+        if (released.get()) {
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+        callbacks.clear();
+        List<java.util.concurrent.CompletableFuture<Void>> all = new ArrayList<>();
+        for (RedisLock l : toRelease) {
+            all.add(l.releaseFor(id).handle((v, t) -> {
+                if (t == null) {
+                    toRelease.remove(l);
+                    return null;
+                }
+                RuntimeException cause = ScriptRunner.asRuntime(ScriptRunner.unwrap(t));
+                if (red || !(cause instanceof io.github.relock.api.RedisUnavailableException)) {
+                    toRelease.remove(l); // not held (or RedLock: best effort): nothing to retry
+                }
+                if (!red) {
+                    throw cause;
+                }
+                return null;
+            }));
+        }
+        return java.util.concurrent.CompletableFuture.allOf(all.toArray(java.util.concurrent.CompletableFuture[]::new))
+                .whenComplete((v, t) -> {
+                    if (toRelease.isEmpty()) {
+                        released.set(true);
+                    } else {
+                        releaseFailed = true;
+                    }
+                });
+    }
+
     @Override
     public void close() {
         closing.lock();

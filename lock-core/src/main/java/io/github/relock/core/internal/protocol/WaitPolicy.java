@@ -73,4 +73,14 @@ public interface WaitPolicy {
     default MessageWakes wakes() {
         return MessageWakes.LOCK;
     }
+
+    /**
+     * @return true (locks) where an attempt whose reply was lost may be sent again in
+     *     {@link AttemptMode#RESOLVE}, which finds a grant that landed instead of counting it twice;
+     *     false where an attempt cannot be resolved (a semaphore's permits carry no owner): the
+     *     wait then fails with the {@code RedisUnavailableException} instead of retrying blind
+     */
+    default boolean resolvesLostReplies() {
+        return true;
+    }
 }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * The shared wait state of one channel of one client: its subscription, the waiters parked on it,
@@ -19,6 +18,15 @@ import java.util.function.Consumer;
  * stripe lock for the channel, the rest by the channel's own handshake lock.
  */
 public final class Channel {
+    /** A lock listener's ear on a channel: told of every message, and which way it came. */
+    public interface Observer {
+        /**
+         * @param payload the message
+         * @param sharded whether it came by sharded pub/sub (SPUBLISH) rather than classic
+         */
+        void message(String payload, boolean sharded);
+    }
+
     /** A waiter that parks on an entry: told when a message picks it. */
     public interface Parked {
         /** A message picked this waiter: it must attempt (or, if it leaves instead, pass the message on). */
@@ -33,7 +41,7 @@ public final class Channel {
     private int banked; // guarded by handshake
     private volatile long epoch; // advanced (under handshake) by every wake-all
     /** Lock listeners on this channel (not waiters): told of every message. */
-    final List<Consumer<String>> observers = new CopyOnWriteArrayList<>();
+    final List<Observer> observers = new CopyOnWriteArrayList<>();
 
     /** How a message on this channel wakes waiters. */
     final MessageWakes wakes;

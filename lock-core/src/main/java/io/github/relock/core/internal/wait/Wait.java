@@ -154,7 +154,7 @@ abstract class Wait implements Channel.Parked {
     }
 
     private Next attemptFailed(Throwable cause, boolean wasFirst) {
-        if (!wasFirst && !callerLeft && cause instanceof RedisUnavailableException) {
+        if (!wasFirst && !callerLeft && cause instanceof RedisUnavailableException && protocol.resolvesLostReplies()) {
             long now = System.nanoTime();
             unavailableSince = unavailableSince == 0 ? now : unavailableSince;
             if (now - unavailableSince <= ctx.subscriptionTimeoutNanos()) {

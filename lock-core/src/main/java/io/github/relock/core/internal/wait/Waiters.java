@@ -66,6 +66,8 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private final Map<String, Channel> entries = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    /** Hears the sharded copies, so lock listeners can pair a release heard both ways. */
+    private final MessageListener shardedEar = (channel, message) -> deliver(channel, message, true);
     /** Calls now waiting: joined entries plus spin waiters. */
     private final AtomicInteger waiting = new AtomicInteger();
     /** Every wait between its join (or spin start) and its finish: what close() wakes and waits for. */
@@ -125,7 +127,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
         }
         CompletableFuture<Subscription> sharded;
         try {
-            sharded = executor.subscribe(channel, true, this);
+            sharded = executor.subscribe(channel, true, shardedEar);
         } catch (RuntimeException e) {
             sharded = CompletableFuture.failedFuture(e);
         }
@@ -167,7 +169,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
      *
      * @return the entry observed
      */
-    public Channel observe(String channel, java.util.function.Consumer<String> observer) {
+    public Channel observe(String channel, Channel.Observer observer) {
         Channel e = join(channel);
         waiting.decrementAndGet();
         e.observers.add(observer);
@@ -175,7 +177,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
     }
 
     /** Stops observing; the last one out of the entry unsubscribes the channel. */
-    public void unobserve(Channel e, java.util.function.Consumer<String> observer) {
+    public void unobserve(Channel e, Channel.Observer observer) {
         e.observers.remove(observer);
         waiting.incrementAndGet();
         leave(e);
@@ -274,6 +276,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     @Override
     public void onMessage(String channel, String message) {
+        deliver(channel, message, false);
+    }
+
+    private void deliver(String channel, String message, boolean sharded) {
         Channel e = entries.get(channel);
         if (e == null) {
             return;
@@ -287,8 +293,8 @@ public final class Waiters implements MessageListener, ConnectionListener {
         for (int i = 0; i < n; i++) {
             e.wakeOne();
         }
-        for (java.util.function.Consumer<String> o : e.observers) {
-            o.accept(message);
+        for (Channel.Observer o : e.observers) {
+            o.message(message, sharded);
         }
     }
 

@@ -40,6 +40,8 @@
  * <p>Outages: an attempt after the first that fails for want of Redis (a failover) is retried every
  * RETRY_AFTER_OUTAGE_MS for up to the subscription timeout, in RESOLVE mode (it may have run),
  * then thrown. The first attempt still fails at once, so a caller on a dead Redis learns it at once.
+ * A policy whose attempts cannot be resolved (WaitPolicy.resolvesLostReplies() false: a semaphore's
+ * permits carry no owner to find) is not retried: its wait fails with the lost reply's error.
  *
  * <p>Polling bounds: a park never exceeds the TTL the server returned (a key without expiry: a third
  * of the watchdog timeout), so a lost message costs at most that; an answer of 0 (free, but another

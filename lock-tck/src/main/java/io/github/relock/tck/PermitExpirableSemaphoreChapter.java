@@ -1,0 +1,228 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.PermitExpirableSemaphore;
+import io.github.relock.api.PermitLease;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 25: the permit-expirable semaphore ({@code LockClient.getPermitExpirableSemaphore},
+ * Redisson's RPermitExpirableSemaphore). Available permits live in the key {@code name}, held ones
+ * in the zset <code>&#123;name&#125;:timeout</code> (member: the id's 16 bytes, score: the epoch-ms
+ * deadline, 922337203685477 for never). The rules prove ids and leases (release, all-or-nothing
+ * lists, lease updates), that an ended lease comes back to a waiter without anyone releasing it,
+ * that callers of two clients never hold more than the permits, that cancelling leaves nothing,
+ * and that a {@code PermitLease} reports its loss as a lost lock is.
+ *
+ * <p>When a rule fails: for the zset, compare with sync spec 3 and {@code scripts/sync/expirable-*};
+ * for a waiter that never got an expired permit, look at the earliest-deadline bound in
+ * {@code SyncCalls.expirableAcquire}; for a missing loss report, at {@code PermitLeases}.
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+@Tag("synchronizers")
+public abstract class PermitExpirableSemaphoreChapter extends SynchronizerChapter {
+
+    /** @param kit the enclosing kit */
+    protected PermitExpirableSemaphoreChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    private static String leases(String name) {
+        return "{" + name + "}:timeout";
+    }
+
+    /**
+     * Rule 25.1: ids and leases. Acquired ids are 32 hex characters whose 16 bytes are the zset's
+     * members; a lease's score is its deadline and "never" is Redisson's constant; leases can be
+     * read and updated; single releases answer per id; a list is released all or none.
+     * When it fails: compare the zset members (16 raw bytes per id), the scores and the 'never'
+     * constant with the spec's permit-expirable semaphore section.
+     */
+    @Test
+    void rule25_1_idsAndLeases_asRedissonKeepsThem() throws Exception {
+        String name = "tck:pes:ops";
+        PermitExpirableSemaphore s = client().getPermitExpirableSemaphore(name);
+        assertTrue(s.trySetPermits(4));
+        String forever = s.acquire();
+        assertTrue(forever.matches("[0-9a-f]{32}"), forever);
+        List<String> two = s.tryAcquire(2, 0, 30, TimeUnit.SECONDS);
+        assertEquals(2, two.size());
+        assertEquals(1, s.availablePermits());
+        assertEquals(3, s.acquiredPermits());
+        assertEquals(4, s.getPermits());
+        assertEquals(3L, redis("ZCARD", leases(name)));
+        assertEquals(1L, redis("ZCOUNT", leases(name), "922337203685477", "922337203685477"),
+                "a permit without lease has Redisson's 'never' score");
+        assertEquals(-1, s.getLeaseTime(forever));
+        long left = s.getLeaseTime(two.get(0));
+        assertTrue(left > 0 && left <= 30_000, "lease left " + left);
+        assertTrue(s.updateLeaseTime(two.get(0), 60, TimeUnit.SECONDS));
+        assertTrue(s.getLeaseTime(two.get(0)) > 30_000);
+        String unknown = "00112233445566778899aabbccddeeff";
+        assertEquals(0, s.tryRelease(List.of(two.get(0), unknown)), "a list with an unknown id is refused whole");
+        assertEquals(3, s.acquiredPermits());
+        assertEquals(2, s.tryRelease(two));
+        assertFalse(s.tryRelease(unknown));
+        assertThrows(IllegalArgumentException.class, () -> s.release(unknown));
+        s.release(forever);
+        assertEquals(4, s.availablePermits());
+        assertEquals(0L, redis("ZCARD", leases(name)));
+        s.setPermits(2);
+        assertEquals(2, s.getPermits());
+        s.addPermits(1);
+        assertEquals(3, s.availablePermits());
+        assertTrue(s.delete());
+        assertEquals(0L, redis("EXISTS", name));
+    }
+
+    /**
+     * Rule 25.2: a permit whose lease ends comes back to a waiter of another client without anyone
+     * releasing it (the waiter parks at most until the earliest lease ends), and the holder's
+     * {@code PermitLease} reports it lost (LEASE_EXPIRED), to its callback and the client's listeners.
+     * When it fails: the acquire script must reclaim expired leases before counting, a waiter must
+     * park no longer than the earliest lease end, and the holder's lease watch must report
+     * LEASE_EXPIRED.
+     */
+    @Test
+    void rule25_2_endedLease_reclaimedByWaiter_reportedLost() throws Exception {
+        String name = "tck:pes:expire";
+        LockClient holder = client();
+        List<LockLostEvent> heard = new CopyOnWriteArrayList<>();
+        holder.addLockLostListener(heard::add);
+        PermitExpirableSemaphore s = holder.getPermitExpirableSemaphore(name);
+        s.trySetPermits(1);
+        PermitLease lease = s.acquireLease(Duration.ZERO, Duration.ofMillis(300));
+        CompletableFuture<LockLostEvent> lost = new CompletableFuture<>();
+        lease.onLost(lost::complete);
+        LockClient waiter = client();
+        Future<String> next = background(() -> waiter.getPermitExpirableSemaphore(name).tryAcquire(60, -1,
+                TimeUnit.SECONDS));
+        String id = next.get(SOON.toSeconds(), TimeUnit.SECONDS);
+        assertNotNull(id, "the waiter never got the permit whose lease ended");
+        LockLostEvent e = lost.get(SOON.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(LockLostEvent.Reason.LEASE_EXPIRED, e.reason());
+        assertEquals(lease.permitId(), e.ownerId());
+        assertFalse(lease.isValid());
+        assertFalse(lease.updateLeaseTime(Duration.ofSeconds(5)));
+        lease.close(); // a lost lease closes quietly
+        Await.until(SOON, () -> heard.stream().anyMatch(h -> h.ownerId().equals(lease.permitId())),
+                () -> "the client's listeners never heard of the lost permit: " + heard);
+        waiter.getPermitExpirableSemaphore(name).release(id);
+        s.delete();
+    }
+
+    /**
+     * Rule 25.3: threads and asynchronous callers of two clients, with and without leases, never
+     * hold more than the two permits, and every permit comes back.
+     * When it fails: the acquire script must move permits between the count and the zset
+     * atomically; a permit lost points at a release path (single, list, lease end) that drops or
+     * doubles one.
+     */
+    @Test
+    void rule25_3_twoClients_neverHoldMoreThanThePermits() throws Exception {
+        String name = "tck:pes:exclusion";
+        List<LockClient> clients = List.of(client(), client());
+        clients.get(0).getPermitExpirableSemaphore(name).trySetPermits(2);
+        Holders holders = new Holders(2);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int c = 0; c < 2; c++) {
+            PermitExpirableSemaphore s = clients.get(c).getPermitExpirableSemaphore(name);
+            for (int t = 0; t < 3; t++) {
+                String who = "c" + c + "t" + t;
+                long lease = t == 0 ? -1 : 30;
+                workers.add(background(() -> {
+                    for (int i = 0; i < 15; i++) {
+                        String id = s.acquire(lease, TimeUnit.SECONDS);
+                        holders.enter(1, who);
+                        holders.exit(1);
+                        s.release(id);
+                    }
+                    return null;
+                }));
+            }
+            workers.add(background(() -> {
+                for (int i = 0; i < 15; i++) {
+                    String id = s.acquireAsync(30, TimeUnit.SECONDS).get(1, TimeUnit.MINUTES);
+                    holders.enter(1, "async");
+                    holders.exit(1);
+                    s.releaseAsync(id).get(1, TimeUnit.MINUTES);
+                }
+                return null;
+            }));
+        }
+        for (Future<?> w : workers) {
+            w.get(2, TimeUnit.MINUTES);
+        }
+        assertEquals(List.of(), holders.overlaps);
+        assertEquals(2, clients.get(1).getPermitExpirableSemaphore(name).availablePermits());
+        assertEquals(0, clients.get(1).getPermitExpirableSemaphore(name).acquiredPermits());
+        clients.get(0).getPermitExpirableSemaphore(name).delete();
+    }
+
+    /**
+     * Rule 25.4: a cancelled or timed-out waiter takes no permit and leaves nothing; a permit lease
+     * closed releases its permit; closing the client reports a lease still held (CLIENT_CLOSED).
+     * When it fails: a waiter that gives up must release a permit it took after giving up; close()
+     * must report still-held leases as CLIENT_CLOSED before it returns.
+     */
+    @Test
+    void rule25_4_cancelAndClose_leaveNothing_closeReportsHeldLeases() throws Exception {
+        String name = "tck:pes:cancel";
+        LockClient a = client();
+        PermitExpirableSemaphore s = a.getPermitExpirableSemaphore(name);
+        s.trySetPermits(1);
+        PermitLease held = s.acquireLease(Duration.ZERO, Duration.ofSeconds(30));
+        CompletableFuture<String> cancelled = s.acquireAsync();
+        awaitWaiting(a, 1);
+        cancelled.cancel(false);
+        assertThrows(CancellationException.class, () -> cancelled.get(1, TimeUnit.SECONDS));
+        assertNull(s.tryAcquire(100, -1, TimeUnit.MILLISECONDS));
+        awaitIdle(a);
+        held.close();
+        assertEquals(1, s.availablePermits(), "the closed lease gave its permit back; nobody else took it");
+        PermitLease open = s.acquireLease(Duration.ZERO, null);
+        CompletableFuture<LockLostEvent> lost = new CompletableFuture<>();
+        open.onLost(lost::complete);
+        a.close();
+        assertEquals(LockLostEvent.Reason.CLIENT_CLOSED, lost.get(10, TimeUnit.SECONDS).reason());
+        PermitExpirableSemaphore other = client().getPermitExpirableSemaphore(name);
+        other.release(open.permitId()); // a permit outlives its closed client; any client may release it
+        assertEquals(1, other.availablePermits());
+        other.delete();
+    }
+
+    /**
+     * Rule 25.5: bad ids and leases are refused with a message naming what was passed. When it
+     * fails: ids are checked (32 hex characters) and leases (positive, or never) before any script,
+     * with the value in the message.
+     */
+    @Test
+    void rule25_5_badInput_refusedWithWhatWasPassed() {
+        PermitExpirableSemaphore s = client().getPermitExpirableSemaphore("tck:pes:bad");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.release("not-an-id"));
+        assertTrue(e.getMessage().contains("not-an-id"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> s.tryAcquire(1, 0, TimeUnit.SECONDS));
+        assertTrue(e.getMessage().contains("leaseTime"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> s.tryAcquire(0));
+        assertThrows(IllegalArgumentException.class, () -> s.tryRelease(List.of()));
+        assertEquals(0L, redis("EXISTS", "tck:pes:bad"));
+    }
+}
