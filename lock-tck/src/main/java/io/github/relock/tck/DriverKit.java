@@ -59,6 +59,19 @@ public abstract class DriverKit {
     }
 
     /**
+     * How long a lock (or a semaphore's permit) may stay free while a caller of any client is
+     * inside an acquire before the liveness rules (21.x, 24.5) fail. The default is
+     * {@link LivenessChapter#BOUND} (500 ms, or {@code -Drelock.tck.liveness.boundMs}). A kit
+     * whose client is slower to hand a free lock to a waiter may widen it, saying why in its
+     * javadoc: the rules still fail a waiter asleep for a TTL or a lost wake-up, which last seconds.
+     *
+     * @return the bound the liveness rules hold this kit to
+     */
+    public Duration livenessBound() {
+        return LivenessChapter.BOUND;
+    }
+
+    /**
      * Where the chapters run. The default is {@link #server()}; a kit for a cluster or a Sentinel
      * deployment returns {@link RedisCluster#shared()} or {@link RedisSentinelGroup#shared()} and
      * overrides {@link #newNativeClient(RedisTopology)}. Rules that only make sense on one server

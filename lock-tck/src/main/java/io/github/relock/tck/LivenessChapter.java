@@ -77,7 +77,7 @@ public abstract class LivenessChapter extends TckChapter {
 
     /** One soak: workers looping on locks while the monitor watches. */
     final class Soak {
-        final LivenessMonitor monitor = new LivenessMonitor(kit.topology(), BOUND);
+        final LivenessMonitor monitor = new LivenessMonitor(kit.topology(), kit.livenessBound());
         final List<Thread> threads = new ArrayList<>();
         final List<Runnable> asyncStarts = new ArrayList<>();
         final List<CompletableFuture<Void>> asyncDone = new ArrayList<>();
@@ -218,7 +218,7 @@ public abstract class LivenessChapter extends TckChapter {
                     problems.add(workerNames.get(i) + " never got the lock in " + length.toMillis() + " ms");
                 }
             }
-            assertEquals(List.of(), problems, "liveness (bound " + BOUND.toMillis() + " ms)");
+            assertEquals(List.of(), problems, "liveness (bound " + kit.livenessBound().toMillis() + " ms)");
         }
     }
 

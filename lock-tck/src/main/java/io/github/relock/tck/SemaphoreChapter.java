@@ -192,7 +192,7 @@ public abstract class SemaphoreChapter extends SynchronizerChapter {
     /**
      * Rule 24.5: liveness. Three threads of each of two clients loop acquire/release on a
      * semaphore of two permits while a {@link LivenessMonitor} watches it: it never holds a free
-     * permit for longer than {@link LivenessChapter#BOUND} while a caller is inside acquire.
+     * permit for longer than the kit's {@link DriverKit#livenessBound()} while a caller is inside acquire.
      * When it fails: a waiter was parked while permits were free: check that a release wakes as
      * many waiters as it gave permits, and that a woken waiter that lost the race parks again only
      * after re-reading the count.
@@ -204,7 +204,7 @@ public abstract class SemaphoreChapter extends SynchronizerChapter {
         List<LockClient> clients = List.of(client(), client());
         clients.get(0).getSemaphore(name).trySetPermits(2);
         Holders holders = new Holders(2);
-        try (LivenessMonitor monitor = new LivenessMonitor(kit.topology(), LivenessChapter.BOUND)) {
+        try (LivenessMonitor monitor = new LivenessMonitor(kit.topology(), kit.livenessBound())) {
             LivenessMonitor.Watched w = monitor.watchPermits(name, name, "redisson_sc:{" + name + "}");
             List<Thread> threads = new ArrayList<>();
             List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -242,7 +242,7 @@ public abstract class SemaphoreChapter extends SynchronizerChapter {
             problems.addAll(holders.overlaps);
             threads.stream().filter(Thread::isAlive).forEach(t -> problems.add(t.getName() + " still waiting at "
                     + LivenessMonitor.topOf(t)));
-            assertEquals(List.of(), problems, "liveness (bound " + LivenessChapter.BOUND.toMillis() + " ms)");
+            assertEquals(List.of(), problems, "liveness (bound " + kit.livenessBound().toMillis() + " ms)");
         }
         assertEquals(2, clients.get(0).getSemaphore(name).availablePermits());
         clients.get(0).getSemaphore(name).delete();
