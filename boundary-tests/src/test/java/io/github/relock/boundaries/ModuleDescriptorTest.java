@@ -40,10 +40,11 @@ class ModuleDescriptorTest {
     }
 
     @Test
-    void lockCore_exportsEntryPointAndSpi_usesProvider() throws Exception {
+    void lockCore_exportsEntryPointSpiAndPubSubHelpers_usesProvider() throws Exception {
         ModuleDescriptor d = descriptorOf(RedisLocks.class);
         assertEquals("io.github.relock.core", d.name());
-        assertEquals(Set.of("io.github.relock.core", "io.github.relock.spi"), exports(d));
+        assertEquals(Set.of("io.github.relock.core", "io.github.relock.spi", "io.github.relock.spi.pubsub"), exports(d),
+                "the entry point, the driver SPI and the pub/sub bookkeeping drivers share; the engine stays internal");
         assertEquals(Set.of("java.base", "io.github.relock.api", "jdk.jfr"), requires(d),
                 "lock-core needs only the API and the JDK (jdk.jfr for its flight-recorder events)");
         assertEquals(Set.of(RedisDriverProvider.class.getName()), d.uses());

@@ -9,11 +9,12 @@ import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
+import io.github.relock.spi.pubsub.SessionPubSub;
+import io.github.relock.spi.pubsub.ShardedPubSub;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -26,13 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -50,12 +49,13 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *       (8 by default) bounds useful parallelism anyway; threads start on demand and end after
  *       30 s idle. At most {@value #ASYNC_QUEUE} calls wait for a thread; beyond that a call
  *       fails at once with {@link RedisUnavailableException} instead of blocking the caller.</li>
- *   <li>Pub/sub: {@link PubSubMultiplexer} (one connection, one reader thread).</li>
+ *   <li>Pub/sub: core's {@link SessionPubSub} over a Jedis {@link PubSubTransport#classic} link
+ *       (one connection, one reader thread).</li>
  *   <li>{@link Capability#REPLICA_WAIT}: a client pipeline ({@code EVALSHA} then {@code WAIT}) on
  *       the connection of the first key's node. {@link Capability#CLUSTER} for cluster clients.
  *       {@link Capability#SHARDED_PUBSUB} for cluster clients on Redis 7+ (probed once with
- *       {@code PUBSUB SHARDNUMSUB}): {@link ShardedPubSub}, one connection and reader thread per
- *       master that carries a channel.</li>
+ *       {@code PUBSUB SHARDNUMSUB}): core's {@link ShardedPubSub} over {@link PubSubTransport#nodes},
+ *       one connection and reader thread per master that carries a channel.</li>
  * </ul>
  * A client handed to {@link JedisDriverProvider#create} keeps its own socket timeout; the
  * {@link DriverOptions#commandTimeout()} applies to clients the driver opens itself.
@@ -76,9 +76,9 @@ final class JedisCommandExecutor implements CommandExecutor {
     private final Duration commandTimeout;
     private final Set<Capability> capabilities;
     private final ThreadPoolExecutor async;
-    private final PubSubMultiplexer pubsub;
+    private final SessionPubSub pubsub;
     /** Only for a cluster client on Redis 7+; otherwise null. */
-    private final ShardedPubSub sharded;
+    private final ShardedPubSub<HostAndPort> sharded;
     /** Only for a cluster client on Redis 7+: a connection from the pool of the node serving a slot. */
     private final IntFunction<Connection> slotConnection;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -96,15 +96,15 @@ final class JedisCommandExecutor implements CommandExecutor {
         this.description = description;
         this.commandTimeout = options.commandTimeout();
         EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
-        ShardedPubSub sharded = null;
+        ShardedPubSub<HostAndPort> sharded = null;
         IntFunction<Connection> slotConnection = null;
         if (cluster != null) {
             caps.add(Capability.CLUSTER);
             if (JedisVersions.readsNodeAddresses() && supportsShardedPubSub(cluster, description)) {
                 caps.add(Capability.SHARDED_PUBSUB);
                 slotConnection = JedisVersions.slotConnection(cluster);
-                Supplier<Map<String, ConnectionPool>> nodes = JedisVersions.clusterNodes(cluster);
-                sharded = new ShardedPubSub(cluster, slotConnection, node -> borrow(nodes.get(), node),
+                sharded = new ShardedPubSub<>(PubSubTransport.nodes(cluster, slotConnection,
+                        JedisVersions.clusterNodes(cluster), description), PubSubTransport.SHARDED_THREAD_PREFIX,
                         description, commandTimeout.plusSeconds(1));
             }
         }
@@ -119,7 +119,8 @@ final class JedisCommandExecutor implements CommandExecutor {
                     return t;
                 });
         this.async.allowCoreThreadTimeOut(true);
-        this.pubsub = new PubSubMultiplexer(client, description, commandTimeout.plusSeconds(1));
+        this.pubsub = new SessionPubSub(PubSubTransport.classic(client), PubSubTransport.THREAD_NAME, description,
+                commandTimeout.plusSeconds(1));
     }
 
     @Override
@@ -237,9 +238,7 @@ final class JedisCommandExecutor implements CommandExecutor {
         if (slotConnection == null || closed.get()) {
             return null;
         }
-        try (Connection c = slotConnection.apply(slot)) {
-            return JedisVersions.hostAndPort(c);
-        }
+        return PubSubTransport.masterOf(slotConnection, slot);
     }
 
     @Override
@@ -327,14 +326,6 @@ final class JedisCommandExecutor implements CommandExecutor {
                     + "); relock uses classic pub/sub only");
             return false;
         }
-    }
-
-    private static Connection borrow(Map<String, ConnectionPool> pools, HostAndPort node) {
-        ConnectionPool pool = pools.get(node.toString());
-        if (pool == null) {
-            throw new JedisConnectionException("the jedis cluster client does not know node " + node);
-        }
-        return pool.getResource();
     }
 
     private static void checkArgs(Script script, List<String> keys, List<String> args) {

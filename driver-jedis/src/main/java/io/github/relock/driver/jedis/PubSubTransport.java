@@ -1,161 +1,93 @@
 package io.github.relock.driver.jedis;
 
+import io.github.relock.api.RedisErrorException;
+import io.github.relock.spi.pubsub.SessionPubSub;
+import io.github.relock.spi.pubsub.SessionTransport;
+import io.github.relock.spi.pubsub.ShardedPubSub;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.JedisShardedPubSub;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * How a {@link PubSubMultiplexer} session talks to Redis: classic {@code SUBSCRIBE} through the
- * client (any node), or sharded {@code SSUBSCRIBE} on one cluster node. The multiplexer's state
- * machine is the same for both; only the Jedis listener class and where the connection comes from
- * differ.
+ * The Jedis half of relock's pub/sub; the bookkeeping (which channels are wanted, which command a
+ * confirmation answers, reconnects with back-off, {@code onReconnect}, failing exactly the affected
+ * futures, one hash slot per sharded command, routing by slot) is core's
+ * {@link SessionPubSub} and {@link ShardedPubSub}. What is left here:
+ * <ul>
+ *   <li>{@link #classic}: a session is a {@link JedisPubSub} blocked in {@code SUBSCRIBE} on a
+ *       connection of the client (its own connection provider, or one borrowed from a classic
+ *       pool), which Jedis gives back when the last channel is gone.</li>
+ *   <li>{@link #sharded}: a session is a {@link JedisShardedPubSub} on a connection borrowed from
+ *       the cluster client's pool for one node, marked broken when the session ends, so the pool
+ *       never lends a connection that may still be in subscribed mode.</li>
+ *   <li>{@link #nodes}: the cluster client's slot owner ({@code host:port} of the connection Jedis
+ *       lends for a slot), a slot-cache refresh, and a sharded transport per node.</li>
+ * </ul>
+ * A session reports a Redis error reply ({@link JedisDataException}, e.g. an ACL refusing a
+ * channel) as {@link RedisErrorException}; anything else Jedis throws passes unchanged and is taken
+ * by core as the connection being unusable.
  *
- * <p>Thread-safety: a transport is immutable and shared; each {@link Link} belongs to one session
- * ({@link Link#run} on the reader thread, the other methods under the multiplexer's lock).
+ * <p>Thread-safety: stateless; the transports and node map it makes are immutable and shared, and
+ * each link belongs to one session as {@link SessionTransport} says.
  */
-interface PubSubTransport {
+final class PubSubTransport {
+    /** The classic pub/sub reader thread. */
+    static final String THREAD_NAME = "relock-jedis-pubsub";
+    /** Sharded pub/sub threads: {@code <prefix><host:port>} per node reader, and {@link #ROUTER_THREAD}. */
+    static final String SHARDED_THREAD_PREFIX = "relock-jedis-spubsub-";
+    static final String ROUTER_THREAD = SHARDED_THREAD_PREFIX + "router";
 
-    /** Callbacks of one session, called on the reader thread from inside {@link Link#run}. */
-    interface Events {
-        void subscribed(String channel);
-
-        void unsubscribed(String channel);
-
-        void message(String channel, String message);
+    private PubSubTransport() {
     }
-
-    /** One session's Jedis pub/sub object. */
-    interface Link {
-        /** Opens the connection and reads until no channel is left; throws when it breaks. */
-        void run(String[] initial);
-
-        void subscribe(String[] channels);
-
-        void unsubscribe(String[] channels);
-
-        void unsubscribeAll();
-    }
-
-    /** @return a new link for one session, reporting to {@code events} */
-    Link newLink(Events events);
-
-    /** @return the reader thread's name */
-    String threadName();
-
-    /** @return "pub/sub" or "sharded pub/sub on host:port", for messages */
-    String describe();
 
     /** Classic pub/sub through the client's own connection provider, or a connection borrowed from its pool. */
-    static PubSubTransport classic(JedisAccess client) {
-        return new PubSubTransport() {
-            @Override
-            public Link newLink(Events events) {
-                JedisPubSub pubsub = new JedisPubSub() {
-                    @Override
-                    public void onSubscribe(String channel, int subscribedChannels) {
-                        events.subscribed(channel);
-                    }
+    static SessionTransport classic(JedisAccess client) {
+        return events -> {
+            JedisPubSub pubsub = new JedisPubSub() {
+                @Override
+                public void onSubscribe(String channel, int subscribedChannels) {
+                    events.subscribed(channel);
+                }
 
-                    @Override
-                    public void onUnsubscribe(String channel, int subscribedChannels) {
-                        events.unsubscribed(channel);
-                    }
+                @Override
+                public void onUnsubscribe(String channel, int subscribedChannels) {
+                    events.unsubscribed(channel);
+                }
 
-                    @Override
-                    public void onMessage(String channel, String message) {
-                        events.message(channel, message);
-                    }
-                };
-                return new Link() {
-                    @Override
-                    public void run(String[] initial) {
-                        client.subscribe(pubsub, initial);
-                    }
-
-                    @Override
-                    public void subscribe(String[] channels) {
-                        pubsub.subscribe(channels);
-                    }
-
-                    @Override
-                    public void unsubscribe(String[] channels) {
-                        pubsub.unsubscribe(channels);
-                    }
-
-                    @Override
-                    public void unsubscribeAll() {
-                        pubsub.unsubscribe();
-                    }
-                };
-            }
-
-            @Override
-            public String threadName() {
-                return PubSubMultiplexer.THREAD_NAME;
-            }
-
-            @Override
-            public String describe() {
-                return "pub/sub";
-            }
+                @Override
+                public void onMessage(String channel, String message) {
+                    events.message(channel, message);
+                }
+            };
+            return link(initial -> client.subscribe(pubsub, initial), pubsub::subscribe, pubsub::unsubscribe,
+                    () -> pubsub.unsubscribe());
         };
     }
 
     /**
-     * Sharded pub/sub on one cluster node. The connection is borrowed from the client's pool for
-     * that node (its credentials and TLS) and marked broken when the session ends, so the pool
-     * never hands out a connection that may still be in subscribed mode.
+     * Sharded pub/sub on one cluster node. Core sends the channels of one hash slot per command
+     * (a cluster refuses mixed slots with {@code CROSSSLOT}), so the link passes them on as they come.
      *
      * @param node the node
-     * @param connect borrows a connection to {@code node} from the client
+     * @param borrow lends a connection to {@code node} from the client's pool
      */
-    static PubSubTransport sharded(HostAndPort node, java.util.function.Function<HostAndPort, Connection> connect) {
-        return new PubSubTransport() {
-            @Override
-            public Link newLink(Events events) {
-                return new ShardedLink(node, connect, events);
-            }
-
-            @Override
-            public String threadName() {
-                return ShardedPubSub.THREAD_PREFIX + node.getPort();
-            }
-
-            @Override
-            public String describe() {
-                return "sharded pub/sub on " + node;
-            }
-        };
-    }
-
-    /**
-     * One sharded session. Redis refuses an {@code SSUBSCRIBE} or {@code SUNSUBSCRIBE} whose
-     * channels hash to different slots ({@code CROSSSLOT}, which would end the session), so every
-     * command carries the channels of one slot only. The session opens with the first slot's
-     * channels; the others are sent when the server confirms the first one, before the
-     * multiplexer hears of it, so nothing else writes to the connection meanwhile.
-     */
-    final class ShardedLink implements Link {
-        private final HostAndPort node;
-        private final java.util.function.Function<HostAndPort, Connection> connect;
-        private final Events events;
-        private final JedisShardedPubSub pubsub;
-        /** Slot groups of the opening channels still to be sent; touched only by the reader thread. */
-        private java.util.List<String[]> openingRest = java.util.List.of();
-
-        ShardedLink(HostAndPort node, java.util.function.Function<HostAndPort, Connection> connect, Events events) {
-            this.node = node;
-            this.connect = connect;
-            this.events = events;
-            this.pubsub = new JedisShardedPubSub() {
+    static SessionTransport sharded(HostAndPort node, Function<HostAndPort, Connection> borrow) {
+        return events -> {
+            JedisShardedPubSub pubsub = new JedisShardedPubSub() {
                 @Override
                 public void onSSubscribe(String channel, int subscribedChannels) {
-                    if (!openingRest.isEmpty()) {
-                        java.util.List<String[]> rest = openingRest;
-                        openingRest = java.util.List.of();
-                        rest.forEach(group -> ssubscribe(group));
-                    }
                     events.subscribed(channel);
                 }
 
@@ -169,44 +101,102 @@ interface PubSubTransport {
                     events.message(channel, message);
                 }
             };
-        }
+            return link(initial -> {
+                Connection c = borrow.apply(node);
+                try {
+                    pubsub.proceed(c, initial);
+                } finally {
+                    c.setBroken(); // never back into the pool: it may still be subscribed
+                    c.close();
+                }
+            }, pubsub::ssubscribe, pubsub::sunsubscribe, () -> pubsub.sunsubscribe());
+        };
+    }
 
-        /** @return the channels grouped by hash slot, in first-seen order */
-        static java.util.List<String[]> bySlot(String[] channels) {
-            java.util.Map<Integer, java.util.List<String>> groups = new java.util.LinkedHashMap<>();
-            for (String c : channels) {
-                groups.computeIfAbsent(redis.clients.jedis.util.JedisClusterCRC16.getSlot(c), k -> new java.util.ArrayList<>())
-                        .add(c);
+    /**
+     * The cluster as {@link ShardedPubSub} sees it.
+     *
+     * @param cluster the cluster client (routes the slot-cache refresh)
+     * @param slotConnection lends a connection to a slot's master from the client's pool
+     * @param pools the client's connection pools by {@code host:port}
+     * @param description the client, for messages
+     */
+    static ShardedPubSub.Nodes<HostAndPort> nodes(UnifiedJedis cluster, IntFunction<Connection> slotConnection,
+                                                  Supplier<Map<String, ConnectionPool>> pools, String description) {
+        return new ShardedPubSub.Nodes<>() {
+            @Override
+            public HostAndPort ownerOf(int slot) {
+                try {
+                    return masterOf(slotConnection, slot);
+                } catch (RuntimeException e) {
+                    throw Errors.translate(e, "finding the master of slot " + slot + " on " + description);
+                }
             }
-            return groups.values().stream().map(g -> g.toArray(new String[0])).toList();
-        }
 
-        @Override
-        public void run(String[] initial) {
-            java.util.List<String[]> groups = bySlot(initial);
-            openingRest = groups.subList(1, groups.size());
-            Connection c = connect.apply(node);
-            try {
-                pubsub.proceed(c, groups.get(0));
-            } finally {
-                c.setBroken(); // never back into the pool: it may still be subscribed
-                c.close();
+            @Override
+            public void refresh(String channel) {
+                // A read routed by the channel's slot: a redirection or a dead node makes Jedis
+                // reload its slot cache. EXISTS creates nothing.
+                cluster.sendCommand(channel, Protocol.Command.EXISTS, channel);
             }
-        }
 
-        @Override
-        public void subscribe(String[] channels) {
-            bySlot(channels).forEach(pubsub::ssubscribe);
-        }
+            @Override
+            public SessionTransport transportTo(HostAndPort node) {
+                return sharded(node, n -> {
+                    ConnectionPool pool = pools.get().get(n.toString());
+                    if (pool == null) {
+                        throw new JedisConnectionException("the jedis cluster client does not know node " + n);
+                    }
+                    return pool.getResource();
+                });
+            }
+        };
+    }
 
-        @Override
-        public void unsubscribe(String[] channels) {
-            bySlot(channels).forEach(pubsub::sunsubscribe);
+    /**
+     * @return the master serving {@code slot}, from Jedis' slot cache (a pooled connection of that
+     *     node is borrowed and given back at once), or null when no node serves it
+     */
+    static HostAndPort masterOf(IntFunction<Connection> slotConnection, int slot) {
+        try (Connection c = slotConnection.apply(slot)) {
+            return c == null ? null : JedisVersions.hostAndPort(c);
         }
+    }
 
-        @Override
-        public void unsubscribeAll() {
-            pubsub.sunsubscribe();
-        }
+    /**
+     * A session's link over one Jedis pub/sub object. {@code run} blocks until the session ends; a
+     * Redis error reply it throws becomes {@link RedisErrorException}, the rest passes.
+     */
+    private static SessionTransport.Link link(Consumer<String[]> run, Consumer<String[]> subscribe,
+                                              Consumer<String[]> unsubscribe, Runnable unsubscribeAll) {
+        return new SessionTransport.Link() {
+            @Override
+            public void run(List<String> initial) {
+                try {
+                    run.accept(array(initial));
+                } catch (JedisDataException e) {
+                    throw new RedisErrorException(e.getMessage(), e);
+                }
+            }
+
+            @Override
+            public void subscribe(List<String> channels) {
+                subscribe.accept(array(channels));
+            }
+
+            @Override
+            public void unsubscribe(List<String> channels) {
+                unsubscribe.accept(array(channels));
+            }
+
+            @Override
+            public void unsubscribeAll() {
+                unsubscribeAll.run();
+            }
+        };
+    }
+
+    private static String[] array(List<String> channels) {
+        return channels.toArray(new String[0]);
     }
 }

@@ -112,7 +112,7 @@ class JedisShardedPubSubTest {
                                 + " channels, has " + shardedClients(master));
             }
             long spubsubThreads = RelockTck.relockThreads().stream()
-                    .filter(t -> t.startsWith(ShardedPubSub.THREAD_PREFIX) && !t.equals(ShardedPubSub.ROUTER_THREAD)).count();
+                    .filter(t -> t.startsWith(PubSubTransport.SHARDED_THREAD_PREFIX) && !t.equals(PubSubTransport.ROUTER_THREAD)).count();
             assertTrue(spubsubThreads <= 3, "one reader per master at most: " + RelockTck.relockThreads());
             for (String ch : channels) {
                 assertEquals(1L, cluster.masterFor(ch).call("SPUBLISH", ch, "m"));
@@ -237,7 +237,7 @@ class JedisShardedPubSubTest {
         for (int i = 0; i < 9; i++) {
             get(ex.subscribe("relock:sharded:{close-" + i + "}", true, (c, m) -> { }));
         }
-        assertTrue(RelockTck.relockThreads().stream().anyMatch(t -> t.startsWith(ShardedPubSub.THREAD_PREFIX)),
+        assertTrue(RelockTck.relockThreads().stream().anyMatch(t -> t.startsWith(PubSubTransport.SHARDED_THREAD_PREFIX)),
                 "sharded readers run: " + RelockTck.relockThreads());
         ex.close();
         Await.until(DEADLINE, () -> RelockTck.relockThreads().stream().noneMatch(t -> t.startsWith("relock-jedis")),

@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The Lettuce driver's pub/sub: every subscription of one executor on its one
- * {@link StatefulRedisPubSubConnection} (the counterpart of the Jedis driver's
- * {@code PubSubMultiplexer}).
+ * {@link StatefulRedisPubSubConnection} (the counterpart of core's
+ * {@code io.github.relock.spi.pubsub.SessionPubSub}, which the Jedis driver runs).
  *
  * <h2>Design</h2>
  * <ul>

@@ -1,7 +1,8 @@
-package io.github.relock.driver.jedis;
+package io.github.relock.spi.pubsub;
 
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.internal.util.Slots;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Subscription;
@@ -19,93 +20,123 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
-import java.util.function.IntFunction;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * Sharded pub/sub ({@code SSUBSCRIBE}) of one executor on a Redis Cluster: one
- * {@link PubSubMultiplexer} per master node, each with a sharded {@link PubSubTransport} (one
- * connection and one reader thread {@code relock-jedis-spubsub-<port>} per node that ever carried
- * a channel), and this router on top.
+ * {@link SessionPubSub} per master node, each over the driver's {@link SessionTransport} to that
+ * node (one connection and one reader thread {@code <threadPrefix><node>} per node that ever
+ * carried a channel, every command carrying the channels of one hash slot), and this router on
+ * top. The driver supplies only {@link Nodes}: which node serves a slot, how to make the client
+ * reload its slot map, and a transport per node.
  *
  * <h2>Routing</h2>
- * A sharded channel lives on the master owning its slot. {@link #subscribe} asks the client's slot
- * cache for that master and subscribes a <em>leg</em> on the node's multiplexer; the caller's
- * {@link Subscription} is this router's {@link Entry}, which outlives legs. A leg Redis answers
- * with a redirection ({@code MOVED}, {@code CLUSTERDOWN}, ...) is routed again after a refresh, a
- * few times; any other failure of a first subscribe fails its future as the SPI says.
+ * A sharded channel lives on the master owning its slot. {@link #subscribe} asks
+ * {@link Nodes#ownerOf} for that master and subscribes a <em>leg</em> on the node's multiplexer;
+ * the caller's {@link Subscription} is this router's {@link Entry}, which outlives legs. A leg Redis
+ * answers with a redirection ({@code MOVED}, {@code ASK}, {@code CLUSTERDOWN}, {@code TRYAGAIN}) is
+ * routed again after a refresh, a few times; any other failure of a first subscribe fails its future
+ * as the SPI says.
  *
  * <h2>Migration and failover</h2>
  * A node multiplexer hands back the confirmed channels the server dropped (a {@code sunsubscribe}
  * push when the slot moved, or the connection breaking) instead of reopening the node. The router
- * then, on its own daemon thread ({@value #ROUTER_THREAD}), refreshes the client's slot cache (a
- * keyed read that Redis redirects or that fails makes Jedis reload it), subscribes a new leg on the
- * current owner and retries with a backoff (0, 50, 100 ms ... to 2 s) for as long as the channel is
- * wanted. When every lost channel is confirmed again it calls
- * {@link ConnectionListener#onReconnect()} once. Each routing attempt carries a generation number,
- * so a leg confirmed after its entry moved on (or was unsubscribed) is unsubscribed, not used.
+ * then, on its own daemon thread ({@code <threadPrefix>router}), refreshes the client's slot map
+ * ({@link Nodes#refresh}), subscribes a new leg on the current owner and retries with a backoff (0,
+ * 50, 100 ms ... to 2 s) for as long as the channel is wanted. When every lost channel is confirmed
+ * again it calls {@link ConnectionListener#onReconnect()} once. Each routing attempt carries a
+ * generation number, so a leg confirmed after its entry moved on (or was unsubscribed) is
+ * unsubscribed, not used.
  *
  * <p>Thread-safety: safe for use by several threads; state is guarded by one
- * {@link ReentrantLock}, and no future is completed and no multiplexer is called while it is held.
+ * {@link java.util.concurrent.locks.ReentrantLock}, and no future is completed and no multiplexer is
+ * called while it is held.
+ *
+ * @param <N> the driver's node token (e.g. host and port), with value equality
  */
-final class ShardedPubSub implements AutoCloseable {
-    static final String THREAD_PREFIX = "relock-jedis-spubsub-";
-    static final String ROUTER_THREAD = THREAD_PREFIX + "router";
+public final class ShardedPubSub<N> implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ShardedPubSub.class.getName());
     private static final int MAX_FIRST_ATTEMPTS = 5;
-    private static final long MAX_BACKOFF_MS = 2000;
 
-    private final UnifiedJedis client;
-    private final IntFunction<Connection> connectionForSlot;
-    private final Function<HostAndPort, Connection> connectionForNode;
+    /**
+     * What the router needs of the driver's cluster client.
+     *
+     * <p>Thread-safety: called from several threads (callers of subscribe, the router thread).
+     *
+     * @param <N> the node token, with value equality
+     */
+    public interface Nodes<N> {
+        /**
+         * @param slot a hash slot, 0 to 16383
+         * @return the master serving {@code slot} now, from the client's slot map; never null
+         * @throws RuntimeException when no node can be named ({@link RedisUnavailableException}
+         *     preferred)
+         */
+        N ownerOf(int slot);
+
+        /**
+         * Makes the client reload its slot map for {@code channel}'s slot (e.g. a keyed read that
+         * Redis redirects), before the router routes a channel again. By default nothing; a
+         * failure is logged and ignored.
+         */
+        default void refresh(String channel) {
+        }
+
+        /** @return the transport whose links connect to {@code node} with the client's settings */
+        SessionTransport transportTo(N node);
+    }
+
+    private final Nodes<N> nodeMap;
+    private final String threadPrefix;
     private final String description;
     private final Duration stopTimeout;
     private final ScheduledThreadPoolExecutor router;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final DeferringLock lock = new DeferringLock();
     private volatile ConnectionListener connectionListener;
 
     // guarded by lock
     private final Map<String, Entry> wanted = new HashMap<>();
-    private final Map<HostAndPort, PubSubMultiplexer> nodes = new HashMap<>();
+    private final Map<N, SessionPubSub> nodes = new HashMap<>();
     private final Set<String> lost = new HashSet<>();
     private boolean reconnecting;
     private boolean closed;
 
     /**
-     * @param client the cluster client (routes the slot-cache refresh)
-     * @param connectionForSlot borrows a connection to the slot's master from the client's pool
-     * @param connectionForNode borrows a connection to one node from the client's pool
-     * @param description the client, for messages
+     * Starts no thread until a channel is subscribed.
+     *
+     * @param nodes the driver's view of the cluster
+     * @param threadPrefix names the daemon threads: {@code <prefix><node>} per node reader,
+     *     {@code <prefix>router} for the router
+     * @param description the client, for messages (no password)
      * @param stopTimeout how long {@link #close()} waits for each thread
      */
-    ShardedPubSub(UnifiedJedis client, IntFunction<Connection> connectionForSlot,
-                  Function<HostAndPort, Connection> connectionForNode, String description, Duration stopTimeout) {
-        this.client = client;
-        this.connectionForSlot = connectionForSlot;
-        this.connectionForNode = connectionForNode;
-        this.description = description;
-        this.stopTimeout = stopTimeout;
+    public ShardedPubSub(Nodes<N> nodes, String threadPrefix, String description, Duration stopTimeout) {
+        this.nodeMap = Objects.requireNonNull(nodes, "nodes");
+        this.threadPrefix = Objects.requireNonNull(threadPrefix, "threadPrefix");
+        this.description = Objects.requireNonNull(description, "description");
+        this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
         this.router = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, ROUTER_THREAD);
+            Thread t = new Thread(r, threadPrefix + "router");
             t.setDaemon(true);
             return t;
         });
         this.router.setRemoveOnCancelPolicy(true);
     }
 
-    void setConnectionListener(ConnectionListener listener) {
+    /** See {@link io.github.relock.spi.CommandExecutor#setConnectionListener}. */
+    public void setConnectionListener(ConnectionListener listener) {
         this.connectionListener = listener;
     }
 
-    /** {@code SSUBSCRIBE channel} on its slot's master; see {@link io.github.relock.spi.CommandExecutor#subscribe}. */
-    CompletableFuture<Subscription> subscribe(String channel, MessageListener listener) {
+    /**
+     * {@code SSUBSCRIBE channel} on its slot's master, as
+     * {@link io.github.relock.spi.CommandExecutor#subscribe} describes.
+     *
+     * @param channel the channel
+     * @param listener gets the channel's messages on a node's reader thread
+     * @return completes when Redis confirmed; fails with {@link IllegalStateException} when closed
+     *     or when the channel is subscribed already
+     */
+    public CompletableFuture<Subscription> subscribe(String channel, MessageListener listener) {
         Objects.requireNonNull(channel, "channel must not be null");
         Objects.requireNonNull(listener, "listener must not be null");
         Entry e = new Entry(channel, listener);
@@ -113,7 +144,7 @@ final class ShardedPubSub implements AutoCloseable {
         try {
             if (closed) {
                 return CompletableFuture.failedFuture(new IllegalStateException(
-                        "cannot subscribe '" + channel + "': the jedis executor for " + description + " is closed"));
+                        "cannot subscribe '" + channel + "': the executor for " + description + " is closed"));
             }
             if (wanted.containsKey(channel)) {
                 return CompletableFuture.failedFuture(new IllegalStateException("sharded channel '" + channel
@@ -127,7 +158,7 @@ final class ShardedPubSub implements AutoCloseable {
         return e.subscribed;
     }
 
-    /** Subscribes a leg of {@code e} on the owner of its slot (refreshing the slot cache first if asked). */
+    /** Subscribes a leg of {@code e} on the owner of its slot (refreshing the slot map first if asked). */
     private void route(Entry e, boolean refresh) {
         int gen;
         lock.lock();
@@ -139,15 +170,15 @@ final class ShardedPubSub implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        HostAndPort node;
+        N node;
         try {
             node = ownerOf(e.channel, refresh);
         } catch (RuntimeException ex) {
-            legDone(e, gen, null, null, Errors.translate(ex, "finding the node of sharded channel '" + e.channel
+            legDone(e, gen, null, null, PubSubs.typed(ex, "finding the node of sharded channel '" + e.channel
                     + "' on " + description));
             return;
         }
-        PubSubMultiplexer mux;
+        SessionPubSub mux;
         // Published before the SSUBSCRIBE goes out, so an unsubscribe racing with it waits for
         // the answer and removes the leg before it reports done.
         CompletableFuture<Subscription> leg = new CompletableFuture<>();
@@ -176,36 +207,30 @@ final class ShardedPubSub implements AutoCloseable {
         leg.whenComplete((s, err) -> legDone(e, gen, node, s, err));
     }
 
-    private PubSubMultiplexer newNode(HostAndPort node) {
-        return new PubSubMultiplexer(PubSubTransport.sharded(node, connectionForNode),
-                channels -> lostOn(node, channels), description, stopTimeout);
+    private SessionPubSub newNode(N node) {
+        return new SessionPubSub(nodeMap.transportTo(node), threadPrefix + node,
+                description + " (sharded pub/sub on " + node + ")", stopTimeout, true, channels -> lostOn(node, channels));
     }
 
-    private HostAndPort ownerOf(String channel, boolean refresh) {
+    private N ownerOf(String channel, boolean refresh) {
         if (refresh) {
             try {
-                // A read routed by the channel's slot: a redirection or a dead node makes Jedis
-                // reload its slot cache. EXISTS creates nothing.
-                client.sendCommand(channel, Protocol.Command.EXISTS, channel);
+                nodeMap.refresh(channel);
             } catch (RuntimeException e) {
                 LOG.log(Level.DEBUG, "refreshing the slot of '" + channel + "' on " + description + ": " + e);
             }
         }
-        try (Connection c = connectionForSlot.apply(JedisClusterCRC16.getSlot(channel))) {
-            if (c == null) {
-                throw new JedisConnectionException("no node serves the slot of '" + channel + "'");
-            }
-            return JedisVersions.hostAndPort(c);
+        N node = nodeMap.ownerOf(Slots.slot(channel));
+        if (node == null) {
+            throw new RedisUnavailableException("no node serves the slot of '" + channel + "' on " + description);
         }
+        return node;
     }
 
     /** A leg's subscribe completed (any thread). */
-    private void legDone(Entry e, int gen, HostAndPort node, Subscription leg, Throwable err) {
+    private void legDone(Entry e, int gen, N node, Subscription leg, Throwable err) {
         Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
-        boolean tellReconnect = false;
-        boolean confirmNow = false;
         boolean stale = false;
-        boolean failNow = false;
         long retryDelay = -1;
         lock.lock();
         try {
@@ -217,23 +242,21 @@ final class ShardedPubSub implements AutoCloseable {
                 e.attempts = 0;
                 if (!e.confirmed) {
                     e.confirmed = true;
-                    confirmNow = true;
+                    lock.defer(() -> e.subscribed.complete(e));
                 }
-                if (lost.remove(e.channel) && lost.isEmpty() && reconnecting) {
-                    reconnecting = false;
-                    tellReconnect = true;
-                }
+                backLocked(e.channel);
             } else {
                 e.pendingLeg = null;
                 e.node = null;
                 boolean retry = !closed && (e.confirmed
                         || (e.attempts < MAX_FIRST_ATTEMPTS && (redirected(cause) || cause instanceof IllegalStateException)));
                 if (retry) {
-                    retryDelay = e.attempts == 0 ? 0 : Math.min(MAX_BACKOFF_MS, 50L << Math.min(e.attempts - 1, 10));
+                    retryDelay = PubSubs.backoffMs(e.attempts);
                     e.attempts++;
                 } else {
                     wanted.remove(e.channel, e);
-                    failNow = true;
+                    RuntimeException failure = PubSubs.typed(cause, "subscribing '" + e.channel + "'");
+                    lock.defer(() -> e.subscribed.completeExceptionally(failure));
                 }
             }
         } finally {
@@ -245,20 +268,20 @@ final class ShardedPubSub implements AutoCloseable {
             }
             return;
         }
-        if (confirmNow) {
-            e.subscribed.complete(e);
-        }
-        if (failNow) {
-            e.subscribed.completeExceptionally(cause instanceof RuntimeException
-                    ? cause : new RedisUnavailableException("subscribing '" + e.channel + "' failed: " + cause, cause));
-        }
         if (retryDelay >= 0) {
             LOG.log(Level.DEBUG, "sharded channel '" + e.channel + "' on " + (node == null ? "?" : node)
                     + " not subscribed (" + cause + "); routing again in " + retryDelay + " ms");
             schedule(e, retryDelay);
         }
-        if (tellReconnect) {
-            tellReconnect();
+    }
+
+    /** Under the lock: {@code channel} is back (or no longer wanted); tells core when it was the last one. */
+    private void backLocked(String channel) {
+        if (lost.remove(channel) && lost.isEmpty() && reconnecting) {
+            reconnecting = false;
+            ConnectionListener l = connectionListener;
+            lock.defer(() -> PubSubs.tellReconnect(l, "sharded pub/sub of relock on " + description
+                    + " is back; every channel is subscribed again"));
         }
     }
 
@@ -268,7 +291,7 @@ final class ShardedPubSub implements AutoCloseable {
     }
 
     /** A node multiplexer dropped these confirmed channels (its reader thread, no lock held). */
-    private void lostOn(HostAndPort node, List<String> channels) {
+    private void lostOn(N node, List<String> channels) {
         List<Entry> reroute = new ArrayList<>();
         lock.lock();
         try {
@@ -305,26 +328,13 @@ final class ShardedPubSub implements AutoCloseable {
             router.schedule(() -> route(e, true), delayMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closedMeanwhile) {
             e.subscribed.completeExceptionally(new IllegalStateException(
-                    "the jedis executor for " + description + " is closed"));
-        }
-    }
-
-    private void tellReconnect() {
-        LOG.log(Level.INFO, "sharded pub/sub of relock on " + description + " is back; every channel is subscribed again");
-        ConnectionListener l = connectionListener;
-        if (l != null) {
-            try {
-                l.onReconnect();
-            } catch (RuntimeException ex) {
-                LOG.log(Level.WARNING, "ConnectionListener.onReconnect threw", ex);
-            }
+                    "the executor for " + description + " is closed"));
         }
     }
 
     private CompletableFuture<Void> unsubscribe(Entry e) {
         Subscription leg;
         CompletableFuture<Subscription> pending;
-        boolean tellReconnect = false;
         lock.lock();
         try {
             if (e.unsubscribeRequested) {
@@ -337,10 +347,7 @@ final class ShardedPubSub implements AutoCloseable {
             pending = e.pendingLeg;
             e.leg = null;
             e.pendingLeg = null;
-            if (lost.remove(e.channel) && lost.isEmpty() && reconnecting) {
-                reconnecting = false;
-                tellReconnect = true; // the rest is back: waiters of other channels poll once
-            }
+            backLocked(e.channel); // the rest is back: waiters of other channels poll once
         } finally {
             lock.unlock();
         }
@@ -354,20 +361,17 @@ final class ShardedPubSub implements AutoCloseable {
         } else {
             done = CompletableFuture.completedFuture(null);
         }
-        done.whenComplete((v, x) -> {
-            e.subscribed.complete(e); // subscribed, then unsubscribed: nothing failed
-            e.unsubscribed.complete(null);
-        });
-        if (tellReconnect) {
-            tellReconnect();
-        }
+        done.whenComplete((v, x) -> e.finished());
         return e.unsubscribed;
     }
 
-    /** Unsubscribes everything, ends the router and every node's reader. */
+    /**
+     * Unsubscribes everything, ends the router and every node's reader. Subscribes not confirmed
+     * yet fail with {@link RedisUnavailableException}. Idempotent.
+     */
     @Override
     public void close() {
-        List<PubSubMultiplexer> muxes;
+        List<SessionPubSub> muxes;
         List<Entry> entries;
         lock.lock();
         try {
@@ -381,55 +385,45 @@ final class ShardedPubSub implements AutoCloseable {
             lock.unlock();
         }
         router.shutdownNow();
-        for (PubSubMultiplexer m : muxes) {
+        for (SessionPubSub m : muxes) {
             m.close();
         }
         for (Entry e : entries) {
             e.subscribed.completeExceptionally(new RedisUnavailableException(
-                    "the jedis executor for " + description + " was closed before Redis confirmed the subscription"));
+                    "the executor for " + description + " was closed before Redis confirmed the subscription"));
         }
         try {
             if (!router.awaitTermination(stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.log(Level.WARNING, ROUTER_THREAD + " for " + description + " did not end within " + stopTimeout);
+                LOG.log(Level.WARNING, threadPrefix + "router for " + description + " did not end within " + stopTimeout);
             }
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
         }
     }
 
+    @Override
+    public String toString() {
+        return "ShardedPubSub[" + description + "]";
+    }
+
     /** One sharded channel as core sees it; its legs come and go with slot moves. */
-    private final class Entry implements Subscription {
-        final String channel;
-        final MessageListener listener;
-        final CompletableFuture<Subscription> subscribed = new CompletableFuture<>();
-        final CompletableFuture<Void> unsubscribed = new CompletableFuture<>();
+    private final class Entry extends ChannelSubscription {
         volatile boolean unsubscribeRequested; // written under lock
         // guarded by lock
         int gen;
         int attempts;
         boolean confirmed;
-        HostAndPort node;
+        N node;
         Subscription leg;
         CompletableFuture<Subscription> pendingLeg;
 
         Entry(String channel, MessageListener listener) {
-            this.channel = channel;
-            this.listener = listener;
-        }
-
-        @Override
-        public String channel() {
-            return channel;
+            super(channel, listener);
         }
 
         @Override
         public CompletableFuture<Void> unsubscribe() {
             return ShardedPubSub.this.unsubscribe(this);
-        }
-
-        @Override
-        public String toString() {
-            return "ShardedSubscription[" + channel + "]";
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.github.relock.driver.jedis;
+package io.github.relock.spi.pubsub;
 
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
@@ -19,28 +19,28 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * All pub/sub of one executor over <b>one</b> Jedis pub/sub connection, read by one daemon thread.
- * The same state machine serves classic pub/sub ({@link PubSubTransport#classic}, one per
- * executor) and sharded pub/sub on one cluster node ({@link PubSubTransport#sharded}, one per node,
- * owned by {@link ShardedPubSub}); only the transport differs, plus what happens to confirmed
- * channels the server drops (see <em>Failures</em>).
+ * All pub/sub of one executor over <b>one</b> pub/sub connection of a {@link SessionTransport},
+ * read by one daemon thread: what a driver's {@link io.github.relock.spi.CommandExecutor#subscribe}
+ * and {@link io.github.relock.spi.CommandExecutor#setConnectionListener} delegate to. The same
+ * state machine serves classic pub/sub (one per executor) and sharded pub/sub on one cluster node
+ * (one per node, owned by {@link ShardedPubSub}); only the transport differs, plus two things the
+ * sharded one does: every command carries the channels of one hash slot (a cluster refuses mixed
+ * slots with {@code CROSSSLOT}, which would end the session), and confirmed channels the server
+ * drops are handed back for routing (see <em>Failures</em>).
  *
  * <h2>Why it looks like this</h2>
- * Jedis pub/sub blocks the subscribing thread inside {@code UnifiedJedis.subscribe(JedisPubSub,
- * channels...)} (or {@code Jedis.subscribe} on a connection borrowed from a {@code JedisPool}) until
- * the connection has no channel left; it cannot start without a channel, and the connection goes
- * back to the client's pool when the last channel is gone. So the reader
- * thread ({@value #THREAD_NAME}) runs <em>sessions</em>: a session starts with every wanted
- * channel, other threads add and remove channels on the session's {@link JedisPubSub} while it
- * runs, and the session ends when the server's subscription count reaches zero. No private
- * keep-alive channel exists, so {@code PUBSUB CHANNELS} shows only what core subscribed, and an
- * executor with nothing subscribed holds no connection. The connection comes from the client's own
- * connection provider (its pool, its credentials, TLS, cluster node choice) and is never renamed.
+ * Jedis pub/sub blocks the subscribing thread inside {@code subscribe(JedisPubSub, channels...)}
+ * until the connection has no channel left; it cannot start without a channel, and the connection
+ * goes back to the client's pool when the last channel is gone. So the reader thread runs
+ * <em>sessions</em>: a session starts with every wanted channel (sharded: those of the first slot;
+ * the others are sent at its first confirmation), other threads add and remove channels on the
+ * session's link while it runs, and the session ends when the server's subscription count reaches
+ * zero. No private keep-alive channel exists, so {@code PUBSUB CHANNELS} shows only what core
+ * subscribed, and an executor with nothing subscribed holds no connection. Where the connection
+ * comes from (the client's pool, its credentials, TLS, cluster node choice) is the transport's.
  *
  * <h2>State (all guarded by {@link #lock})</h2>
  * <ul>
@@ -50,9 +50,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *       confirms each channel's commands in order, so the head of the FIFO is what a confirmation
  *       answers.</li>
  *   <li>The session: {@code IDLE} (no connection), {@code STARTING} (reader is opening it; nobody
- *       may send yet because Jedis has not attached the connection), {@code ACTIVE} (anyone may
- *       send, under the lock), {@code DRAINING} (the last channel's {@code UNSUBSCRIBE} is out; the
- *       session will end, so nothing more is sent on it), {@code CLOSED}.</li>
+ *       may send yet because the client has not attached the connection), {@code ACTIVE} (anyone
+ *       may send, under the lock), {@code DRAINING} (the last channel's {@code UNSUBSCRIBE} is out;
+ *       the session will end, so nothing more is sent on it), {@code CLOSED}.</li>
  * </ul>
  * Every change of what is wanted ends in {@link #reconcileLocked}: when {@code ACTIVE} it sends
  * the difference ({@code SUBSCRIBE} before {@code UNSUBSCRIBE}, so the count only reaches zero
@@ -66,20 +66,18 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * an ACL) and are dropped, so nobody waits on a server that is not there. The confirmed ones stay
  * wanted: the reader opens a new session with all of them after a backoff (0, 50, 100 ms ...
  * doubling to 2 s) and, once every one is confirmed again, calls
- * {@link ConnectionListener#onReconnect()}. With an {@code onLost} handler (sharded) the confirmed
- * channels are instead detached and handed to it, as are channels the server unsubscribes on its
- * own (a {@code sunsubscribe} push when a slot moves): their node may no longer own them, so the
- * handler routes them again. A silently dead network is noticed only when the
- * operating system reports the socket broken (Jedis sets no read timeout on pub/sub).
+ * {@link ConnectionListener#onReconnect()}. Sharded ({@link ShardedPubSub}'s node multiplexers),
+ * the confirmed channels are instead detached and handed back, as are channels the server
+ * unsubscribes on its own (a {@code sunsubscribe} push when a slot moves): their node may no
+ * longer own them, so the router routes them again. A silently dead network is noticed only when
+ * the operating system reports the socket broken (Jedis sets no read timeout on pub/sub).
  *
  * <p>Thread-safety: safe for use by several threads. Listeners are called on the reader thread
- * without the lock held; sends from caller threads hold the lock (a {@link ReentrantLock}, so a
- * virtual thread never pins).
+ * without the lock held; sends from caller threads hold the lock (a
+ * {@link java.util.concurrent.locks.ReentrantLock}, so a virtual thread never pins).
  */
-final class PubSubMultiplexer implements AutoCloseable {
-    static final String THREAD_NAME = "relock-jedis-pubsub";
-    private static final System.Logger LOG = System.getLogger(PubSubMultiplexer.class.getName());
-    private static final long MAX_BACKOFF_MS = 2000;
+public final class SessionPubSub implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(SessionPubSub.class.getName());
 
     private enum State { IDLE, STARTING, ACTIVE, DRAINING, CLOSED }
 
@@ -89,7 +87,7 @@ final class PubSubMultiplexer implements AutoCloseable {
     private static final class Op {
         final Kind kind;
         /** SUB: subscriptions to confirm; UNSUB: subscriptions whose unsubscribe it completes. */
-        final List<SubscriptionImpl> subscriptions = new ArrayList<>(1);
+        final List<Sub> subscriptions = new ArrayList<>(1);
 
         Op(Kind kind) {
             this.kind = kind;
@@ -98,8 +96,8 @@ final class PubSubMultiplexer implements AutoCloseable {
 
     /** What this executor wants of one channel and what it has told the server. */
     private static final class ChannelState {
-        SubscriptionImpl current;
-        final List<SubscriptionImpl> retiring = new ArrayList<>(1);
+        Sub current;
+        final List<Sub> retiring = new ArrayList<>(1);
         boolean serverSubscribed;
         final ArrayDeque<Op> inFlight = new ArrayDeque<>(2);
 
@@ -108,21 +106,22 @@ final class PubSubMultiplexer implements AutoCloseable {
         }
     }
 
-    private final PubSubTransport transport;
-    /** Sharded transports: told (after the lock is released) of confirmed channels the server dropped. */
-    private final Consumer<List<String>> onLost;
+    private final SessionTransport transport;
+    private final String threadName;
     private final String description;
     private final Duration stopTimeout;
-    private final ReentrantLock lock = new ReentrantLock();
+    /** Sharded: every command carries the channels of one hash slot. */
+    private final boolean oneSlotPerCommand;
+    /** Sharded: told (after the lock is released) of confirmed channels the server dropped. */
+    private final Consumer<List<String>> onLost;
+    private final DeferringLock lock = new DeferringLock();
     private final Condition wakeReader = lock.newCondition();
     /** Read without the lock by the reader to dispatch messages. */
-    private final Map<String, SubscriptionImpl> listeners = new ConcurrentHashMap<>();
+    private final Map<String, Sub> listeners = new ConcurrentHashMap<>();
     private volatile ConnectionListener connectionListener;
 
     // guarded by lock
     private final Map<String, ChannelState> channels = new HashMap<>();
-    /** Future completions collected under the lock, run after it is released (see {@link #unlock()}). */
-    private final List<Runnable> deferred = new ArrayList<>();
     private State state = State.IDLE;
     private Session session;
     private Thread reader;
@@ -131,61 +130,75 @@ final class PubSubMultiplexer implements AutoCloseable {
     private long backoffUntilNanos;
 
     /**
-     * @param client where pub/sub connections come from
-     * @param description the client for messages
-     * @param stopTimeout how long {@link #close()} waits for the reader to end
+     * A classic pub/sub multiplexer: a broken connection is reopened on the same transport and
+     * {@link ConnectionListener#onReconnect()} is called once every channel is back. Starts no
+     * thread until the first subscribe.
+     *
+     * @param transport the driver's raw pub/sub
+     * @param threadName the reader thread's name (a daemon thread, started at the first subscribe)
+     * @param description the client, for messages (no password)
+     * @param stopTimeout how long {@link #close()} waits for the reader to end (twice, the second
+     *     time after interrupting it)
      */
-    PubSubMultiplexer(JedisAccess client, String description, Duration stopTimeout) {
-        this(PubSubTransport.classic(client), null, description, stopTimeout);
+    public SessionPubSub(SessionTransport transport, String threadName, String description, Duration stopTimeout) {
+        this(transport, threadName, description, stopTimeout, false, null);
     }
 
     /**
-     * @param transport classic or sharded pub/sub
-     * @param onLost {@code null}: a broken connection is reopened on the same transport and
-     *     {@link ConnectionListener#onReconnect()} is called; otherwise confirmed channels the
-     *     server dropped (a {@code SUNSUBSCRIBE} push when their slot moved, or a broken
-     *     connection) are detached from this multiplexer and handed to it, to subscribe elsewhere
-     * @param description the client for messages
-     * @param stopTimeout how long {@link #close()} waits for the reader to end
+     * @param oneSlotPerCommand every command carries the channels of one hash slot
+     * @param onLost {@code null}: see the public constructor; otherwise confirmed channels the server
+     *     dropped (a {@code SUNSUBSCRIBE} push when their slot moved, or a broken connection) are
+     *     detached from this multiplexer and handed to it, to subscribe elsewhere
      */
-    PubSubMultiplexer(PubSubTransport transport, Consumer<List<String>> onLost, String description, Duration stopTimeout) {
-        this.transport = transport;
+    SessionPubSub(SessionTransport transport, String threadName, String description, Duration stopTimeout,
+                  boolean oneSlotPerCommand, Consumer<List<String>> onLost) {
+        this.transport = Objects.requireNonNull(transport, "transport");
+        this.threadName = Objects.requireNonNull(threadName, "threadName");
+        this.description = Objects.requireNonNull(description, "description");
+        this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
+        this.oneSlotPerCommand = oneSlotPerCommand;
         this.onLost = onLost;
-        this.description = onLost == null ? description : description + " (" + transport.describe() + ")";
-        this.stopTimeout = stopTimeout;
     }
 
-    void setConnectionListener(ConnectionListener listener) {
+    /** See {@link io.github.relock.spi.CommandExecutor#setConnectionListener}. */
+    public void setConnectionListener(ConnectionListener listener) {
         this.connectionListener = listener;
     }
 
-    /** Subscribes one channel; see {@link io.github.relock.spi.CommandExecutor#subscribe}. */
-    CompletableFuture<Subscription> subscribe(String channel, MessageListener listener) {
+    /**
+     * Subscribes one channel, as {@link io.github.relock.spi.CommandExecutor#subscribe} describes.
+     *
+     * @param channel the channel
+     * @param listener gets the channel's messages on the reader thread
+     * @return completes when Redis confirmed; fails with {@link IllegalStateException} when closed
+     *     or when the channel is subscribed already
+     */
+    public CompletableFuture<Subscription> subscribe(String channel, MessageListener listener) {
         Objects.requireNonNull(channel, "channel must not be null");
         Objects.requireNonNull(listener, "listener must not be null");
         lock.lock();
         try {
             if (state == State.CLOSED) {
                 return CompletableFuture.failedFuture(new IllegalStateException(
-                        "cannot subscribe '" + channel + "': the jedis executor for " + description + " is closed"));
+                        "cannot subscribe '" + channel + "': the executor for " + description + " is closed"));
             }
             ChannelState cs = channels.computeIfAbsent(channel, c -> new ChannelState());
             if (cs.current != null) {
                 return CompletableFuture.failedFuture(new IllegalStateException("channel '" + channel
                         + "' is already subscribed by this executor; unsubscribe it first (core subscribes a channel at most once)"));
             }
-            SubscriptionImpl sub = new SubscriptionImpl(channel, listener);
+            Sub sub = new Sub(channel, listener);
             cs.current = sub;
             listeners.put(channel, sub);
             startReaderLocked();
             reconcileLocked();
             return sub.subscribed;
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
-    private CompletableFuture<Void> unsubscribe(SubscriptionImpl sub) {
+    private CompletableFuture<Void> unsubscribe(Sub sub) {
         lock.lock();
         try {
             if (sub.unsubscribeRequested) {
@@ -203,7 +216,7 @@ final class PubSubMultiplexer implements AutoCloseable {
             reconcileLocked();
             return sub.unsubscribed;
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -236,20 +249,20 @@ final class PubSubMultiplexer implements AutoCloseable {
         }
         Session s = session;
         try {
-            if (!toSub.isEmpty()) {
-                s.link.subscribe(toSub.toArray(new String[0]));
-                for (String c : toSub) {
+            for (List<String> group : commands(toSub)) {
+                s.link.subscribe(group);
+                for (String c : group) {
                     ChannelState cs = channels.get(c);
                     cs.serverSubscribed = true;
                     cs.inFlight.add(new Op(Kind.SUB));
                 }
             }
-            if (!toUnsub.isEmpty()) {
-                if (remaining == 0) {
-                    state = State.DRAINING; // the count will reach zero: Jedis ends the session
-                }
-                s.link.unsubscribe(toUnsub.toArray(new String[0]));
-                for (String c : toUnsub) {
+            if (!toUnsub.isEmpty() && remaining == 0) {
+                state = State.DRAINING; // the count will reach zero: the client ends the session
+            }
+            for (List<String> group : commands(toUnsub)) {
+                s.link.unsubscribe(group);
+                for (String c : group) {
                     ChannelState cs = channels.get(c);
                     cs.serverSubscribed = false;
                     cs.inFlight.add(new Op(Kind.UNSUB));
@@ -263,6 +276,14 @@ final class PubSubMultiplexer implements AutoCloseable {
         }
         attachFuturesLocked();
         pruneLocked();
+    }
+
+    /** @return the channels as the commands that carry them: one, or (sharded) one per hash slot */
+    private List<List<String>> commands(List<String> channelsToSend) {
+        if (channelsToSend.isEmpty()) {
+            return List.of();
+        }
+        return oneSlotPerCommand ? PubSubs.bySlot(channelsToSend) : List.of(channelsToSend);
     }
 
     /** Hangs pending futures on the command whose confirmation they wait for, or completes them. */
@@ -299,7 +320,7 @@ final class PubSubMultiplexer implements AutoCloseable {
 
     private void startReaderLocked() {
         if (reader == null) {
-            reader = new Thread(this::readerLoop, transport.threadName());
+            reader = new Thread(this::readerLoop, threadName);
             reader.setDaemon(true);
             reader.start();
         }
@@ -310,7 +331,7 @@ final class PubSubMultiplexer implements AutoCloseable {
     private void readerLoop() {
         while (true) {
             Session s;
-            String[] initial;
+            List<String> initial;
             lock.lock();
             try {
                 while (state != State.CLOSED && (wantedCountLocked() == 0 || System.nanoTime() < backoffUntilNanos)) {
@@ -329,23 +350,26 @@ final class PubSubMultiplexer implements AutoCloseable {
                 state = State.STARTING;
                 List<String> wanted = new ArrayList<>();
                 for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
-                    ChannelState cs = e.getValue();
-                    if (cs.current != null) {
+                    if (e.getValue().current != null) {
                         wanted.add(e.getKey());
-                        cs.serverSubscribed = true;
-                        Op op = new Op(Kind.SUB);
-                        cs.inFlight.add(op);
                     }
                 }
                 if (reconnecting) {
                     s.awaitingResubscribe.addAll(wanted);
                 }
+                // Sharded: the session opens with the first slot's channels; reconcileLocked sends
+                // the others when it becomes ACTIVE, one command per slot.
+                initial = commands(wanted).get(0);
+                for (String c : initial) {
+                    ChannelState cs = channels.get(c);
+                    cs.serverSubscribed = true;
+                    cs.inFlight.add(new Op(Kind.SUB));
+                }
                 attachFuturesLocked();
-                initial = wanted.toArray(new String[0]);
             } catch (InterruptedException e) {
                 return; // only close() interrupts, after setting CLOSED
             } finally {
-                unlock();
+                lock.unlock();
             }
 
             RuntimeException failure = null;
@@ -380,8 +404,8 @@ final class PubSubMultiplexer implements AutoCloseable {
                 // Subscriptions Redis never confirmed fail rather than wait for an unknown time:
                 // an error reply (e.g. an ACL refusing the channel) or a connection that broke
                 // or could not be opened. Confirmed ones are resubscribed after a reconnect.
-                RuntimeException err = failure instanceof JedisDataException
-                        ? new RedisErrorException(failure.getMessage(), failure)
+                RuntimeException err = failure instanceof RedisErrorException
+                        ? failure
                         : new RedisUnavailableException("subscribing on " + description + " failed: " + failure, failure);
                 for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
                     ChannelState cs = e.getValue();
@@ -423,7 +447,7 @@ final class PubSubMultiplexer implements AutoCloseable {
                     }
                 }
                 if (!lost.isEmpty()) {
-                    deferred.add(() -> onLost.accept(lost));
+                    lock.defer(() -> onLost.accept(lost));
                 }
             }
             pruneLocked();
@@ -437,18 +461,17 @@ final class PubSubMultiplexer implements AutoCloseable {
                 LOG.log(anyWanted && failures == 0 ? Level.WARNING : Level.DEBUG, "pub/sub connection of relock on "
                         + description + " lost (" + failure + ")" + (anyWanted ? "; reconnecting" : ""));
                 reconnecting = reconnecting || anyWanted;
-                long delay = failures == 0 ? 0 : Math.min(MAX_BACKOFF_MS, 50L << Math.min(failures - 1, 10));
+                long delay = PubSubs.backoffMs(failures);
                 failures++;
                 backoffUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
             }
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
-    /** Reader thread, inside a Jedis callback: the server confirmed one SUBSCRIBE. */
+    /** Reader thread, inside the link's callback: the server confirmed one SUBSCRIBE. */
     private void onSubscribed(Session s, String channel) {
-        boolean tellReconnect = false;
         lock.lock();
         try {
             if (s != session) {
@@ -461,10 +484,12 @@ final class PubSubMultiplexer implements AutoCloseable {
             }
             if (s.awaitingResubscribe.remove(channel) && s.awaitingResubscribe.isEmpty() && reconnecting) {
                 reconnecting = false;
-                tellReconnect = true;
+                ConnectionListener l = connectionListener;
+                lock.defer(() -> PubSubs.tellReconnect(l, "pub/sub connection of relock on " + description
+                        + " is back; every channel is subscribed again"));
             }
             if (state == State.STARTING) {
-                state = State.ACTIVE; // Jedis has attached the connection: others may send now
+                state = State.ACTIVE; // the client has attached the connection: others may send now
                 failures = 0;
                 reconcileLocked();
             } else if (state == State.CLOSED) {
@@ -473,24 +498,12 @@ final class PubSubMultiplexer implements AutoCloseable {
                 pruneLocked();
             }
         } finally {
-            unlock();
-        }
-        if (tellReconnect) {
-            LOG.log(Level.INFO, "pub/sub connection of relock on " + description + " is back; every channel is subscribed again");
-            ConnectionListener l = connectionListener;
-            if (l != null) {
-                try {
-                    l.onReconnect();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "ConnectionListener.onReconnect threw", e);
-                }
-            }
+            lock.unlock();
         }
     }
 
-    /** Reader thread, inside a Jedis callback: the server confirmed one UNSUBSCRIBE. */
+    /** Reader thread, inside the link's callback: the server confirmed (or sent) one UNSUBSCRIBE. */
     private void onUnsubscribed(Session s, String channel) {
-        List<String> lost = null;
         lock.lock();
         try {
             if (s != session || channel == null) {
@@ -507,7 +520,7 @@ final class PubSubMultiplexer implements AutoCloseable {
                 if (cs.current != null && cs.current.confirmed && head == null) {
                     listeners.remove(channel, cs.current);
                     cs.current = null;
-                    lost = List.of(channel);
+                    lock.defer(() -> onLost.accept(List.of(channel)));
                 }
             } else {
                 Op op = cs == null ? null : cs.inFlight.poll();
@@ -516,17 +529,13 @@ final class PubSubMultiplexer implements AutoCloseable {
                 }
             }
             pruneLocked();
-            if (lost != null) {
-                List<String> l = lost;
-                deferred.add(() -> onLost.accept(l));
-            }
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
     private void onMessage(String channel, String message) {
-        SubscriptionImpl sub = listeners.get(channel);
+        Sub sub = listeners.get(channel);
         if (sub != null) {
             try {
                 sub.listener.onMessage(channel, message);
@@ -537,59 +546,37 @@ final class PubSubMultiplexer implements AutoCloseable {
     }
 
     /** Under the lock: completes {@code sub}'s subscribe future once the lock is released. */
-    private void confirmSubscribed(SubscriptionImpl sub) {
+    private void confirmSubscribed(Sub sub) {
         sub.confirmed = true;
-        deferred.add(() -> sub.subscribed.complete(sub));
+        lock.defer(() -> sub.subscribed.complete(sub));
     }
 
     /** Under the lock: completes {@code sub}'s unsubscribe (and a still pending subscribe) after. */
-    private void finishUnsubscribe(SubscriptionImpl sub) {
+    private void finishUnsubscribe(Sub sub) {
         sub.confirmed = true;
-        deferred.add(() -> {
-            sub.subscribed.complete(sub); // subscribed, then unsubscribed: nothing failed
-            sub.unsubscribed.complete(null);
-        });
+        lock.defer(sub::finished);
     }
 
-    private void failSubscribe(SubscriptionImpl sub, RuntimeException e) {
-        deferred.add(() -> sub.subscribed.completeExceptionally(e));
-    }
-
-    /**
-     * Releases the lock, then completes the futures collected under it: their dependants (core's
-     * callbacks) may subscribe or unsubscribe again, which must not happen while this class is
-     * half-way through a change.
-     */
-    private void unlock() {
-        List<Runnable> run = null;
-        if (lock.getHoldCount() == 1 && !deferred.isEmpty()) {
-            run = new ArrayList<>(deferred);
-            deferred.clear();
-        }
-        lock.unlock();
-        if (run != null) {
-            for (Runnable r : run) {
-                try {
-                    r.run();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "a subscription callback threw", e);
-                }
-            }
-        }
+    private void failSubscribe(Sub sub, RuntimeException e) {
+        lock.defer(() -> sub.subscribed.completeExceptionally(e));
     }
 
     private void failPendingLocked() {
         for (ChannelState cs : channels.values()) {
             if (cs.current != null && !cs.current.confirmed) {
                 failSubscribe(cs.current, new RedisUnavailableException(
-                        "the jedis executor for " + description + " was closed before Redis confirmed the subscription"));
+                        "the executor for " + description + " was closed before Redis confirmed the subscription"));
             }
             cs.retiring.forEach(this::finishUnsubscribe);
         }
         listeners.clear();
     }
 
-    /** Ends the session (unsubscribing everything) and the reader; waits for the reader to end. */
+    /**
+     * Ends the session (unsubscribing everything) and the reader; waits for the reader to end.
+     * Subscribes not confirmed yet fail with {@link RedisUnavailableException}; later ones with
+     * {@link IllegalStateException}. Idempotent.
+     */
     @Override
     public void close() {
         Thread t;
@@ -616,7 +603,7 @@ final class PubSubMultiplexer implements AutoCloseable {
                 wakeReader.signalAll();
             }
         } finally {
-            unlock();
+            lock.unlock();
         }
         if (t == null || t == Thread.currentThread()) {
             return;
@@ -627,7 +614,7 @@ final class PubSubMultiplexer implements AutoCloseable {
                 t.interrupt(); // a pool borrow or connect may still be blocking
                 t.join(stopTimeout.toMillis());
                 if (t.isAlive()) {
-                    LOG.log(Level.WARNING, transport.threadName() + " for " + description + " did not end within "
+                    LOG.log(Level.WARNING, threadName + " for " + description + " did not end within "
                             + stopTimeout.multipliedBy(2) + "; it is a daemon thread and ends with its connection");
                 }
             }
@@ -636,10 +623,15 @@ final class PubSubMultiplexer implements AutoCloseable {
         }
     }
 
-    /** One Jedis pub/sub session; its callbacks are tagged with it so a stale one is ignored. */
+    @Override
+    public String toString() {
+        return "SessionPubSub[" + description + "]";
+    }
+
+    /** One session's link; its callbacks are tagged with it so a stale one is ignored. */
     private final class Session {
         final Set<String> awaitingResubscribe = new HashSet<>();
-        final PubSubTransport.Link link = transport.newLink(new PubSubTransport.Events() {
+        final SessionTransport.Link link = transport.open(new SessionTransport.Events() {
             @Override
             public void subscribed(String channel) {
                 onSubscribed(Session.this, channel);
@@ -652,38 +644,23 @@ final class PubSubMultiplexer implements AutoCloseable {
 
             @Override
             public void message(String channel, String message) {
-                PubSubMultiplexer.this.onMessage(channel, message);
+                onMessage(channel, message);
             }
         });
     }
 
     /** A channel subscription handed to core. */
-    private final class SubscriptionImpl implements Subscription {
-        final String channel;
-        final MessageListener listener;
-        final CompletableFuture<Subscription> subscribed = new CompletableFuture<>();
-        final CompletableFuture<Void> unsubscribed = new CompletableFuture<>();
+    private final class Sub extends ChannelSubscription {
         boolean unsubscribeRequested; // guarded by lock
         boolean confirmed; // guarded by lock: its subscribe future is (being) completed normally
 
-        SubscriptionImpl(String channel, MessageListener listener) {
-            this.channel = channel;
-            this.listener = listener;
-        }
-
-        @Override
-        public String channel() {
-            return channel;
+        Sub(String channel, MessageListener listener) {
+            super(channel, listener);
         }
 
         @Override
         public CompletableFuture<Void> unsubscribe() {
-            return PubSubMultiplexer.this.unsubscribe(this);
-        }
-
-        @Override
-        public String toString() {
-            return "Subscription[" + channel + "]";
+            return SessionPubSub.this.unsubscribe(this);
         }
     }
 }

@@ -1,0 +1,65 @@
+package io.github.relock.spi.pubsub;
+
+import java.util.List;
+
+/**
+ * A driver's raw pub/sub in the <em>session</em> style of Jedis, run by {@link SessionPubSub}: a
+ * session's {@link Link#run} opens a connection with its first channels and reads it on the
+ * calling (reader) thread until the server counts zero channels or the connection breaks; other
+ * threads add and remove channels on the running session. The transport only talks to Redis:
+ * which channels are wanted, which command a confirmation answers, reconnects and futures are
+ * {@link SessionPubSub}'s.
+ *
+ * <p>Errors: {@link Link#run} and the sends throw what the client threw, translated by the driver:
+ * a Redis error reply (e.g. an ACL refusing a channel) as
+ * {@link io.github.relock.api.RedisErrorException}; anything else is taken as the connection being
+ * unusable.
+ *
+ * <p>Thread-safety: a transport is shared and must be safe for use by several threads. A
+ * {@link Link} belongs to one session: {@link Link#run} runs on the reader thread, the other
+ * methods on any thread but one at a time (under {@link SessionPubSub}'s lock) and only after the
+ * link reported its first confirmation.
+ */
+@FunctionalInterface
+public interface SessionTransport {
+
+    /**
+     * @param events where the session reports Redis's confirmations and messages
+     * @return a new, unopened link for one session
+     */
+    Link open(Events events);
+
+    /** One session's connection. */
+    interface Link {
+        /**
+         * Opens a connection (from the client's pool or provider, with its credentials), subscribes
+         * {@code initial} and reads, calling {@link Events} on this thread, until the server counts
+         * zero channels (returns) or the connection breaks (throws). Gives the connection up at the
+         * end so that no reply is left unread on a pooled connection.
+         *
+         * @param initial the first channels, never empty; with {@link ShardedPubSub}, of one hash slot
+         */
+        void run(List<String> initial);
+
+        /** Subscribes more channels on the running session (with {@link ShardedPubSub}, of one slot). */
+        void subscribe(List<String> channels);
+
+        /** Unsubscribes channels on the running session (with {@link ShardedPubSub}, of one slot). */
+        void unsubscribe(List<String> channels);
+
+        /** Unsubscribes every channel, so that {@link #run} returns. */
+        void unsubscribeAll();
+    }
+
+    /** A session's callbacks, called on the reader thread from inside {@link Link#run}. */
+    interface Events {
+        /** Redis confirmed a subscription of {@code channel}. */
+        void subscribed(String channel);
+
+        /** Redis confirmed an unsubscription of {@code channel}, or dropped it unasked (sharded: slot moved). */
+        void unsubscribed(String channel);
+
+        /** A message arrived on {@code channel}; the payload decoded as UTF-8. */
+        void message(String channel, String message);
+    }
+}
