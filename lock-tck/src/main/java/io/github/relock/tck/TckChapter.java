@@ -132,7 +132,8 @@ public abstract class TckChapter {
      * @param rounds increments per worker
      * @param counterKey the Redis key of the counter; deleted afterwards
      * @return the counter's final value
-     * @throws Exception if a worker failed or took more than 10 minutes
+     * @throws Exception if a worker failed
+     * @throws AssertionError if the workers took more than 3 minutes (it names where every thread was)
      */
     protected long incrementUnderLocks(List<? extends Lock> workers, int rounds,
                                        String counterKey) throws Exception {
@@ -156,8 +157,15 @@ public abstract class TckChapter {
                     return null;
                 }));
             }
+            long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             for (Future<?> f : done) {
-                f.get(10, TimeUnit.MINUTES);
+                try {
+                    f.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    // a hang: say where every thread is, so the one occurrence is enough to find it
+                    throw new AssertionError("the workers did not finish " + rounds + " rounds within 3 minutes;"
+                            + " threads:\n" + threadDump(), e);
+                }
             }
         } finally {
             pool.shutdownNow();
@@ -256,5 +264,17 @@ public abstract class TckChapter {
             throw error.get();
         }
         return result.get();
+    }
+
+    /** @return every live thread's name, state and stack (relock's, its clients' and the kit's frames), for a hang's report */
+    static String threadDump() {
+        StringBuilder b = new StringBuilder();
+        Thread.getAllStackTraces().forEach((t, frames) -> {
+            b.append(t.getName()).append(" (").append(t.getState()).append(")\n");
+            for (StackTraceElement f : frames) {
+                b.append("    at ").append(f).append('\n');
+            }
+        });
+        return b.toString();
     }
 }
