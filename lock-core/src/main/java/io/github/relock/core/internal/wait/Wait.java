@@ -246,7 +246,10 @@ abstract class Wait implements Channel.Parked {
                 acquired = true;
                 return Next.FINISH;
             }
-            if (s != Handoff.CLAIMED) {
+            if (s == Handoff.ARMED) {
+                continue; // a claim withdrawn meanwhile: never drop an offer a releaser may claim again
+            }
+            if (s != Handoff.CLAIMED) { // gone: we abandoned it
                 dropOffer();
                 break;
             }
@@ -327,10 +330,7 @@ abstract class Wait implements Channel.Parked {
             return 0;
         }
         String holder = ctx.handoff().heldLocally(line);
-        if (holder == null || holder.equals(field)) {
-            return 0;
-        }
-        return Math.max(0, target.localHoldRemainingMs(holder));
+        return holder == null || holder.equals(field) ? 0 : Math.max(0, target.localHoldRemainingMs(holder));
     }
 
     /**
@@ -390,7 +390,6 @@ abstract class Wait implements Channel.Parked {
             ctx.waiters().finished(this);
         }
     }
-
 
     /** @return whether the wait ends holding the lock for its caller */
     boolean holds() {
