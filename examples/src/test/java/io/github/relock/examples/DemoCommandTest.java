@@ -175,7 +175,7 @@ class DemoCommandTest {
             assertEquals(Main.EXIT_OK, run.exitCode(), run::toString);
             assertTrue(run.out().contains("inspect [-h] [--json] [--url=URL] <lockName>"), run::toString);
             assertFalse(run.out().contains("--seconds"), "demo's options are not inspect's\n" + run);
-            assertExitCodesListed(run, "1   no lock of that name", "3   Redis unreachable");
+            assertExitCodesListed(run, "1   nothing of that name", "3   Redis unreachable");
             assertEquals("", run.err());
         }
     }
