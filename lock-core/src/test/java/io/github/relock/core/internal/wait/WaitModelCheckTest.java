@@ -180,31 +180,6 @@ class WaitModelCheckTest {
         });
     }
 
-    /**
-     * A claim withdrawn and made again (two releases deciding in turn) while the waiter checks its
-     * offer: the waiter must not drop an offer that is claimed again, or the transfer lands on it
-     * while it attempts on its own, and the lock is held twice by one field (rule 6.1 on Lettuce
-     * hung on exactly that: a thread left with a hold count it never released).
-     */
-    @Test
-    void blockingWaiter_claimUndoneThenClaimedAgain_holdsOnce() {
-        modelCheck(() -> {
-            WaitFixture f = new WaitFixture();
-            FakeLock lock = f.reentrant("a");
-            lock.holdBy("client:9");
-            boolean[] acquired = new boolean[1];
-            run(() -> acquired[0] = lockForever(f, lock, 1), () -> {
-                f.publish(lock, "0"); // a stale message: the waiter checks its offer while the claims happen
-                Handoff.Offer o = f.handoff.claim(Handoff.line("RedisLock", "a"), true);
-                f.handoff.unclaim(o, Handoff.Unclaim.WAKE); // this release did not transfer after all
-                release(f, lock, "client:9", Handoff.Unclaim.WAKE);
-            });
-            check(acquired[0], "the waiter did not get the lock");
-            check(lock.field(1).equals(lock.holder()) && lock.holdCount() == 1,
-                    "the waiter holds " + lock.holder() + " x" + lock.holdCount());
-        });
-    }
-
     /** Two waiters and a holder, each releasing after its turn: nobody sleeps on a free lock. */
     @Test
     void twoBlockingWaiters_eachReleasingInTurn_bothAcquire() {
