@@ -1,0 +1,61 @@
+package io.github.relock.spi.pubsub;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A driver's raw pub/sub in the <em>connection</em> style of Lettuce, run by
+ * {@link ConnectionPubSub}: one long-lived pub/sub connection whose commands return futures that
+ * complete on Redis's confirmation, and which the client reconnects (and resubscribes) by itself.
+ * The transport only talks to Redis: which channels are wanted, which listener gets a message,
+ * timeouts, resubscribing after a break or a slot move, and telling core are
+ * {@link ConnectionPubSub}'s.
+ *
+ * <p>The driver reports what its client sees to the {@link Events} given to
+ * {@link ConnectionPubSub}'s constructor's factory: messages, the connection coming back, and a
+ * sharded channel the server dropped (its slot moved).
+ *
+ * <p>Errors: the futures fail with what the client failed with, translated by the driver: a Redis
+ * error reply as {@link io.github.relock.api.RedisErrorException}, anything else as
+ * {@link io.github.relock.api.RedisUnavailableException}. A method may also throw those instead of
+ * returning a failed future.
+ *
+ * <p>Thread-safety: a transport must be safe for use by several threads; its methods are called
+ * from callers' threads and from the client's I/O threads.
+ */
+public interface ConnectionTransport extends AutoCloseable {
+
+    /**
+     * Sends {@code SUBSCRIBE} (or {@code SSUBSCRIBE} when {@code sharded}) of one channel.
+     *
+     * @return completes when Redis confirmed the subscription
+     */
+    CompletableFuture<Void> subscribe(String channel, boolean sharded);
+
+    /**
+     * Sends {@code UNSUBSCRIBE} (or {@code SUNSUBSCRIBE}) of one channel; sharded on a cluster, to
+     * every node the channel may be subscribed on.
+     *
+     * @return completes when Redis confirmed, or the connection is gone (and the subscription with it)
+     */
+    CompletableFuture<Void> unsubscribe(String channel, boolean sharded);
+
+    /** Closes the pub/sub connection; no event is reported after it returns. Idempotent. */
+    @Override
+    void close();
+
+    /**
+     * What the driver tells {@link ConnectionPubSub}, from the client's I/O threads.
+     *
+     * <p>Thread-safety: safe for use by several threads.
+     */
+    interface Events {
+        /** A message arrived on {@code channel} ({@code sharded}: an {@code smessage}). */
+        void message(String channel, String message, boolean sharded);
+
+        /** The connection is back after a break (not called for the first connect). */
+        void reconnected();
+
+        /** The server dropped sharded {@code channel} unasked ({@code sunsubscribe} push: its slot moved). */
+        void shardDropped(String channel);
+    }
+}
