@@ -1,7 +1,7 @@
 package com.example.acme;
 
 import io.github.relock.spi.RedisDriverProvider;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.redisson.RedissonDriverTck;
 
 /**

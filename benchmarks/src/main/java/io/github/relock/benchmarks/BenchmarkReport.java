@@ -1,8 +1,8 @@
 package io.github.relock.benchmarks;
 
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RespClient;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;

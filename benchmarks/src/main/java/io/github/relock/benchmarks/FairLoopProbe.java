@@ -1,6 +1,6 @@
 package io.github.relock.benchmarks;
 
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.github.relock.benchmarks;
 
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

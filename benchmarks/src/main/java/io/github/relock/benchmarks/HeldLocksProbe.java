@@ -1,6 +1,6 @@
 package io.github.relock.benchmarks;
 
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RespClient;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.github.relock.benchmarks;
 
 import io.github.relock.api.LockOptions;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

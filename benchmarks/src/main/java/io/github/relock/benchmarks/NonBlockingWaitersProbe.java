@@ -7,7 +7,7 @@ import io.github.relock.core.RedisLocks;
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
 import io.github.relock.kotlin.RelockCoroutines;
 import io.github.relock.reactor.ReactiveLock;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.ArrayList;

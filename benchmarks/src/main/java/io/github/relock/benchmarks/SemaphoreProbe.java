@@ -6,7 +6,7 @@ import io.github.relock.api.LockOptions;
 import io.github.relock.core.RedisLocks;
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.github.relock.benchmarks;
 
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RespClient;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;

@@ -3,7 +3,7 @@ package io.github.relock.benchmarks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.relock.tck.RedisCluster;
+import io.github.relock.tck.fixtures.RedisCluster;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.locks.Lock;

@@ -26,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * per class loader into a temporary folder that is deleted when the JVM exits.
  *
  * <p>The one copy of "which binary for this OS and CPU, extract it, start it, wait for PING": the
- * kit's fixture ({@code io.github.relock.tck.RedisServer}) and the demo both use it.
+ * kit's fixture ({@code io.github.relock.tck.fixtures.RedisServer}) and the demo both use it.
  *
  * <p>Thread-safety: the factories may be called from any thread at once; {@link #close()} may be
  * called from any thread, more than once.

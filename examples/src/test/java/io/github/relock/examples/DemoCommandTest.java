@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.relock.tck.RedisFixture;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RedisFixture;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RespClient;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -3,7 +3,7 @@ package io.github.relock.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.relock.tck.RedisFixture;
+import io.github.relock.tck.fixtures.RedisFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

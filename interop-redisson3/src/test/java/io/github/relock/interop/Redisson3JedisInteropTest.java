@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.redisson.RedissonTck;
 import org.junit.jupiter.api.BeforeAll;
 import redis.clients.jedis.RedisClient;

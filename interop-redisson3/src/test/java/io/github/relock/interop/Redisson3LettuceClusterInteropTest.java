@@ -1,7 +1,7 @@
 package io.github.relock.interop;
 
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.ClusterClientOptions;

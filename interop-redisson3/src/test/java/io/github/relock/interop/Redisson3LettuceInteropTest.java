@@ -2,7 +2,7 @@ package io.github.relock.interop;
 
 import io.github.relock.driver.lettuce.LettuceDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.RuleSlice;
 import io.github.relock.tck.redisson.RedissonTck;
 import io.lettuce.core.RedisClient;

@@ -2,7 +2,7 @@ package io.github.relock.interop;
 
 import io.github.relock.api.LockClient;
 import io.github.relock.core.RedisLocks;
-import io.github.relock.tck.RedisCluster;
+import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.redisson.MixedFleetClusterKit;
 import io.lettuce.core.RedisURI;
 import java.util.LinkedHashMap;

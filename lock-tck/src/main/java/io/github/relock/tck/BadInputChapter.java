@@ -14,6 +14,8 @@ import io.github.relock.api.LockLease;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.core.RedisLocks;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisTopology;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.LinkedHashMap;

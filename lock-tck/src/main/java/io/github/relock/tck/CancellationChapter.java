@@ -13,6 +13,7 @@ import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,10 @@
 package io.github.relock.tck;
 
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisFixture;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 import org.junit.jupiter.api.Nested;
 
 /**

@@ -1,5 +1,6 @@
 package io.github.relock.tck;
 
+import io.github.relock.tck.fixtures.RedisTopology;
 import java.util.ArrayList;
 import java.util.List;
 

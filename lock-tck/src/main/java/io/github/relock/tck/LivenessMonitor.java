@@ -1,5 +1,7 @@
 package io.github.relock.tck;
 
+import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

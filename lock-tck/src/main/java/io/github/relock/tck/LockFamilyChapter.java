@@ -12,6 +12,8 @@ import io.github.relock.api.FencedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockOptions;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisTopology;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

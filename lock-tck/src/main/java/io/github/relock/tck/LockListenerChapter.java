@@ -8,6 +8,7 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockListener;
 import io.github.relock.api.LockOptions;
+import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -9,6 +9,8 @@ import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisTopology;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -12,6 +12,7 @@ import io.github.relock.api.LockEventListener;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
+import io.github.relock.tck.fixtures.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

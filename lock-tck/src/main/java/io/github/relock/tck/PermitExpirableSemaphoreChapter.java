@@ -11,6 +11,7 @@ import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.PermitExpirableSemaphore;
 import io.github.relock.api.PermitLease;
+import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

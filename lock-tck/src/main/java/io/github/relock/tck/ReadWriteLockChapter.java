@@ -9,6 +9,7 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.ReadWriteDistributedLock;
+import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

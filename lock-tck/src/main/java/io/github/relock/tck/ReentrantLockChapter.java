@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,6 @@
 package io.github.relock.tck;
 
+import io.github.relock.tck.fixtures.RedisServer;
 import org.junit.jupiter.api.Nested;
 
 /**

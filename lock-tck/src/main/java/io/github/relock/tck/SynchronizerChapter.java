@@ -1,6 +1,7 @@
 package io.github.relock.tck;
 
 import io.github.relock.api.LockClient;
+import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
+import io.github.relock.tck.fixtures.Await;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.net.InetAddress;

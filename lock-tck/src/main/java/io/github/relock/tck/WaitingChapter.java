@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
+import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

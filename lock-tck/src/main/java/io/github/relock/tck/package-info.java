@@ -3,8 +3,8 @@
  * kit. A driver certifies itself by extending {@link io.github.relock.tck.DriverTck} (the driver
  * contract); {@link io.github.relock.tck.EngineSpec} holds the engine's chapters and
  * {@link io.github.relock.tck.RelockTck} both. Chapters are abstract JUnit classes whose tests are
- * named after numbered rules. Also the real-Redis fixture
- * ({@link io.github.relock.tck.RedisFixture}, {@link io.github.relock.tck.RedisServer},
- * {@link io.github.relock.tck.RespClient}) and the {@link io.github.relock.tck.FaultInjectingDriver}.
+ * named after numbered rules. Also the {@link io.github.relock.tck.FaultInjectingDriver}. The
+ * real Redis they run on is in {@code io.github.relock.tck.fixtures} (artifact
+ * {@code lock-tck-fixtures}).
  */
 package io.github.relock.tck;

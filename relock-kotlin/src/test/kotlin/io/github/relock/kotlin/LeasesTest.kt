@@ -5,9 +5,9 @@ import io.github.relock.api.LockLostEvent
 import io.github.relock.api.LockOptions
 import io.github.relock.api.LockTimeoutException
 import io.github.relock.core.RedisLocks
-import io.github.relock.tck.Await
-import io.github.relock.tck.RedisFixture
-import io.github.relock.tck.RedisServer
+import io.github.relock.tck.fixtures.Await
+import io.github.relock.tck.fixtures.RedisFixture
+import io.github.relock.tck.fixtures.RedisServer
 import java.time.Duration
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.TimeUnit

@@ -9,9 +9,9 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
 import io.github.relock.core.RedisLocks;
-import io.github.relock.tck.Await;
-import io.github.relock.tck.RedisFixture;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisFixture;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -84,7 +84,7 @@ class RelockClientMetricsTest {
         assertEquals(1, registry.get("relock.locks.held").tag("client", "closing").gauge().value());
         c.close();
         assertEquals(0, registry.get("relock.locks.held").tag("client", "closing").gauge().value());
-        try (io.github.relock.tck.RespClient admin = server.admin()) {
+        try (io.github.relock.tck.fixtures.RespClient admin = server.admin()) {
             admin.call("DEL", "gauges:closed"); // closing stopped its renewal; it would expire on its own
         }
     }

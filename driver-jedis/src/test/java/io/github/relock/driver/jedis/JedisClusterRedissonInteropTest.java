@@ -1,7 +1,7 @@
 package io.github.relock.driver.jedis;
 
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisTopology;
 import redis.clients.jedis.UnifiedJedis;
 
 /** Runs the Redisson interop chapter against the Jedis driver on a 3-master, 3-replica Redis Cluster. */

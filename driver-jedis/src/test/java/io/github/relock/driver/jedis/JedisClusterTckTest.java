@@ -1,7 +1,7 @@
 package io.github.relock.driver.jedis;
 
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /** Runs the whole relock kit against the reference driver (Jedis) on a 3-master, 3-replica Redis Cluster. */
 class JedisClusterTckTest extends JedisTckTest {

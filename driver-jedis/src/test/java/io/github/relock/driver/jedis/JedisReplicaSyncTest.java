@@ -2,7 +2,7 @@ package io.github.relock.driver.jedis;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverKit;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.ReplicaSyncChapter;
 import org.junit.jupiter.api.Nested;
 import redis.clients.jedis.RedisClient;

@@ -1,7 +1,7 @@
 package io.github.relock.driver.jedis;
 
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisTopology;
 import java.util.Set;
 import java.util.stream.Collectors;
 import redis.clients.jedis.JedisSentinelPool;

@@ -1,7 +1,7 @@
 package io.github.relock.driver.jedis;
 
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisTopology;
 import redis.clients.jedis.UnifiedJedis;
 
 /** Runs the Redisson interop chapter against the Jedis driver on a Sentinel-managed primary with two replicas. */

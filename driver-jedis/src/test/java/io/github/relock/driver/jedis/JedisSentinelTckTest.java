@@ -2,9 +2,9 @@ package io.github.relock.driver.jedis;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverTck;
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /**
  * Runs the driver contract kit against the Jedis driver on a Sentinel-managed primary with two

@@ -1,7 +1,7 @@
 package io.github.relock.driver.jedis;
 
 import io.github.relock.spi.RedisDriverProvider;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.VirtualThreadsKit;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;

@@ -1,7 +1,7 @@
 package io.github.relock.driver.lettuce;
 
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.lettuce.core.AbstractRedisClient;
 
 /** Runs the Redisson interop chapter against the Lettuce driver on a 3-master, 3-replica Redis Cluster ({@code -Pfull}). */

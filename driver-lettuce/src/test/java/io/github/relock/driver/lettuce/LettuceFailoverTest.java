@@ -2,8 +2,8 @@ package io.github.relock.driver.lettuce;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.FailoverKit;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.lettuce.core.AbstractRedisClient;
 
 /** Runs the kit's failover chapter against the Lettuce driver on a cluster and under Sentinel. */

@@ -2,7 +2,7 @@ package io.github.relock.driver.lettuce;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverKit;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.ReplicaSyncChapter;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.Nested;

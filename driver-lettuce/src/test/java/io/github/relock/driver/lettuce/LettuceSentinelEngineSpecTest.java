@@ -1,7 +1,7 @@
 package io.github.relock.driver.lettuce;
 
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /** {@link LettuceEngineSpecTest} under Sentinel ({@code -Pfull}). */
 class LettuceSentinelEngineSpecTest extends LettuceEngineSpecTest {

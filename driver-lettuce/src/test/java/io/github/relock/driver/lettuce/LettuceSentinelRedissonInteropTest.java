@@ -1,7 +1,7 @@
 package io.github.relock.driver.lettuce;
 
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.lettuce.core.AbstractRedisClient;
 
 /** Runs the Redisson interop chapter against the Lettuce driver on a Sentinel-managed primary with two replicas ({@code -Pfull}). */

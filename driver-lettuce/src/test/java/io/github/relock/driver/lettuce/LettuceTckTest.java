@@ -1,8 +1,8 @@
 package io.github.relock.driver.lettuce;
 
 import io.github.relock.spi.RedisDriverProvider;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.redisson.RedissonDriverTck;
 import io.lettuce.core.AbstractRedisClient;
 

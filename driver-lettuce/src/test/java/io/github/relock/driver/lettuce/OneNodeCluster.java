@@ -1,6 +1,6 @@
 package io.github.relock.driver.lettuce;
 
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RespClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
-import io.github.relock.tck.RedisFixture;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisFixture;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.protocol.ProtocolVersion;

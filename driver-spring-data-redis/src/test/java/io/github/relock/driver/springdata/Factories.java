@@ -1,9 +1,9 @@
 package io.github.relock.driver.springdata;
 
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import java.time.Duration;

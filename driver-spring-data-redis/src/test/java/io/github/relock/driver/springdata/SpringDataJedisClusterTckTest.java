@@ -1,8 +1,8 @@
 package io.github.relock.driver.springdata;
 
 import io.github.relock.tck.LivenessChapter;
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisTopology;
 import java.time.Duration;
 
 /**

@@ -2,8 +2,8 @@ package io.github.relock.driver.springdata;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.EngineSpec;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /**
  * The engine spec against the driver over a standalone {@code JedisConnectionFactory}; the cluster and Sentinel

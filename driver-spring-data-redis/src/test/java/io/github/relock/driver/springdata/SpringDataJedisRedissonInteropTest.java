@@ -1,6 +1,6 @@
 package io.github.relock.driver.springdata;
 
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /**
  * Runs the Redisson interop chapter against the driver over a standalone

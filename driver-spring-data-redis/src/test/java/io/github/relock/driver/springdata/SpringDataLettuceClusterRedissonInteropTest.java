@@ -1,7 +1,7 @@
 package io.github.relock.driver.springdata;
 
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /**
  * The Redisson interop chapter over a {@code LettuceConnectionFactory} on the kit's 3-master, 3-replica Redis Cluster.

@@ -1,7 +1,7 @@
 package io.github.relock.driver.springdata;
 
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /** {@link SpringDataLettuceEngineSpecTest} under Sentinel ({@code -Pfull}). */
 class SpringDataLettuceSentinelEngineSpecTest extends SpringDataLettuceEngineSpecTest {

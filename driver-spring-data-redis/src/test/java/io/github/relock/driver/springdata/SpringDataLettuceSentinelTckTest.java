@@ -1,7 +1,7 @@
 package io.github.relock.driver.springdata;
 
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /** {@link SpringDataLettuceTckTest} over a {@code LettuceConnectionFactory} on a Sentinel-managed primary with two replicas. */
 class SpringDataLettuceSentinelTckTest extends SpringDataLettuceTckTest {

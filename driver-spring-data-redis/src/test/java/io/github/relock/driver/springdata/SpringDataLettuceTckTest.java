@@ -2,8 +2,8 @@ package io.github.relock.driver.springdata;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.redisson.RedissonDriverTck;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 
 /**
  * Runs the driver contract kit and the Redisson interop rules where the driver matters

@@ -1,7 +1,7 @@
 package io.github.relock.tck.redisson;
 
-import io.github.relock.tck.RedisTopology;
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.LockClient;
-import io.github.relock.tck.RedisCluster;
+import io.github.relock.tck.fixtures.RedisCluster;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

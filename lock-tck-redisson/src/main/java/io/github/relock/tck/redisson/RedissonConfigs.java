@@ -1,10 +1,10 @@
 package io.github.relock.tck.redisson;
 
 import io.github.relock.tck.DriverKit;
-import io.github.relock.tck.RedisCluster;
-import io.github.relock.tck.RedisSentinelGroup;
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RedisTopology;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.spi.Capability;
 import org.junit.jupiter.api.Assumptions;
 import org.redisson.Redisson;

@@ -22,12 +22,12 @@ import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import io.github.relock.tck.Await;
+import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.ChildJvm;
 import io.github.relock.tck.DriverKit;
 import io.github.relock.tck.TckChapter;
-import io.github.relock.tck.RedisTopology;
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RespClient;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
@@ -590,7 +590,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
     @Test
     void rule10_19_holderProcessKilled_redissonAndRelockWaitersAcquire() throws Exception {
         assumeSingleServer("the child JVM connects to one server");
-        Assumptions.assumeTrue(io.github.relock.tck.RedisFixture.canControlServers(),
+        Assumptions.assumeTrue(io.github.relock.tck.fixtures.RedisFixture.canControlServers(),
                 "REDIS_URL is set: the kit starts no child process against a shared server");
         String name = "tck:crash";
         try (ChildJvm child = ChildJvm.holding(kit, kit.server(), name, Duration.ofSeconds(2), Duration.ofSeconds(60))) {

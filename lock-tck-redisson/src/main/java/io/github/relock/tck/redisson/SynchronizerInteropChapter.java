@@ -8,7 +8,7 @@ import io.github.relock.api.DistributedCountDownLatch;
 import io.github.relock.api.DistributedSemaphore;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.PermitExpirableSemaphore;
-import io.github.relock.tck.Await;
+import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.DriverKit;
 import io.github.relock.tck.SynchronizerChapter;
 import java.time.Duration;

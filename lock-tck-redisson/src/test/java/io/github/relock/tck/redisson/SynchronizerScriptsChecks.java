@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.relock.tck.RedisServer;
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RespClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package io.github.relock.tck.selftest;
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverTck;
-import io.github.relock.tck.RedisServer;
+import io.github.relock.tck.fixtures.RedisServer;
 import redis.clients.jedis.RedisClient;
 
 /**

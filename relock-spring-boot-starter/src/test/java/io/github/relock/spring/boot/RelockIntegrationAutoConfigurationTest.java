@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.spring.integration.RelockLockRegistry;
-import io.github.relock.tck.RedisFixture;
-import io.github.relock.tck.RespClient;
+import io.github.relock.tck.fixtures.RedisFixture;
+import io.github.relock.tck.fixtures.RespClient;
 import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
-import io.github.relock.tck.RedisFixture;
+import io.github.relock.tck.fixtures.RedisFixture;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.LockClient;
 import io.github.relock.spring.integration.RelockLockRegistry;
-import io.github.relock.tck.RedisFixture;
+import io.github.relock.tck.fixtures.RedisFixture;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.relock.core.RedisLocks;
-import io.github.relock.tck.RedisFixture;
+import io.github.relock.tck.fixtures.RedisFixture;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.github.relock.examples.webflux;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.relock.tck.RedisFixture;
+import io.github.relock.tck.fixtures.RedisFixture;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
