@@ -12,6 +12,7 @@ import io.github.relock.driver.lettuce.LettuceDriverProvider;
 import io.github.relock.driver.springdata.SpringDataDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.RelockTck;
+import io.github.relock.tck.fixtures.RedisServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
@@ -103,8 +104,19 @@ class ModuleDescriptorTest {
         assertEquals("io.github.relock.embeddedredis", d.name());
         assertEquals(Set.of("io.github.relock.embeddedredis"), exports(d));
         assertEquals(Set.of("java.base"), requires(d), "the binaries jar is read as resources, not required");
-        assertTrue(requires(descriptorOf(RelockTck.class)).contains("io.github.relock.embeddedredis"),
-                "the kit's fixture starts its servers through the launcher");
+        assertTrue(requires(descriptorOf(RedisServer.class)).contains("io.github.relock.embeddedredis"),
+                "the fixtures start their servers through the launcher");
+    }
+
+    @Test
+    void lockTckFixtures_exportsOnlyItsPackage_knowsNoLockNorDriver() throws Exception {
+        ModuleDescriptor d = descriptorOf(RedisServer.class);
+        assertEquals("io.github.relock.tck.fixtures", d.name());
+        assertEquals(Set.of("io.github.relock.tck.fixtures"), exports(d));
+        assertEquals(Set.of("java.base", "org.junit.jupiter.api", "io.github.relock.embeddedredis", "testcontainers"),
+                requires(d), "real Redis for any test suite: no relock API, engine or driver");
+        assertTrue(requires(descriptorOf(RelockTck.class)).contains("io.github.relock.tck.fixtures"),
+                "the kit runs its chapters on the fixtures");
     }
 
     @Test
