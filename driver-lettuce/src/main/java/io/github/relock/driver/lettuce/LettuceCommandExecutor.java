@@ -9,6 +9,7 @@ import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
+import io.github.relock.spi.pubsub.ConnectionPubSub;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
@@ -59,8 +60,10 @@ import java.util.function.IntFunction;
  *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
  *       the client's own timer ({@link CommandTimer}); that one case completes on a Lettuce
  *       computation thread, every other completion happens on a Lettuce event-loop thread.</li>
- *   <li><b>Pub/sub</b> is {@link LettucePubSub}'s: one connection, dispatch by channel, and the
- *       resubscribe after each reconnect.</li>
+ *   <li><b>Pub/sub</b> is core's {@link ConnectionPubSub} over a {@link PubSubTransport} on the one
+ *       pub/sub connection: dispatch by channel, deadlines, and the resubscribe after each
+ *       reconnect or slot move are core's; the transport forwards Lettuce's events and tracks
+ *       which cluster nodes a sharded channel went to.</li>
  * </ul>
  *
  * <p>Thread-safety: safe for use by several threads.
@@ -76,12 +79,11 @@ final class LettuceCommandExecutor implements CommandExecutor {
     private final BaseRedisAsyncCommands<String, String> commands;
     /** The async commands of the one connection serving a key's slot, for EVALSHA + WAIT. */
     private final Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands;
-    private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final Set<Capability> capabilities;
     private final AbstractRedisClient ownedClient;
 
     private final CommandTimer timer;
-    private final LettucePubSub pubSubs;
+    private final ConnectionPubSub pubSubs;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** On a cluster of Redis 7+: the id of the master serving a slot, from Lettuce's partition table. */
@@ -99,11 +101,11 @@ final class LettuceCommandExecutor implements CommandExecutor {
         this.commandConnection = commandConnection;
         this.commands = commands;
         this.nodeCommands = nodeCommands;
-        this.pubSub = pubSub;
         this.capabilities = Collections.unmodifiableSet(capabilities);
         this.ownedClient = owned ? client : null;
         this.timer = new CommandTimer(client.getResources(), timeout);
-        this.pubSubs = new LettucePubSub(pubSub, target, this.capabilities, timer);
+        this.pubSubs = new ConnectionPubSub(events -> new PubSubTransport(pubSub, target, events), target, timeout,
+                capabilities.contains(Capability.SHARDED_PUBSUB));
     }
 
     /** Opens a connection, reporting a failure as {@code RedisUnavailableException}. */
@@ -255,21 +257,13 @@ final class LettuceCommandExecutor implements CommandExecutor {
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedException());
         }
-        CompletableFuture<Object> out = new CompletableFuture<>();
         RedisFuture<Object> raw;
         try {
             raw = dispatch(op, script, keys, args);
         } catch (LockException e) {
-            out.completeExceptionally(e);
-            return out;
+            return CompletableFuture.failedFuture(e);
         }
-        raw.whenComplete((value, failure) -> {
-            if (failure == null) {
-                out.complete(value);
-            } else {
-                out.completeExceptionally(Errors.translate(failure, describe(op, script)));
-            }
-        });
+        CompletableFuture<Object> out = Errors.translated(raw, () -> describe(op, script));
         timer.failAfterTimeout(out, raw, () -> describe(op, script));
         return out;
     }
@@ -348,7 +342,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
         return op + " " + script.name() + " (" + script.sha1() + ") on " + target;
     }
 
-    // ---------------------------------------------------------------- pub/sub: LettucePubSub's
+    // ---------------------------------------------------------------- pub/sub: core's ConnectionPubSub
 
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {

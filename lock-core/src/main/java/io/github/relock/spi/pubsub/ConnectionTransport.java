@@ -16,8 +16,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Errors: the futures fail with what the client failed with, translated by the driver: a Redis
  * error reply as {@link io.github.relock.api.RedisErrorException}, anything else as
- * {@link io.github.relock.api.RedisUnavailableException}. A method may also throw those instead of
- * returning a failed future.
+ * {@link io.github.relock.api.RedisUnavailableException}. A method may also throw instead of
+ * returning a failed future; what it throws counts as a failed future, and anything but those two
+ * types as {@link io.github.relock.api.RedisUnavailableException}.
  *
  * <p>Thread-safety: a transport must be safe for use by several threads; its methods are called
  * from callers' threads and from the client's I/O threads, always under {@link ConnectionPubSub}'s
