@@ -33,7 +33,10 @@ final class Errors {
      * @return the SPI exception to throw or to complete a future with
      */
     static LockException translate(Throwable failure, String what) {
-        Throwable c = unwrap(failure);
+        Throwable c = failure; // without the wrappers futures add around the real failure
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+            c = c.getCause();
+        }
         if (c instanceof LockException already) {
             return already;
         }
@@ -65,14 +68,5 @@ final class Errors {
             }
         });
         return out;
-    }
-
-    /** Strips the wrappers futures add around the real failure. */
-    static Throwable unwrap(Throwable t) {
-        Throwable c = t;
-        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
-            c = c.getCause();
-        }
-        return c;
     }
 }

@@ -17,7 +17,6 @@ import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.async.RedisServerAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -44,6 +43,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * {@link CommandExecutor} over one Lettuce client: one command connection (standalone or cluster)
@@ -108,24 +108,16 @@ final class LettuceCommandExecutor implements CommandExecutor {
                 capabilities.contains(Capability.SHARDED_PUBSUB));
     }
 
-    /** Opens a connection, reporting a failure as {@code RedisUnavailableException}. */
-    private static <C> C connectOrFail(java.util.function.Supplier<C> open, String target) {
-        try {
-            return open.get();
-        } catch (RuntimeException e) {
-            throw unavailable("cannot connect to " + target, e);
-        }
-    }
-
-    /** Opens the pub/sub connection; if that fails, closes the command connection already open. */
-    private static StatefulRedisPubSubConnection<String, String> connectPubSubOrClose(
-            java.util.function.Supplier<StatefulRedisPubSubConnection<String, String>> open,
-            io.lettuce.core.api.StatefulConnection<String, String> opened, String target) {
+    /**
+     * Opens a connection, reporting a failure as {@code RedisUnavailableException} after closing
+     * {@code opened} (the command connection when the pub/sub one fails, else null).
+     */
+    private static <C> C connectOrFail(Supplier<C> open, AutoCloseable opened, String target) {
         try {
             return open.get();
         } catch (RuntimeException e) {
             closeQuietly(opened);
-            throw unavailable("cannot connect to " + target, e);
+            throw new RedisUnavailableException("cannot connect to " + target + ": " + e.getMessage(), e);
         }
     }
 
@@ -139,8 +131,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
      * @param target where the client points, for messages (no password)
      */
     static LettuceCommandExecutor forClient(RedisClient client, DriverOptions options, boolean owned, String target) {
-        StatefulRedisConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), target);
-        StatefulRedisPubSubConnection<String, String> ps = connectPubSubOrClose(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
+        StatefulRedisConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), null, target);
+        StatefulRedisPubSubConnection<String, String> ps = connectOrFail(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
         if (!owned) {
             nameConnection(conn, conn.async(), options.clientName());
             nameConnection(ps, ps.async(), options.clientName());
@@ -158,8 +150,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
      */
     static LettuceCommandExecutor forCluster(RedisClusterClient client, DriverOptions options, boolean owned,
                                              String target) {
-        StatefulRedisClusterConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), target);
-        StatefulRedisPubSubConnection<String, String> ps = connectPubSubOrClose(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
+        StatefulRedisClusterConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), null, target);
+        StatefulRedisPubSubConnection<String, String> ps = connectOrFail(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
         if (!owned) {
             nameConnection(conn, conn.async(), options.clientName());
             nameConnection(ps, ps.async(), options.clientName());
@@ -395,10 +387,6 @@ final class LettuceCommandExecutor implements CommandExecutor {
 
     private IllegalStateException closedException() {
         return new IllegalStateException("the lettuce executor for " + target + " is closed");
-    }
-
-    private static RedisUnavailableException unavailable(String what, RuntimeException e) {
-        return new RedisUnavailableException(what + ": " + e.getMessage(), e);
     }
 
     /**
