@@ -411,24 +411,21 @@ final class LettuceCommandExecutor implements CommandExecutor {
         });
     }
 
-    /** Sharded pub/sub needs Redis 7; detected once from {@code INFO server}, never guessed. */
-    private static boolean supportsShardedPubSub(RedisServerAsyncCommands<String, String> commands,
-                                                 Duration timeout) {
+    /**
+     * Sharded pub/sub needs Redis 7: asked once, as the Jedis driver asks, with a command older
+     * servers refuse ({@code PUBSUB SHARDNUMSUB} of one channel; Lettuce sends none without). Not
+     * read from {@code INFO}, which ACLs file under {@code @dangerous}: a least-privilege user
+     * may not run it, and sharded pub/sub would go undeclared.
+     */
+    private static boolean supportsShardedPubSub(BaseRedisAsyncCommands<String, String> commands, Duration timeout) {
         try {
-            String info = commands.info("server").get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            for (String line : info.split("\r?\n")) {
-                if (line.startsWith("redis_version:")) {
-                    String v = line.substring("redis_version:".length()).trim();
-                    int dot = v.indexOf('.');
-                    return Integer.parseInt(dot < 0 ? v : v.substring(0, dot)) >= 7;
-                }
-            }
-            return false;
+            commands.pubsubShardNumsub("relock").get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "INFO server failed; sharded pub/sub not declared", e);
+            LOG.log(System.Logger.Level.DEBUG, "PUBSUB SHARDNUMSUB refused or failed; sharded pub/sub not declared", e);
             return false;
         }
     }
