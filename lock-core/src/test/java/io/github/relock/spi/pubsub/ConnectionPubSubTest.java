@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -33,6 +35,8 @@ import org.junit.jupiter.api.Test;
 class ConnectionPubSubTest {
     private final FakeConnectionTransport transport = new FakeConnectionTransport();
     private final AtomicInteger reconnects = new AtomicInteger();
+    /** Released once per onReconnect, for what the timer thread tells. */
+    private final Semaphore told = new Semaphore(0);
     /** What the listeners heard, as {@code channel=message}; listeners run on the test's thread. */
     private final Queue<String> heard = new ConcurrentLinkedQueue<>();
     private final MessageListener ear = (c, m) -> heard.add(c + "=" + m);
@@ -40,7 +44,10 @@ class ConnectionPubSubTest {
 
     private ConnectionPubSub open(Duration timeout) {
         ConnectionPubSub p = new ConnectionPubSub(transport::open, "test", timeout, true);
-        p.setConnectionListener(reconnects::incrementAndGet);
+        p.setConnectionListener(() -> {
+            reconnects.incrementAndGet();
+            told.release();
+        });
         return p;
     }
 
@@ -259,7 +266,8 @@ class ConnectionPubSubTest {
         Command retry = transport.expect("SSUB a");
         assertEquals("relock-pubsub-timer", retry.thread, "retried at once rather than after a back-off");
         assertEquals(0, reconnects.get());
-        retry.confirm();
+        retry.confirm(); // the timer thread may still be registering its callbacks: it may tell core
+        assertTrue(told.tryAcquire(FakeConnectionTransport.WAIT_MS, TimeUnit.MILLISECONDS), "core was not told");
         assertEquals(1, reconnects.get());
         publish("a", "moved", true);
         assertEquals("a=moved", heard.poll());
@@ -275,6 +283,24 @@ class ConnectionPubSubTest {
         transport.events.shardDropped("b");
         transport.expectNothing();
         assertEquals(0, reconnects.get());
+    }
+
+    @Test
+    void sunsubscribeWhileTheSubscribeIsUnconfirmed_isNoDrop_theChannelIsNotSubscribedAgainNorCoreWoken() throws Exception {
+        Subscription s = confirmed("a", true);
+        s.unsubscribe();
+        Command unsub = transport.expect("SUNSUB a");
+        unsub.confirm(); // core subscribes again as soon as the unsubscribe completes ...
+        CompletableFuture<Subscription> again = pubsub.subscribe("a", true, ear);
+        Command sub = transport.expect("SSUB a");
+        transport.events.shardDropped("a"); // ... before the client reports that SUNSUBSCRIBE's reply
+        transport.expectNothing();
+        sub.confirm();
+        get(again);
+        assertEquals(0, reconnects.get(), "core was told of a slot move that did not happen");
+        transport.events.shardDropped("a"); // once confirmed, a sunsubscribe is the server's drop
+        transport.expect("SSUB a").confirm();
+        assertEquals(1, reconnects.get());
     }
 
     @Test
