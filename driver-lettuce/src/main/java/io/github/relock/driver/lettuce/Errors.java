@@ -7,9 +7,12 @@ import io.github.relock.spi.NoScriptException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisNoScriptException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Turns Lettuce's exceptions into the types the SPI lets cross the boundary, so core never sees
@@ -30,7 +33,10 @@ final class Errors {
      * @return the SPI exception to throw or to complete a future with
      */
     static LockException translate(Throwable failure, String what) {
-        Throwable c = unwrap(failure);
+        Throwable c = failure; // without the wrappers futures add around the real failure
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+            c = c.getCause();
+        }
         if (c instanceof LockException already) {
             return already;
         }
@@ -48,12 +54,19 @@ final class Errors {
         return new RedisUnavailableException(what + " failed: " + c, c);
     }
 
-    /** Strips the wrappers futures add around the real failure. */
-    static Throwable unwrap(Throwable t) {
-        Throwable c = t;
-        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
-            c = c.getCause();
-        }
-        return c;
+    /**
+     * @return a new future completed as {@code command} is, a failure translated (the message
+     *     built only then); {@code command} itself is left alone
+     */
+    static <T> CompletableFuture<T> translated(CompletionStage<T> command, Supplier<String> what) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        command.whenComplete((value, failure) -> {
+            if (failure == null) {
+                out.complete(value);
+            } else {
+                out.completeExceptionally(translate(failure, what.get()));
+            }
+        });
+        return out;
     }
 }

@@ -9,6 +9,7 @@ import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
+import io.github.relock.spi.pubsub.ConnectionPubSub;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
@@ -16,7 +17,6 @@ import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.BaseRedisAsyncCommands;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.async.RedisServerAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -43,6 +43,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * {@link CommandExecutor} over one Lettuce client: one command connection (standalone or cluster)
@@ -59,8 +60,10 @@ import java.util.function.IntFunction;
  *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
  *       the client's own timer ({@link CommandTimer}); that one case completes on a Lettuce
  *       computation thread, every other completion happens on a Lettuce event-loop thread.</li>
- *   <li><b>Pub/sub</b> is {@link LettucePubSub}'s: one connection, dispatch by channel, and the
- *       resubscribe after each reconnect.</li>
+ *   <li><b>Pub/sub</b> is core's {@link ConnectionPubSub} over a {@link PubSubTransport} on the one
+ *       pub/sub connection: dispatch by channel, deadlines, and the resubscribe after each
+ *       reconnect or slot move are core's; the transport forwards Lettuce's events and tracks
+ *       which cluster nodes a sharded channel went to.</li>
  * </ul>
  *
  * <p>Thread-safety: safe for use by several threads.
@@ -76,12 +79,11 @@ final class LettuceCommandExecutor implements CommandExecutor {
     private final BaseRedisAsyncCommands<String, String> commands;
     /** The async commands of the one connection serving a key's slot, for EVALSHA + WAIT. */
     private final Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands;
-    private final StatefulRedisPubSubConnection<String, String> pubSub;
     private final Set<Capability> capabilities;
     private final AbstractRedisClient ownedClient;
 
     private final CommandTimer timer;
-    private final LettucePubSub pubSubs;
+    private final ConnectionPubSub pubSubs;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** On a cluster of Redis 7+: the id of the master serving a slot, from Lettuce's partition table. */
@@ -99,31 +101,23 @@ final class LettuceCommandExecutor implements CommandExecutor {
         this.commandConnection = commandConnection;
         this.commands = commands;
         this.nodeCommands = nodeCommands;
-        this.pubSub = pubSub;
         this.capabilities = Collections.unmodifiableSet(capabilities);
         this.ownedClient = owned ? client : null;
         this.timer = new CommandTimer(client.getResources(), timeout);
-        this.pubSubs = new LettucePubSub(pubSub, target, this.capabilities, timer);
+        this.pubSubs = new ConnectionPubSub(events -> new PubSubTransport(pubSub, target, events), target, timeout,
+                capabilities.contains(Capability.SHARDED_PUBSUB));
     }
 
-    /** Opens a connection, reporting a failure as {@code RedisUnavailableException}. */
-    private static <C> C connectOrFail(java.util.function.Supplier<C> open, String target) {
-        try {
-            return open.get();
-        } catch (RuntimeException e) {
-            throw unavailable("cannot connect to " + target, e);
-        }
-    }
-
-    /** Opens the pub/sub connection; if that fails, closes the command connection already open. */
-    private static StatefulRedisPubSubConnection<String, String> connectPubSubOrClose(
-            java.util.function.Supplier<StatefulRedisPubSubConnection<String, String>> open,
-            io.lettuce.core.api.StatefulConnection<String, String> opened, String target) {
+    /**
+     * Opens a connection, reporting a failure as {@code RedisUnavailableException} after closing
+     * {@code opened} (the command connection when the pub/sub one fails, else null).
+     */
+    private static <C> C connectOrFail(Supplier<C> open, AutoCloseable opened, String target) {
         try {
             return open.get();
         } catch (RuntimeException e) {
             closeQuietly(opened);
-            throw unavailable("cannot connect to " + target, e);
+            throw new RedisUnavailableException("cannot connect to " + target + ": " + e.getMessage(), e);
         }
     }
 
@@ -137,8 +131,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
      * @param target where the client points, for messages (no password)
      */
     static LettuceCommandExecutor forClient(RedisClient client, DriverOptions options, boolean owned, String target) {
-        StatefulRedisConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), target);
-        StatefulRedisPubSubConnection<String, String> ps = connectPubSubOrClose(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
+        StatefulRedisConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), null, target);
+        StatefulRedisPubSubConnection<String, String> ps = connectOrFail(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
         if (!owned) {
             nameConnection(conn, conn.async(), options.clientName());
             nameConnection(ps, ps.async(), options.clientName());
@@ -156,8 +150,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
      */
     static LettuceCommandExecutor forCluster(RedisClusterClient client, DriverOptions options, boolean owned,
                                              String target) {
-        StatefulRedisClusterConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), target);
-        StatefulRedisPubSubConnection<String, String> ps = connectPubSubOrClose(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
+        StatefulRedisClusterConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), null, target);
+        StatefulRedisPubSubConnection<String, String> ps = connectOrFail(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
         if (!owned) {
             nameConnection(conn, conn.async(), options.clientName());
             nameConnection(ps, ps.async(), options.clientName());
@@ -255,21 +249,13 @@ final class LettuceCommandExecutor implements CommandExecutor {
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedException());
         }
-        CompletableFuture<Object> out = new CompletableFuture<>();
         RedisFuture<Object> raw;
         try {
             raw = dispatch(op, script, keys, args);
         } catch (LockException e) {
-            out.completeExceptionally(e);
-            return out;
+            return CompletableFuture.failedFuture(e);
         }
-        raw.whenComplete((value, failure) -> {
-            if (failure == null) {
-                out.complete(value);
-            } else {
-                out.completeExceptionally(Errors.translate(failure, describe(op, script)));
-            }
-        });
+        CompletableFuture<Object> out = Errors.translated(raw, () -> describe(op, script));
         timer.failAfterTimeout(out, raw, () -> describe(op, script));
         return out;
     }
@@ -348,7 +334,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
         return op + " " + script.name() + " (" + script.sha1() + ") on " + target;
     }
 
-    // ---------------------------------------------------------------- pub/sub: LettucePubSub's
+    // ---------------------------------------------------------------- pub/sub: core's ConnectionPubSub
 
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
@@ -403,10 +389,6 @@ final class LettuceCommandExecutor implements CommandExecutor {
         return new IllegalStateException("the lettuce executor for " + target + " is closed");
     }
 
-    private static RedisUnavailableException unavailable(String what, RuntimeException e) {
-        return new RedisUnavailableException(what + ": " + e.getMessage(), e);
-    }
-
     /**
      * Names a connection we opened on a handed-in client. {@code StatefulRedisConnectionImpl}
      * records the name so Lettuce sends it again in the handshake of every reconnect (a plain
@@ -429,24 +411,21 @@ final class LettuceCommandExecutor implements CommandExecutor {
         });
     }
 
-    /** Sharded pub/sub needs Redis 7; detected once from {@code INFO server}, never guessed. */
-    private static boolean supportsShardedPubSub(RedisServerAsyncCommands<String, String> commands,
-                                                 Duration timeout) {
+    /**
+     * Sharded pub/sub needs Redis 7: asked once, as the Jedis driver asks, with a command older
+     * servers refuse ({@code PUBSUB SHARDNUMSUB} of one channel; Lettuce sends none without). Not
+     * read from {@code INFO}, which ACLs file under {@code @dangerous}: a least-privilege user
+     * may not run it, and sharded pub/sub would go undeclared.
+     */
+    private static boolean supportsShardedPubSub(BaseRedisAsyncCommands<String, String> commands, Duration timeout) {
         try {
-            String info = commands.info("server").get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            for (String line : info.split("\r?\n")) {
-                if (line.startsWith("redis_version:")) {
-                    String v = line.substring("redis_version:".length()).trim();
-                    int dot = v.indexOf('.');
-                    return Integer.parseInt(dot < 0 ? v : v.substring(0, dot)) >= 7;
-                }
-            }
-            return false;
+            commands.pubsubShardNumsub("relock").get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "INFO server failed; sharded pub/sub not declared", e);
+            LOG.log(System.Logger.Level.DEBUG, "PUBSUB SHARDNUMSUB refused or failed; sharded pub/sub not declared", e);
             return false;
         }
     }

@@ -71,12 +71,6 @@ public final class LettuceDriverProvider implements RedisDriverProvider {
                 + (nativeClient == null ? "null" : nativeClient.getClass().getName()));
     }
 
-    /** Opens a connection of its own for {@code redis://} and {@code rediss://} URIs. */
-    @Override
-    public boolean supportsUri(URI uri) {
-        return RedisDriverProvider.super.supportsUri(uri);
-    }
-
     @Override
     public CommandExecutor connect(URI uri, DriverOptions options) {
         Objects.requireNonNull(uri, "uri");

@@ -45,19 +45,10 @@ final class ReplyOutput extends CommandOutput<String, String, Object> {
         super(StringCodec.UTF8, null);
     }
 
+    /** Bulk strings, and (through {@link CommandOutput}'s defaults) status replies and RESP3 big numbers. */
     @Override
     public void set(ByteBuffer bytes) {
         add(bytes == null ? null : StandardCharsets.UTF_8.decode(bytes).toString());
-    }
-
-    @Override
-    public void setSingle(ByteBuffer bytes) {
-        set(bytes);
-    }
-
-    @Override
-    public void setBigNumber(ByteBuffer bytes) {
-        set(bytes);
     }
 
     @Override
