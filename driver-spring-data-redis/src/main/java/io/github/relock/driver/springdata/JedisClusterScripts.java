@@ -14,7 +14,7 @@ import redis.clients.jedis.UnifiedJedis;
  * cluster), whose {@code evalsha}/{@code eval} routes it by the slot of its first key (every key of
  * one call shares it) and follows redirections. The reply is Jedis' raw one, as on the generic path.
  *
- * <p>With {@link JedisPubSubSession}, the only classes that touch Jedis; loaded only for a
+ * <p>With {@link JedisPubSubTransport}, the only classes that touch Jedis; loaded only for a
  * {@code JedisConnectionFactory}.
  *
  * <p>Thread-safety: stateless.

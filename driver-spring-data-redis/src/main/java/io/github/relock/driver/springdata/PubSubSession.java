@@ -3,7 +3,7 @@ package io.github.relock.driver.springdata;
 /**
  * One pub/sub connection of {@link SpringPubSub}, from its first {@code SUBSCRIBE} to its end:
  * Spring's subscription API on a Lettuce-backed factory ({@link SpringSession}), a connection of
- * the session's own on a Jedis-backed one ({@link JedisPubSubSession}).
+ * the session's own on a Jedis-backed one (until those moved to core's pub/sub).
  *
  * <p>Thread-safety: {@link #start} runs on the session's reader thread; every other method on
  * {@link SpringPubSub}'s control thread, one at a time.

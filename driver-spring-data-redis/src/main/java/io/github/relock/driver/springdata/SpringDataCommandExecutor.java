@@ -7,6 +7,8 @@ import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
+import io.github.relock.spi.pubsub.SessionPubSub;
+import io.github.relock.spi.pubsub.SessionTransport;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -16,8 +18,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * relock's executor over an application's {@link RedisConnectionFactory}: every script borrows a
- * connection from the factory for one call; pub/sub lives on one connection of its own
- * ({@link SpringPubSub}). On a cluster factory it declares {@link Capability#CLUSTER} (scripts are
+ * connection from the factory for one call; pub/sub lives on one connection of its own (Jedis:
+ * core's {@link SessionPubSub} over {@link JedisPubSubTransport}; Lettuce: {@link SpringPubSub}). On a cluster factory it declares {@link Capability#CLUSTER} (scripts are
  * routed by their first key's slot) and, Lettuce-backed, {@link Capability#SHARDED_PUBSUB} through
  * the factory's Lettuce client ({@link LettuceShardedPubSub}; Spring Data Redis has no sharded
  * subscribe, and Jedis' is a blocking loop per node). No replica acknowledgement: Spring offers no
@@ -30,6 +32,8 @@ final class SpringDataCommandExecutor implements CommandExecutor {
 
     private final String description;
     private final ScriptCalls scripts;
+    /** Exactly one of the two is set: core's session pub/sub on a Jedis-backed factory, else Spring's. */
+    private final SessionPubSub jedisPubSub;
     private final SpringPubSub pubSub;
     /** Null unless the factory is a Lettuce-backed cluster one. */
     private final LettuceShardedPubSub shardedPubSub;
@@ -37,17 +41,20 @@ final class SpringDataCommandExecutor implements CommandExecutor {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
+     * @param jedisPubSub the Jedis-backed factory's raw pub/sub, or null on a Lettuce-backed one
      * @param cluster whether the factory talks to a Redis Cluster (scripts are routed by key)
      * @param shardedPubSub sharded pub/sub where the backing client offers it (Lettuce on a cluster), else null
      */
-    SpringDataCommandExecutor(RedisConnectionFactory factory, ScriptCalls scripts, boolean blockingSubscribe,
+    SpringDataCommandExecutor(RedisConnectionFactory factory, ScriptCalls scripts, SessionTransport jedisPubSub,
                               boolean cluster, LettuceShardedPubSub shardedPubSub, DriverOptions options) {
         this.description = factory.getClass().getSimpleName() + (cluster ? " (cluster)" : "");
         this.scripts = scripts;
         this.shardedPubSub = shardedPubSub;
         this.capabilities = !cluster ? Set.of()
                 : shardedPubSub == null ? Set.of(Capability.CLUSTER) : Set.of(Capability.CLUSTER, Capability.SHARDED_PUBSUB);
-        this.pubSub = new SpringPubSub(factory, options.commandTimeout(), blockingSubscribe);
+        this.jedisPubSub = jedisPubSub == null ? null : new SessionPubSub(jedisPubSub, "relock-sdr-pubsub",
+                description, options.commandTimeout().plusSeconds(1));
+        this.pubSub = jedisPubSub != null ? null : new SpringPubSub(factory, options.commandTimeout(), false);
     }
 
     @Override
@@ -90,12 +97,17 @@ final class SpringDataCommandExecutor implements CommandExecutor {
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedError());
         }
-        return sharded ? shardedPubSub.subscribe(channel, listener) : pubSub.subscribe(channel, listener);
+        return sharded ? shardedPubSub.subscribe(channel, listener)
+                : jedisPubSub != null ? jedisPubSub.subscribe(channel, listener) : pubSub.subscribe(channel, listener);
     }
 
     @Override
     public void setConnectionListener(ConnectionListener listener) {
-        pubSub.setConnectionListener(listener);
+        if (jedisPubSub != null) {
+            jedisPubSub.setConnectionListener(listener);
+        } else {
+            pubSub.setConnectionListener(listener);
+        }
         if (shardedPubSub != null) {
             shardedPubSub.setConnectionListener(listener);
         }
@@ -109,7 +121,11 @@ final class SpringDataCommandExecutor implements CommandExecutor {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            pubSub.close();
+            if (jedisPubSub != null) {
+                jedisPubSub.close();
+            } else {
+                pubSub.close();
+            }
             if (shardedPubSub != null) {
                 shardedPubSub.close();
             }

@@ -49,7 +49,9 @@ public final class SpringDataDriverProvider implements RedisDriverProvider {
                 : new GenericScriptCalls(factory, cluster);
         LettuceShardedPubSub sharded = lettuce && cluster
                 ? new LettuceShardedPubSub(factory, options.commandTimeout()) : null;
-        return new SpringDataCommandExecutor(factory, scripts, !lettuce, cluster, sharded, options);
+        // Jedis' classes are loaded only for a Jedis-backed factory
+        return new SpringDataCommandExecutor(factory, scripts, lettuce ? null : new JedisPubSubTransport(factory),
+                cluster, sharded, options);
     }
 
     private static RedisConnectionFactory asFactory(Object candidate) {

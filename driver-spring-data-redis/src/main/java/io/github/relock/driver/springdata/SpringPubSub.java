@@ -31,7 +31,7 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * on Jedis and returns at once on Lettuce, so it is started on a short-lived reader thread
  * {@code relock-sdr-pubsub-reader}; further channels join it. On Lettuce it goes through Spring's
  * subscription API ({@link SpringSession}); on Jedis through Jedis' own loop on a connection the
- * session owns and destroys at its end ({@link JedisPubSubSession}), so a pooled connection never
+ * session owns and destroys at its end (now core's SessionPubSub over {@link JedisPubSubTransport}), so a pooled connection never
  * carries a pub/sub reply to another borrower. Every subscribe and unsubscribe runs in order on one control
  * thread {@code relock-sdr-pubsub}, which waits for Redis's confirmation (delivered to this object
  * as Spring's {@link SubscriptionListener}) before the next: futures complete on the confirmation,
@@ -80,9 +80,10 @@ final class SpringPubSub implements org.springframework.data.redis.connection.Me
      */
     SpringPubSub(RedisConnectionFactory factory, Duration timeout, boolean blockingSubscribe) {
         // Jedis' classes are loaded only when a Jedis-backed factory opens its first session
-        this.sessions = blockingSubscribe
-                ? sink -> JedisPubSubSession.open(factory, sink)
-                : sink -> new SpringSession(factory.getConnection(), sink);
+        if (blockingSubscribe) {
+            throw new IllegalArgumentException("Jedis-backed factories run on core's SessionPubSub");
+        }
+        this.sessions = sink -> new SpringSession(factory.getConnection(), sink);
         this.timeout = timeout;
         this.blockingSubscribe = blockingSubscribe;
         this.control = new ScheduledThreadPoolExecutor(1, r -> {
