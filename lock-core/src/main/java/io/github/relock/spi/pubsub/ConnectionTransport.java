@@ -16,11 +16,14 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Errors: the futures fail with what the client failed with, translated by the driver: a Redis
  * error reply as {@link io.github.relock.api.RedisErrorException}, anything else as
- * {@link io.github.relock.api.RedisUnavailableException}. A method may also throw those instead of
- * returning a failed future.
+ * {@link io.github.relock.api.RedisUnavailableException}. A method may also throw instead of
+ * returning a failed future; what it throws counts as a failed future, and anything but those two
+ * types as {@link io.github.relock.api.RedisUnavailableException}.
  *
  * <p>Thread-safety: a transport must be safe for use by several threads; its methods are called
- * from callers' threads and from the client's I/O threads.
+ * from callers' threads and from the client's I/O threads, always under {@link ConnectionPubSub}'s
+ * lock (that keeps the commands of one channel in order): a send only hands the command to the
+ * client, it never waits for Redis.
  */
 public interface ConnectionTransport extends AutoCloseable {
 
@@ -35,7 +38,8 @@ public interface ConnectionTransport extends AutoCloseable {
      * Sends {@code UNSUBSCRIBE} (or {@code SUNSUBSCRIBE}) of one channel; sharded on a cluster, to
      * every node the channel may be subscribed on.
      *
-     * @return completes when Redis confirmed, or the connection is gone (and the subscription with it)
+     * @return completes when Redis confirmed, or the connection is gone (and the subscription with
+     *     it); {@link ConnectionPubSub} stops waiting at its timeout
      */
     CompletableFuture<Void> unsubscribe(String channel, boolean sharded);
 
@@ -55,7 +59,12 @@ public interface ConnectionTransport extends AutoCloseable {
         /** The connection is back after a break (not called for the first connect). */
         void reconnected();
 
-        /** The server dropped sharded {@code channel} unasked ({@code sunsubscribe} push: its slot moved). */
+        /**
+         * A {@code sunsubscribe} of {@code channel} arrived: the server dropped the sharded channel
+         * unasked (its slot moved), or confirmed a {@code SUNSUBSCRIBE}. The transport need not
+         * tell the two apart: {@link ConnectionPubSub} subscribes the channel again only while it
+         * is wanted, and its own unsubscribe stops wanting it before the command is sent.
+         */
         void shardDropped(String channel);
     }
 }

@@ -201,10 +201,9 @@ public final class SessionPubSub implements AutoCloseable {
     private CompletableFuture<Void> unsubscribe(Sub sub) {
         lock.lock();
         try {
-            if (sub.unsubscribeRequested) {
+            if (!sub.requestUnsubscribe()) {
                 return sub.unsubscribed;
             }
-            sub.unsubscribeRequested = true;
             listeners.remove(sub.channel, sub); // no message reaches it from now on
             ChannelState cs = channels.get(sub.channel);
             if (cs == null || cs.current != sub || state == State.CLOSED) {
@@ -537,11 +536,7 @@ public final class SessionPubSub implements AutoCloseable {
     private void onMessage(String channel, String message) {
         Sub sub = listeners.get(channel);
         if (sub != null) {
-            try {
-                sub.listener.onMessage(channel, message);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "MessageListener for channel '" + channel + "' threw", e);
-            }
+            sub.deliver(message);
         }
     }
 
@@ -651,7 +646,6 @@ public final class SessionPubSub implements AutoCloseable {
 
     /** A channel subscription handed to core. */
     private final class Sub extends ChannelSubscription {
-        boolean unsubscribeRequested; // guarded by lock
         boolean confirmed; // guarded by lock: its subscribe future is (being) completed normally
 
         Sub(String channel, MessageListener listener) {

@@ -193,11 +193,7 @@ public final class ShardedPubSub<N> implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        mux.subscribe(e.channel, (c, m) -> {
-            if (!e.unsubscribeRequested) {
-                e.listener.onMessage(c, m);
-            }
-        }).whenComplete((s, err) -> {
+        mux.subscribe(e.channel, (c, m) -> e.deliver(m)).whenComplete((s, err) -> {
             if (err != null) {
                 leg.completeExceptionally(err);
             } else {
@@ -337,10 +333,9 @@ public final class ShardedPubSub<N> implements AutoCloseable {
         CompletableFuture<Subscription> pending;
         lock.lock();
         try {
-            if (e.unsubscribeRequested) {
+            if (!e.requestUnsubscribe()) {
                 return e.unsubscribed;
             }
-            e.unsubscribeRequested = true;
             wanted.remove(e.channel, e);
             e.gen++;
             leg = e.leg;
@@ -408,7 +403,6 @@ public final class ShardedPubSub<N> implements AutoCloseable {
 
     /** One sharded channel as core sees it; its legs come and go with slot moves. */
     private final class Entry extends ChannelSubscription {
-        volatile boolean unsubscribeRequested; // written under lock
         // guarded by lock
         int gen;
         int attempts;
