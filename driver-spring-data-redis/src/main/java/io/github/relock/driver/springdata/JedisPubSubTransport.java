@@ -22,35 +22,23 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The raw pub/sub of a Jedis-backed factory, run by core's {@link SessionPubSub}: a session is a
- * {@link JedisPubSub} reading, on core's reader thread, a connection the session owns, which is
- * destroyed when the session ends and never goes back to a pool.
+ * {@link JedisPubSub} reading, on core's reader thread, a connection of its own.
  *
- * <p>Design. Jedis' reading loop stops as soon as Redis counts zero channels; a command sent on
- * the connection after that is never read, and a pooled connection handed back then gives its
- * reply to the next borrower's command (an "unread reply": a lock script answered with
- * {@code [unsubscribe, nil, 0]}). Core sends nothing once the last channel's {@code UNSUBSCRIBE}
- * is out; this class makes sure the connection itself never serves anyone else. Spring's
- * subscription API on a Jedis factory borrows and returns that connection inside the client, out
- * of reach. So the session takes the connection itself from what the factory's client pools (the
- * pooled {@code Jedis} of a classic factory, the pool of the factory's {@code RedisClient}, any
- * node's pool of its {@code JedisCluster}, as classic pub/sub reaches every client of a cluster
- * from any node): it was opened by the client's own pool factory, so {@code AUTH}, {@code SELECT}
- * of the database and the client name are as the application configured them, and a new session
- * gets a new such connection. A Sentinel factory's {@code RedisSentinelClient} shows no pool, so
- * there the session opens a connection of its own to the primary the client follows, configured
- * as the factory configures its client (user, password, database, client name, timeouts, TLS, and
- * the application's config customizer). At the end the connection is marked broken and
- * disconnected, so a pool destroys it.
+ * <p>Design. Jedis' reading loop stops when Redis counts zero channels, and a command sent after
+ * that is never read: a pooled connection handed back then would give its reply to the next
+ * borrower (a lock script answered with {@code [unsubscribe, nil, 0]}), and Spring's subscription
+ * API hands it back inside the client, out of reach. So a session takes a connection from what
+ * the factory's client pools (a classic pool's {@code Jedis}, its {@code RedisClient}'s pool, any
+ * node of its {@code JedisCluster}: classic pub/sub reaches every client from any node), with the
+ * application's {@code AUTH}, {@code SELECT} and client name, and marks it broken at the end, so
+ * the pool destroys it. A {@code RedisSentinelClient} shows no pool: the session connects to its
+ * current primary as the factory configures its client. Another {@code UnifiedJedis} (a factory
+ * subclass's) subscribes itself; there only core's sending nothing after the last channel guards.
  *
- * <p>Any other client (a factory subclass's own {@code UnifiedJedis}) is read through the client's
- * {@code subscribe}, which borrows and gives back the connection itself; there only core's rule of
- * sending nothing after the last channel guards it.
- *
- * <p>The only class besides {@link JedisClusterScripts} that touches Jedis; loaded only for a
+ * <p>With {@link JedisClusterScripts}, the only classes that touch Jedis; loaded only for a
  * {@code JedisConnectionFactory}.
  *
- * <p>Thread-safety: stateless and shared; each link belongs to one session as
- * {@link SessionTransport} says.
+ * <p>Thread-safety: stateless and shared; a link belongs to one session as {@link SessionTransport} says.
  */
 final class JedisPubSubTransport implements SessionTransport {
 
@@ -75,10 +63,33 @@ final class JedisPubSubTransport implements SessionTransport {
 
         @Override
         public void run(List<String> initial) {
+            String[] first = initial.toArray(new String[0]);
+            RedisConnection spring = null;
+            Connection own = null;
             try {
-                read(this, initial.toArray(new String[0]));
+                spring = factory.getConnection();
+                Object client = spring.getNativeConnection();
+                own = client instanceof Jedis jedis ? jedis.getConnection() // a classic pool's Jedis
+                        : client instanceof RedisClient redis ? redis.getPool().getResource()
+                        : client instanceof JedisCluster cluster ? anyNode(cluster)
+                        : client instanceof RedisSentinelClient sentinel && factory instanceof JedisConnectionFactory f
+                        ? toPrimary(f, sentinel) : null;
+                if (own != null) {
+                    proceed(own, first);
+                } else if (client instanceof UnifiedJedis other) {
+                    other.subscribe(this, first); // lends and takes back a connection itself
+                } else {
+                    throw new IllegalStateException("the driver subscribes over a Jedis or UnifiedJedis, not a "
+                            + (client == null ? "null" : client.getClass().getName()) + " from " + factory.getClass().getName());
+                }
             } catch (RuntimeException e) {
                 throw SpringErrors.translate(e, "SUBSCRIBE " + initial); // a refusal stays a Redis error
+            } finally {
+                if (own != null) {
+                    own.setBroken(); // a pool destroys it instead of lending it again
+                }
+                close(own);
+                close(spring);
             }
         }
 
@@ -113,65 +124,11 @@ final class JedisPubSubTransport implements SessionTransport {
         }
     }
 
-    /**
-     * Reads one session on a connection of its own until Redis counts zero channels (returns) or
-     * the connection breaks (throws); the connection is destroyed at the end.
-     */
-    private void read(JedisPubSub pubsub, String[] first) {
-        RedisConnection spring = factory.getConnection();
-        try {
-            Object client = spring.getNativeConnection();
-            Connection own = ownConnection(client);
-            if (own == null) {
-                ((UnifiedJedis) client).subscribe(pubsub, first);
-                return;
-            }
-            try {
-                pubsub.proceed(own, first);
-            } finally {
-                try {
-                    own.forceDisconnect(); // broken: a pool destroys it instead of keeping it
-                } catch (java.io.IOException | RuntimeException ignored) {
-                    // closed already
-                }
-                close(own);
-            }
-        } finally {
-            close(spring);
-        }
-    }
-
-    /**
-     * @return a connection of the session's own from what the factory's client pools, or null for
-     *     another {@link UnifiedJedis}, which lends one itself
-     */
-    private Connection ownConnection(Object client) {
-        if (client instanceof Jedis jedis) {
-            return jedis.getConnection(); // a classic pool's Jedis
-        }
-        if (client instanceof RedisClient redisClient) {
-            return redisClient.getPool().getResource();
-        }
-        if (client instanceof JedisCluster cluster) {
-            return anyNode(cluster);
-        }
-        if (client instanceof RedisSentinelClient sentinel && factory instanceof JedisConnectionFactory jedisFactory) {
-            return toPrimary(jedisFactory, sentinel);
-        }
-        if (client instanceof UnifiedJedis) {
-            return null;
-        }
-        throw new IllegalStateException("the Jedis-backed factory " + factory.getClass().getName()
-                + " handed out a connection over a " + (client == null ? "null" : client.getClass().getName())
-                + " client; the driver subscribes over a Jedis, RedisClient, JedisCluster, RedisSentinelClient"
-                + " or UnifiedJedis");
-    }
-
-    /** Non-sharded pub/sub reaches every client of a cluster from any node. */
+    /** Non-sharded pub/sub reaches every client of a cluster from any node; one that is down is skipped. */
     private static Connection anyNode(JedisCluster cluster) {
         List<ConnectionPool> nodes = new ArrayList<>(cluster.getClusterNodes().values());
         Collections.shuffle(nodes);
-        RuntimeException last = null;
+        RuntimeException last = new IllegalStateException("the cluster client knows no node");
         for (ConnectionPool node : nodes) {
             try {
                 return node.getResource();
@@ -179,7 +136,7 @@ final class JedisPubSubTransport implements SessionTransport {
                 last = e;
             }
         }
-        throw last != null ? last : new IllegalStateException("the cluster client knows no node");
+        throw last;
     }
 
     /** A connection to the Sentinel client's current primary, set up as the factory sets up its client's. */
@@ -191,9 +148,8 @@ final class JedisPubSubTransport implements SessionTransport {
                 .database(factory.getDatabase());
         options.getClientName().ifPresent(config::clientName);
         RedisSentinelConfiguration where = factory.getSentinelConfiguration();
-        String user = where == null ? null : where.getUsername();
-        if (user != null && !user.isEmpty()) {
-            config.user(user);
+        if (where != null && where.getUsername() != null && !where.getUsername().isEmpty()) {
+            config.user(where.getUsername());
         }
         if (factory.getPassword() != null) {
             config.password(factory.getPassword());
@@ -210,7 +166,9 @@ final class JedisPubSubTransport implements SessionTransport {
 
     private static void close(AutoCloseable c) {
         try {
-            c.close();
+            if (c != null) {
+                c.close();
+            }
         } catch (Exception ignored) {
             // gone already
         }
