@@ -46,8 +46,9 @@ final class SpringDataCommandExecutor implements CommandExecutor {
                 : sharded ? Set.of(Capability.CLUSTER, Capability.SHARDED_PUBSUB) : Set.of(Capability.CLUSTER);
         this.lettucePubSub = lettuce ? new ConnectionPubSub(events -> new LettucePubSubTransport(factory, events), description,
                 options.commandTimeout(), sharded) : null;
-        this.jedisPubSub = lettuce ? null : new SessionPubSub(new JedisPubSubTransport(factory), "relock-sdr-pubsub",
-                description, options.commandTimeout().plusSeconds(1));
+        // Jedis' classes load with the first session, not before (the factory may be neither client's)
+        this.jedisPubSub = lettuce ? null : new SessionPubSub(events -> new JedisPubSubTransport(factory).open(events),
+                "relock-sdr-pubsub", description, options.commandTimeout().plusSeconds(1));
     }
 
     @Override
