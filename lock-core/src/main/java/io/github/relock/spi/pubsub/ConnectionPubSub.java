@@ -72,7 +72,11 @@ import java.util.function.Function;
  * again (the client routes it by the slot's new owner), retried after a failure or timeout with a
  * back-off (50, 100 ms ... doubling to 2 s) while still wanted, then
  * {@link ConnectionListener#onReconnect()} is called: messages may have been lost meanwhile. The
- * same undo applies.
+ * same undo applies. A {@code sunsubscribe} for a channel whose subscribe Redis has not confirmed
+ * yet is not a drop of that subscription: it answers an earlier {@code SUNSUBSCRIBE} (core
+ * subscribes a channel again as soon as its unsubscribe completes), and the pending
+ * {@code SSUBSCRIBE} is carried after it; so it is ignored, rather than answered with a
+ * resubscribe and a wake-up of every waiter.
  *
  * <p>Thread-safety: safe for use by several threads. Listeners are called on the transport's
  * threads without the lock held; futures are completed, and core told, after the lock is released
@@ -189,6 +193,7 @@ public final class ConnectionPubSub implements AutoCloseable {
             }
             sub.settled = true;
             if (failure == null) {
+                sub.confirmed = true;
                 lock.defer(() -> sub.subscribed.complete(sub));
                 return;
             }
@@ -458,7 +463,15 @@ public final class ConnectionPubSub implements AutoCloseable {
 
         @Override
         public void shardDropped(String channel) {
-            resubscribeShard(channel, 0);
+            lock.lock();
+            try {
+                Sub sub = sharded.get(channel);
+                if (sub != null && sub.confirmed) { // else not this subscription's drop (see Slot moves)
+                    resubscribeShard(channel, 0);
+                }
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -467,6 +480,8 @@ public final class ConnectionPubSub implements AutoCloseable {
         final boolean sharded;
         /** Guarded by the lock: its subscribe future is (being) completed. */
         boolean settled;
+        /** Guarded by the lock: Redis confirmed its subscribe. */
+        boolean confirmed;
 
         Sub(String channel, boolean sharded, MessageListener listener) {
             super(channel, listener);
