@@ -1,7 +1,6 @@
 /**
- * relock's driver on Spring Data Redis: runs relock's scripts and pub/sub over an application's
- * {@code RedisConnectionFactory} (Lettuce- or Jedis-backed). Exports nothing; found through
- * {@link java.util.ServiceLoader}.
+ * relock's driver on an application's Spring Data Redis {@code RedisConnectionFactory} (Lettuce- or
+ * Jedis-backed). Exports nothing; found through {@link java.util.ServiceLoader}.
  */
 module io.github.relock.driver.springdata {
     requires io.github.relock.core;

@@ -10,10 +10,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Scripts over Spring's {@code RedisConnection.execute(command, args)}, which on Jedis hands back
- * the client's raw reply (see {@link RawReply}); on a Jedis cluster factory over the factory's
- * cluster client instead ({@link JedisClusterScripts}), which routes by key. One connection is
- * borrowed from the factory per call and given back at once. The async calls run the same code on a few daemon threads
- * {@code relock-sdr-async-N}.
+ * the raw reply ({@link RawReply}), or on a Jedis cluster factory through {@link JedisClusterScripts};
+ * one factory connection per call. Async calls run the same on daemon threads {@code relock-sdr-async-N}.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -39,8 +37,7 @@ final class GenericScriptCalls implements ScriptCalls {
 
     @Override
     public Object call(String command, String body, List<String> keys, List<String> args, String label) {
-        // A blocking socket read ignores interrupts; only a pool borrow would see one. Hold the
-        // flag back for the call so a script that ran is never reported as interrupted.
+        // held back: only a pool borrow would see it, and a script that ran must not read as interrupted
         boolean interrupted = Thread.interrupted();
         try (RedisConnection c = factory.getConnection()) {
             byte[][] argv = ScriptCalls.argv(body, keys, args);

@@ -9,13 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A Lettuce command output that keeps a script reply's shape: scalar or array of any depth, built
- * in the SPI's form as the parser reads it (bulk and status as UTF-8 {@link String}, integer as
- * {@link Long}, nil as {@code null}, array as {@code List<Object>}). Aggregates are closed from
- * Lettuce's {@link #complete(int)} depth, not by counting elements, so RESP3 maps and sets (entered
- * through {@code multiMap}/{@code multiSet}) become flat lists as RESP2 would send them. RESP3
- * booleans and doubles are folded to RESP2's reply (true 1, false nil, double as its text).
- * An error reply is left to Lettuce, which fails the command.
+ * A Lettuce command output that builds a script reply in the SPI's form as the parser reads it:
+ * bulk and status as UTF-8 {@link String}, integer as {@link Long}, nil as {@code null}, arrays of
+ * any depth as {@code List<Object>}, closed by Lettuce's {@link #complete(int)} depth, so RESP3
+ * maps and sets become flat lists, and booleans and doubles are folded as RESP2 would send them
+ * (true 1, false nil, double as text). An error reply is left to Lettuce, which fails the command.
  *
  * <p>Thread-safety: not thread-safe; one instance serves one command on Lettuce's event loop.
  */

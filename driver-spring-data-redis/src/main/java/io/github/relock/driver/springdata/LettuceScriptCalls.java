@@ -18,14 +18,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * Scripts on a {@code LettuceConnectionFactory}: Spring's generic {@code execute} reads an unknown
- * command's reply as bytes only (an integer reply fails), so the command is dispatched on the
- * connection's native Lettuce commands with {@link LettuceReply} as its output. Keys are added as
- * keys, so a cluster connection routes the script by its first key. The caller waits for the reply
- * itself (at most the command timeout, ignoring interrupts); the Spring connection is given back
- * when the reply came.
+ * command's reply as bytes only, so the command is dispatched on the connection's native Lettuce
+ * commands with {@link LettuceReply} as output, keys as keys (a cluster routes by the first). The
+ * Spring connection is given back when the reply came; a blocking caller waits at most the
+ * command timeout, ignoring interrupts.
  *
- * <p>The only class besides {@link LettuceReply} that touches Lettuce; loaded only for a
- * Lettuce-backed factory.
+ * <p>With {@link LettuceReply} and {@link LettucePubSubTransport}, the only classes that touch
+ * Lettuce; loaded only for a Lettuce-backed factory.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -46,8 +45,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 
     @Override
     public Object call(String command, String body, List<String> keys, List<String> args, String label) {
-        // held back for the call: Lettuce's connect (a first call, or after a break) fails on an
-        // interrupted thread, and a script that ran must never be reported as not run
+        // held back: Lettuce's connect fails when interrupted, and a script that ran must not read as not run
         boolean interrupted = Thread.interrupted();
         try {
             CompletableFuture<Object> f = callAsync(command, body, keys, args, label);

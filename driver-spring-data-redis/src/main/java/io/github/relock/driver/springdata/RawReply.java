@@ -9,11 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Brings a reply as Spring's generic {@code RedisConnection.execute} returns it over Jedis (the
- * client's raw objects: {@code byte[]}, {@code Long}, {@code List}, and RESP3 booleans, doubles and
- * maps) into the SPI's form: {@code null}, {@link Long}, {@link String} or {@code List<Object>}.
- * RESP3-only types are folded to what a RESP2 client would have received, so a lock script reads
- * the same whatever protocol the application's factory negotiated.
+ * Brings Jedis' raw reply, as Spring's generic {@code RedisConnection.execute} returns it, into the
+ * SPI's form ({@code null}, {@link Long}, {@link String}, {@code List<Object>}), folding RESP3-only
+ * types (booleans, doubles, maps) to what RESP2 would send, whatever protocol the factory speaks.
  *
  * <p>Thread-safety: stateless.
  */

@@ -13,8 +13,7 @@ import java.util.concurrent.CompletableFuture;
 interface ScriptCalls {
 
     /**
-     * @param command {@code EVALSHA} or {@code EVAL}
-     * @param body the SHA-1 or the script text
+     * @param command {@code EVALSHA} or {@code EVAL}, with {@code body} the SHA-1 or the script text
      * @param label for messages, e.g. {@code "EVALSHA lock-acquire"}
      * @return the reply in the SPI's form, on the calling thread, not interruptible
      */

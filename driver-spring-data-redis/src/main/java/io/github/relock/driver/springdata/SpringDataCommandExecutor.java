@@ -7,8 +7,9 @@ import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
+import io.github.relock.spi.pubsub.ConnectionPubSub;
+import io.github.relock.spi.pubsub.SessionPubSub;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,13 +17,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * relock's executor over an application's {@link RedisConnectionFactory}: every script borrows a
- * connection from the factory for one call; pub/sub lives on one connection of its own
- * ({@link SpringPubSub}). On a cluster factory it declares {@link Capability#CLUSTER} (scripts are
- * routed by their first key's slot) and, Lettuce-backed, {@link Capability#SHARDED_PUBSUB} through
- * the factory's Lettuce client ({@link LettuceShardedPubSub}; Spring Data Redis has no sharded
- * subscribe, and Jedis' is a blocking loop per node). No replica acknowledgement: Spring offers no
- * pipelined {@code WAIT} through its connection API. {@link #close()} stops the
- * driver's threads and its pub/sub connection, never the factory.
+ * factory connection for one call; pub/sub is core's {@link SessionPubSub} over
+ * {@link JedisPubSubTransport} or {@link ConnectionPubSub} over {@link LettucePubSubTransport}. A
+ * cluster factory declares {@link Capability#CLUSTER} (scripts are routed by their first key) and,
+ * Lettuce-backed, {@link Capability#SHARDED_PUBSUB} (Jedis' sharded subscribe is a blocking loop per
+ * node). No {@code REPLICA_WAIT}: Spring offers no pipelined {@code WAIT}. {@link #close()} stops
+ * the driver's threads and pub/sub connection, never the factory.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -30,24 +30,25 @@ final class SpringDataCommandExecutor implements CommandExecutor {
 
     private final String description;
     private final ScriptCalls scripts;
-    private final SpringPubSub pubSub;
-    /** Null unless the factory is a Lettuce-backed cluster one. */
-    private final LettuceShardedPubSub shardedPubSub;
+    /** Exactly one is set, as the factory is Lettuce- or Jedis-backed. */
+    private final ConnectionPubSub lettucePubSub;
+    private final SessionPubSub jedisPubSub;
     private final Set<Capability> capabilities;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    /**
-     * @param cluster whether the factory talks to a Redis Cluster (scripts are routed by key)
-     * @param shardedPubSub sharded pub/sub where the backing client offers it (Lettuce on a cluster), else null
-     */
-    SpringDataCommandExecutor(RedisConnectionFactory factory, ScriptCalls scripts, boolean blockingSubscribe,
-                              boolean cluster, LettuceShardedPubSub shardedPubSub, DriverOptions options) {
+    /** @param lettuce Lettuce-backed, else Jedis-backed: only that client's classes are loaded */
+    SpringDataCommandExecutor(RedisConnectionFactory factory, ScriptCalls scripts, boolean lettuce, boolean cluster,
+                              DriverOptions options) {
         this.description = factory.getClass().getSimpleName() + (cluster ? " (cluster)" : "");
         this.scripts = scripts;
-        this.shardedPubSub = shardedPubSub;
+        boolean sharded = lettuce && cluster;
         this.capabilities = !cluster ? Set.of()
-                : shardedPubSub == null ? Set.of(Capability.CLUSTER) : Set.of(Capability.CLUSTER, Capability.SHARDED_PUBSUB);
-        this.pubSub = new SpringPubSub(factory, options.commandTimeout(), blockingSubscribe);
+                : sharded ? Set.of(Capability.CLUSTER, Capability.SHARDED_PUBSUB) : Set.of(Capability.CLUSTER);
+        this.lettucePubSub = lettuce ? new ConnectionPubSub(events -> new LettucePubSubTransport(factory, events), description,
+                options.commandTimeout(), sharded) : null;
+        // Jedis' classes load with the first session, not before (the factory may be neither client's)
+        this.jedisPubSub = lettuce ? null : new SessionPubSub(events -> new JedisPubSubTransport(factory).open(events),
+                "relock-sdr-pubsub", description, options.commandTimeout().plusSeconds(1));
     }
 
     @Override
@@ -64,40 +65,34 @@ final class SpringDataCommandExecutor implements CommandExecutor {
 
     @Override
     public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        if (closed.get()) {
-            return CompletableFuture.failedFuture(closedError());
-        }
-        return scripts.callAsync("EVALSHA", script.sha1(), keys, args, "EVALSHA " + script.name());
+        return closed.get() ? CompletableFuture.failedFuture(closedError())
+                : scripts.callAsync("EVALSHA", script.sha1(), keys, args, "EVALSHA " + script.name());
     }
 
     @Override
     public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        if (closed.get()) {
-            return CompletableFuture.failedFuture(closedError());
-        }
-        return scripts.callAsync("EVAL", script.text(), keys, args, "EVAL " + script.name());
+        return closed.get() ? CompletableFuture.failedFuture(closedError())
+                : scripts.callAsync("EVAL", script.text(), keys, args, "EVAL " + script.name());
     }
 
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
-        Objects.requireNonNull(channel, "channel must not be null");
-        Objects.requireNonNull(listener, "listener must not be null");
-        if (sharded && shardedPubSub == null) {
+        if (sharded && !capabilities.contains(Capability.SHARDED_PUBSUB)) {
             throw new UnsupportedOperationException("the spring-data-redis driver declares "
                     + Capability.SHARDED_PUBSUB + " only on a Lettuce-backed cluster factory (Spring Data Redis "
                     + "has no SSUBSCRIBE), not on " + description);
         }
-        if (closed.get()) {
-            return CompletableFuture.failedFuture(closedError());
-        }
-        return sharded ? shardedPubSub.subscribe(channel, listener) : pubSub.subscribe(channel, listener);
+        // both check their arguments, and fail once closed (close() closes them first)
+        return lettucePubSub != null ? lettucePubSub.subscribe(channel, sharded, listener)
+                : jedisPubSub.subscribe(channel, listener);
     }
 
     @Override
     public void setConnectionListener(ConnectionListener listener) {
-        pubSub.setConnectionListener(listener);
-        if (shardedPubSub != null) {
-            shardedPubSub.setConnectionListener(listener);
+        if (lettucePubSub != null) {
+            lettucePubSub.setConnectionListener(listener);
+        } else {
+            jedisPubSub.setConnectionListener(listener);
         }
     }
 
@@ -109,9 +104,10 @@ final class SpringDataCommandExecutor implements CommandExecutor {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            pubSub.close();
-            if (shardedPubSub != null) {
-                shardedPubSub.close();
+            if (lettucePubSub != null) {
+                lettucePubSub.close();
+            } else {
+                jedisPubSub.close();
             }
             scripts.close();
         }

@@ -8,25 +8,23 @@ import java.util.Objects;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * relock's driver for Spring Data Redis 4: accepts an application's
- * {@link RedisConnectionFactory} ({@code LettuceConnectionFactory} or {@code JedisConnectionFactory};
- * standalone, Sentinel or cluster, as the factory is configured), and never opens connections from a URI ({@link #supportsUri} is false), so
- * {@code RedisLocks.connect(uri)} never picks it. Found through {@link java.util.ServiceLoader}
- * under the name {@code "spring-data-redis"}.
+ * relock's driver for Spring Data Redis 4: accepts an application's {@link RedisConnectionFactory}
+ * ({@code LettuceConnectionFactory} or {@code JedisConnectionFactory}; standalone, Sentinel or
+ * cluster, as configured) and never opens connections from a URI, so {@code RedisLocks.connect(uri)}
+ * never picks it. Found through {@link java.util.ServiceLoader} as {@code "spring-data-redis"}.
  *
- * <p>Each executor borrows a factory connection per script, holds one pub/sub connection while
- * anything is subscribed, and runs the daemon threads {@code relock-sdr-pubsub},
- * {@code relock-sdr-pubsub-reader} and (Jedis) {@code relock-sdr-async-N}; all end on
- * {@link CommandExecutor#close()}, which never closes the factory.
+ * <p>Threads, all ended by {@link CommandExecutor#close()} (which never closes the factory):
+ * {@code relock-sdr-pubsub} (Jedis pub/sub reader), {@code relock-sdr-pubsub-connect} (short-lived,
+ * opens Lettuce's pub/sub connection), core's {@code relock-pubsub-timer} and
+ * {@code relock-sdr-async-N} (Jedis scripts). Lettuce pub/sub needs a client with one endpoint:
+ * on a static master/replica configuration a subscribe fails with an {@link IllegalStateException}.
  *
  * <p>Thread-safety: stateless; safe for use by several threads.
  */
 public final class SpringDataDriverProvider implements RedisDriverProvider {
 
-    private static final String LETTUCE_FACTORY =
-            "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
-    private static final String JEDIS_FACTORY =
-            "org.springframework.data.redis.connection.jedis.JedisConnectionFactory";
+    private static final String LETTUCE_FACTORY = "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
+    private static final String JEDIS_FACTORY = "org.springframework.data.redis.connection.jedis.JedisConnectionFactory";
 
     /** Creates the provider ({@link java.util.ServiceLoader} does this). */
     public SpringDataDriverProvider() {
@@ -39,7 +37,11 @@ public final class SpringDataDriverProvider implements RedisDriverProvider {
 
     @Override
     public CommandExecutor create(Object nativeClient, DriverOptions options) {
-        RedisConnectionFactory factory = asFactory(nativeClient);
+        if (!(nativeClient instanceof RedisConnectionFactory factory)) {
+            throw new IllegalArgumentException("the spring-data-redis driver accepts an "
+                    + "org.springframework.data.redis.connection.RedisConnectionFactory (LettuceConnectionFactory, "
+                    + "JedisConnectionFactory), not " + (nativeClient == null ? "null" : nativeClient.getClass().getName()));
+        }
         Objects.requireNonNull(options, "options must not be null");
         boolean lettuce = isA(factory.getClass(), LETTUCE_FACTORY);
         boolean cluster = lettuce ? LettuceScriptCalls.isCluster(factory)
@@ -47,19 +49,7 @@ public final class SpringDataDriverProvider implements RedisDriverProvider {
         ScriptCalls scripts = lettuce
                 ? new LettuceScriptCalls(factory, options.commandTimeout())
                 : new GenericScriptCalls(factory, cluster);
-        LettuceShardedPubSub sharded = lettuce && cluster
-                ? new LettuceShardedPubSub(factory, options.commandTimeout()) : null;
-        return new SpringDataCommandExecutor(factory, scripts, !lettuce, cluster, sharded, options);
-    }
-
-    private static RedisConnectionFactory asFactory(Object candidate) {
-        if (candidate instanceof RedisConnectionFactory factory) {
-            return factory;
-        }
-        String got = candidate == null ? "null" : candidate.getClass().getName();
-        throw new IllegalArgumentException("the spring-data-redis driver accepts an "
-                + "org.springframework.data.redis.connection.RedisConnectionFactory "
-                + "(LettuceConnectionFactory, JedisConnectionFactory), not " + got);
+        return new SpringDataCommandExecutor(factory, scripts, lettuce, cluster, options);
     }
 
     /** Never: this driver only wraps factories the application configured. */
@@ -76,10 +66,7 @@ public final class SpringDataDriverProvider implements RedisDriverProvider {
                 + "); pass the application's RedisConnectionFactory to RedisLocks.create instead");
     }
 
-    /**
-     * By name, so a Jedis-only application never loads a class that refers to Lettuce (nor a
-     * Lettuce-only one a class that refers to Jedis).
-     */
+    /** By name, so an application without Lettuce (or Jedis) never loads a class that refers to it. */
     private static boolean isA(Class<?> type, String factoryClass) {
         for (Class<?> t = type; t != null; t = t.getSuperclass()) {
             if (t.getName().equals(factoryClass)) {

@@ -10,11 +10,9 @@ import org.springframework.dao.QueryTimeoutException;
 import org.springframework.dao.TransientDataAccessException;
 
 /**
- * Maps what Spring Data Redis (and, on the Lettuce path, Lettuce itself) throws to core's exception
- * types. Spring wraps the client's exception in its {@code DataAccessException} hierarchy: a
- * resource failure or timeout means the server could not be used, anything else carrying a Redis
- * error text is Redis refusing the command. The error text is taken from the innermost cause,
- * which is the client's exception with Redis's reply ({@code NOSCRIPT ...}, {@code ERR ...}).
+ * Maps what Spring Data Redis, Jedis and Lettuce throw to core's exception types: a resource
+ * failure or timeout anywhere in the chain means Redis could not be used; otherwise the client's
+ * exception carrying Redis's reply ({@code NOSCRIPT ...}, {@code ERR ...}) means Redis refused.
  *
  * <p>Thread-safety: stateless.
  */
@@ -29,7 +27,10 @@ final class SpringErrors {
      * @return the exception to throw instead
      */
     static RuntimeException translate(Throwable failure, String what) {
-        Throwable e = unwrap(failure);
+        Throwable e = failure;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
         if (e instanceof RedisErrorException || e instanceof RedisUnavailableException
                 || e instanceof IllegalStateException || e instanceof IllegalArgumentException) {
             return (RuntimeException) e;
@@ -47,14 +48,6 @@ final class SpringErrors {
         return new RedisUnavailableException(what + " failed: " + e, e);
     }
 
-    private static Throwable unwrap(Throwable e) {
-        Throwable t = e;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
     /** Whether the chain says the server could not be reached or did not answer in time. */
     private static boolean isOutage(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -67,9 +60,6 @@ final class SpringErrors {
             if (type.endsWith("ConnectionException") || type.endsWith("TimeoutException")
                     || type.endsWith("PoolException") || type.equals("io.lettuce.core.RedisException")) {
                 return true;
-            }
-            if (t.getCause() == t) {
-                break;
             }
         }
         return false;
@@ -86,9 +76,6 @@ final class SpringErrors {
                     || type.endsWith("RedisCommandExecutionException") || type.endsWith("RedisNoScriptException")
                     || type.endsWith("RedisBusyException") || type.endsWith("RedisLoadingException")) {
                 return t.getMessage();
-            }
-            if (t.getCause() == t) {
-                break;
             }
         }
         return null;

@@ -2,6 +2,7 @@ package io.github.relock.driver.springdata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +27,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The provider: discovery, what it accepts, URIs refused, and that closing never touches the factory.
@@ -109,6 +114,30 @@ class SpringDataDriverProviderTest {
             try (RedisConnection c = factory.getConnection()) {
                 assertEquals("PONG", c.ping(), "the application's factory still works");
             }
+        } finally {
+            Factories.dispose(factory);
+        }
+    }
+
+    /**
+     * A static master/replica configuration's Lettuce client has no endpoint of its own, and Spring
+     * Data Redis offers no pub/sub there either: scripts run, and a subscribe fails saying which
+     * configurations pub/sub needs (rather than hanging or failing with Lettuce's own words).
+     */
+    @Test
+    void lettuceStaticMasterReplica_scriptsRun_subscribeFailsNamingTheConfiguration() throws Exception {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStaticMasterReplicaConfiguration(server.host(), server.port()),
+                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+        factory.afterPropertiesSet();
+        factory.start();
+        try (CommandExecutor e = provider.create(factory, OPTIONS)) {
+            assertEquals(1L, e.eval(ONE, List.of(), List.of()));
+            ExecutionException failed = assertThrows(ExecutionException.class,
+                    () -> e.subscribe("relock_sdr_mr", false, (c, m) -> { }).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(IllegalStateException.class, failed.getCause());
+            assertTrue(failed.getCause().getMessage().contains("static master/replica"), failed.getCause().getMessage());
+            assertEquals(List.of(), server.call("PUBSUB", "CHANNELS"));
         } finally {
             Factories.dispose(factory);
         }

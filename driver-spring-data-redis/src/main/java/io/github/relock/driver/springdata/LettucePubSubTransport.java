@@ -1,0 +1,190 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.spi.pubsub.ConnectionPubSub;
+import io.github.relock.spi.pubsub.ConnectionTransport;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.RedisPubSubListener;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The raw pub/sub of a Lettuce-backed factory, run by core's {@link ConnectionPubSub}: one pub/sub
+ * connection of the factory's own Lettuce client ({@code getRequiredNativeClient()}: its options,
+ * credentials and reconnects apply), from the first subscribe until the executor closes, carrying
+ * classic and, on a cluster, sharded channels (Spring has no {@code SSUBSCRIBE}). A sharded
+ * unsubscribe goes to every node the channel was subscribed on and to today's owner.
+ *
+ * <p>Design. Core subscribes from whatever thread completed a script's reply, maybe a Lettuce
+ * event loop, where a blocking connect waits for that same loop (a deadlock seen in the cluster
+ * kit). So the connection opens on a short-lived thread {@code relock-sdr-pubsub-connect} (a
+ * {@link RedisClient}'s own URI is reachable only through its blocking {@code connectPubSub}, as
+ * Spring connects), and commands sent meanwhile follow in order; a failed open is tried again by
+ * the next subscribe. A static master/replica configuration's client has no URI of its own (Spring
+ * has no pub/sub there either): subscribing fails with an {@link IllegalStateException} saying so.
+ *
+ * <p>With {@link LettuceScriptCalls} and {@link LettuceReply}, the only classes that touch Lettuce;
+ * loaded only for a {@code LettuceConnectionFactory}.
+ *
+ * <p>Thread-safety: commands are sent one at a time, as {@link ConnectionPubSub} sends them under
+ * its lock; {@link #close()} and Lettuce's callbacks may run on any thread.
+ */
+final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
+        implements ConnectionTransport, RedisConnectionStateListener {
+
+    private final LettuceConnectionFactory factory; // only ever a LettuceConnectionFactory
+    private final Events events;
+    /** Sharded, on a cluster: every node ({@code host:port}) an {@code SSUBSCRIBE} of a channel went to. */
+    private final Map<String, Set<String>> shardNodes = new ConcurrentHashMap<>();
+    /** Opened at the first subscribe; again at the next one after a failed open. */
+    private volatile CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection;
+    /** The last command handed to the client, or waiting for the connection: the next one goes after it. */
+    private CompletableFuture<?> last = CompletableFuture.completedFuture(null);
+
+    LettucePubSubTransport(RedisConnectionFactory factory, Events events) {
+        this.factory = (LettuceConnectionFactory) factory;
+        this.events = events;
+    }
+
+    @Override
+    public CompletableFuture<Void> subscribe(String channel, boolean sharded) {
+        return send(c -> {
+            if (sharded && c instanceof StatefulRedisClusterPubSubConnection<String, String> cluster) {
+                addOwner(shardNodes.computeIfAbsent(channel, k -> ConcurrentHashMap.newKeySet()), cluster, channel);
+            }
+            return sharded ? c.async().ssubscribe(channel) : c.async().subscribe(channel);
+        }, true, (sharded ? "SSUBSCRIBE " : "SUBSCRIBE ") + channel);
+    }
+
+    @Override
+    public CompletableFuture<Void> unsubscribe(String channel, boolean sharded) {
+        return send(c -> {
+            if (!sharded || !(c instanceof StatefulRedisClusterPubSubConnection<String, String> cluster)) {
+                return sharded ? c.async().sunsubscribe(channel) : c.async().unsubscribe(channel);
+            }
+            Set<String> nodes = new HashSet<>(Objects.requireNonNullElse(shardNodes.remove(channel), Set.of()));
+            addOwner(nodes, cluster, channel); // Lettuce may have resubscribed it there
+            List<CompletableFuture<Void>> all = new ArrayList<>();
+            for (String node : nodes) {
+                int colon = node.lastIndexOf(':');
+                all.add(cluster.getConnectionAsync(node.substring(0, colon), Integer.parseInt(node.substring(colon + 1)))
+                        .thenCompose(n -> n.async().sunsubscribe(channel)));
+            }
+            return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+        }, false, (sharded ? "SUNSUBSCRIBE " : "UNSUBSCRIBE ") + channel);
+    }
+
+    /** Adds {@code host:port} of the slot's master, the key Lettuce routes a sharded command by, if known. */
+    private static void addOwner(Set<String> nodes, StatefulRedisClusterPubSubConnection<String, String> cluster,
+                                 String channel) {
+        RedisClusterNode master = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(channel));
+        if (master != null && master.getUri() != null) {
+            nodes.add(master.getUri().getHost() + ":" + master.getUri().getPort());
+        }
+    }
+
+    /**
+     * Hands {@code command} to the connection once the commands before it were; opens the
+     * connection for a subscribe. An unsubscribe with no connection open has nothing to undo.
+     */
+    private CompletableFuture<Void> send(Function<StatefulRedisPubSubConnection<String, String>, CompletionStage<Void>> command,
+                                         boolean subscribe, String what) {
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
+        if (c == null || c.isCompletedExceptionally()) {
+            if (!subscribe) {
+                return CompletableFuture.completedFuture(null);
+            }
+            connection = c = connect();
+        }
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> open = c;
+        CompletableFuture<CompletionStage<Void>> handed = last.handle((v, e) -> null).thenCompose(v -> open).thenApply(command);
+        last = handed;
+        return handed.thenCompose(f -> f).exceptionally(failure -> {
+            throw SpringErrors.translate(failure, what);
+        });
+    }
+
+    /** Opens the connection on a thread of its own, never the caller's (see the class comment). */
+    private CompletableFuture<StatefulRedisPubSubConnection<String, String>> connect() {
+        return CompletableFuture.supplyAsync(() -> {
+            AbstractRedisClient client = factory.getRequiredNativeClient(); // fails until the factory started
+            StatefulRedisPubSubConnection<String, String> c;
+            if (client instanceof RedisClusterClient cluster) {
+                cluster.getPartitions(); // a cluster pub/sub connect needs the topology; Spring may not have it yet
+                StatefulRedisClusterPubSubConnection<String, String> clusterPubSub = cluster.connectPubSub(StringCodec.UTF8);
+                clusterPubSub.setNodeMessagePropagation(true); // sharded messages arrive on node connections
+                c = clusterPubSub;
+            } else {
+                try {
+                    c = ((RedisClient) client).connectPubSub(StringCodec.UTF8);
+                } catch (IllegalStateException e) { // the client has no URI of its own
+                    throw !String.valueOf(e.getMessage()).contains("RedisURI") ? e : new IllegalStateException("relock's "
+                            + "pub/sub on a LettuceConnectionFactory needs a standalone, socket, Sentinel or cluster "
+                            + "configuration, not static master/replica: " + e.getMessage(), e);
+                }
+            }
+            c.addListener((RedisPubSubListener<String, String>) this);
+            c.addListener((RedisConnectionStateListener) this); // added after the connect: reconnects only
+            return c;
+        }, task -> {
+            Thread t = new Thread(task, "relock-sdr-pubsub-connect");
+            t.setDaemon(true);
+            t.start();
+        });
+    }
+
+    /** Detaches from and closes the connection now, or when an open still under way ends. */
+    @Override
+    public void close() {
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
+        if (c != null) {
+            c.thenAccept(open -> {
+                open.removeListener((RedisPubSubListener<String, String>) this);
+                open.removeListener((RedisConnectionStateListener) this);
+                open.closeAsync();
+            });
+        }
+    }
+
+    // ------------------------------------------------------------------ Lettuce's callbacks, on its event loop
+
+    @Override
+    public void message(String channel, String message) {
+        events.message(channel, message, false);
+    }
+
+    @Override
+    public void smessage(String channel, String message) {
+        events.message(channel, message, true);
+    }
+
+    @Override
+    public void sunsubscribed(String channel, long count) {
+        events.shardDropped(channel);
+    }
+
+    @Override
+    public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
+        events.reconnected();
+    }
+}
