@@ -90,8 +90,10 @@ class BrokenDriverKitTest {
                 new Case(BrokenDriver.UNAVAILABLE_UNTYPED, rules(FailureChapter.class, "7.1"),
                         rules(FailureChapter.class, "7.2")),
                 // the caller's thread
+                // not 2.1.12 (an interrupted tryLock) as the control: it fails too whenever the
+                // interrupt lands while the waiter is inside a script call, which this driver swallows
                 new Case(BrokenDriver.INTERRUPTIBLE_CALLS, concat(conformance("1.3.2"), reentrant("2.1.13")),
-                        reentrant("2.1.12")),
+                        reentrant("2.1.9")),
                 new Case(BrokenDriver.ASYNC_UNNORMALISED, concat(conformance("1.4.1"), reentrant("2.1.14")),
                         conformance("1.1.1")),
                 new Case(BrokenDriver.BLOCKING_ASYNC, conformance("1.4.2"), conformance("1.4.1")),
