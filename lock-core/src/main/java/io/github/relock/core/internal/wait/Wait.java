@@ -62,6 +62,7 @@ abstract class Wait implements Channel.Parked {
     boolean parkOnEntry;
     long epochAtAttempt;
     boolean acquired;
+    private boolean subscribeBoundByDeadline; // the last subscription budget was cut to the caller's deadline
     Throwable error;
     /** The lock came to this wait (a grant, or an attempt landing) after its caller had left: give it back. */
     boolean unwanted;
@@ -192,10 +193,12 @@ abstract class Wait implements Channel.Parked {
         return Next.SUBSCRIBE;
     }
 
-    /** @return how long the runner may wait for the subscription, in ns */
+    /** @return how long the runner may wait for the subscription, in ns; notes whether the caller's deadline cut it */
     long subscribeBudgetNanos() {
         long budget = ctx.subscriptionTimeoutNanos();
-        return forever ? budget : Math.max(0, Math.min(budget, deadline - System.nanoTime()));
+        long remaining = forever ? budget : deadline - System.nanoTime();
+        subscribeBoundByDeadline = !forever && remaining <= budget;
+        return Math.max(0, Math.min(budget, remaining));
     }
 
     Next subscribed(Throwable failure, boolean timedOut) {
@@ -203,8 +206,8 @@ abstract class Wait implements Channel.Parked {
             return Next.FINISH;
         }
         if (timedOut) {
-            if (!forever && deadline - System.nanoTime() <= 0) {
-                return Next.FINISH; // the caller's time ran out first
+            if (subscribeBoundByDeadline || (!forever && deadline - System.nanoTime() <= 0)) {
+                return Next.FINISH; // the caller's time ran out first (a runner's timer may fire just before it)
             }
             error = new RedisUnavailableException("subscription to " + entry.channel() + " not confirmed within "
                     + TimeUnit.NANOSECONDS.toMillis(ctx.subscriptionTimeoutNanos()) + " ms");

@@ -114,6 +114,34 @@ class BlockingWaitTest {
         assertEquals(List.of(1L), lock.giveUps);
     }
 
+    /**
+     * A runner's subscription timer starts from a clock read taken before the budget's, so when the
+     * caller's deadline cut the budget it can fire just before that deadline (by as long as the
+     * thread was descheduled between the two reads): that is the caller's time running out, and a
+     * timed wait answers false, not "subscription not confirmed".
+     */
+    @Test
+    void subscriptionCutToTheCallersDeadline_timerFiresJustBeforeIt_answersFalseNotUnavailable() {
+        WaitFixture slow = new WaitFixture(true, 60_000, 1_000);
+        slow.pubsub.hold = true;
+        FakeLock lock = slow.reentrant("a");
+        lock.holdBy("other:1");
+        Wait w = new Wait(lock, slow.ctx, 10_000, Args.TTL_WATCHDOG, 1) {
+            @Override
+            void wake() {
+            }
+        };
+        assertEquals(Wait.Next.ATTEMPT, w.start());
+        w.sending();
+        assertEquals(Wait.Next.SUBSCRIBE, w.attempted(lock.attempt(Args.TTL_WATCHDOG, 1, w.mode), null));
+        assertTrue(w.subscribeBudgetNanos() <= TimeUnit.SECONDS.toNanos(10), "the caller's 10 s cut the 60 s budget");
+        // the timer fires now, well before the caller's deadline, as a descheduled runner's would
+        assertEquals(Wait.Next.FINISH, w.subscribed(null, true));
+        assertEquals(null, w.error, "a timed wait whose time ran out answers false");
+        assertFalse(w.acquired);
+        w.done();
+    }
+
     @Test
     void subscriptionFails_throwsItsCause() {
         f.pubsub.failWith = new RedisUnavailableException("pub/sub connection refused");
