@@ -481,7 +481,10 @@ public abstract class RedissonInteropChapter extends TckChapter {
      * library excludes the other's readers and writers; a relock write release ("1") wakes a
      * waiting Redisson reader, and a Redisson write release wakes a relock reader.
      * When it fails: the read-write keys, mode field, timeout keys and the "1" a write release
-     * publishes must be Redisson's; relock's reader must hear Redisson's write release.
+     * publishes must be Redisson's; relock's reader must hear Redisson's write release. The rule
+     * releases only once the Redisson reader is parked on its semaphore: a "1" wakes just the
+     * threads blocked when it arrives (spec 3.1), so a reader still between its retry and its park
+     * sleeps out the TTL whichever library released.
      */
     @Test
     @Tag("interop-pubsub")
@@ -491,17 +494,16 @@ public abstract class RedissonInteropChapter extends TckChapter {
         RReadWriteLock redisson = redisson(Duration.ofSeconds(30)).getReadWriteLock("tck:rw-x");
         assertRelockReaderSharedWithRedissonReaderOnly(relock, redisson);
         relock.writeLock().lock();
-        Future<Boolean> redissonReader = background(() -> {
+        Background<Boolean> redissonReader = start(() -> {
             boolean ok = redisson.readLock().tryLock(30, -1, TimeUnit.SECONDS);
             if (ok) {
                 redisson.readLock().unlock();
             }
             return ok;
         });
-        Await.until(Duration.ofSeconds(20), () -> subscribed("redisson_rwlock:{tck:rw-x}"),
-                () -> "the Redisson reader never subscribed");
+        awaitParkedOnSemaphore(redissonReader.thread(), "the Redisson reader");
         relock.writeLock().unlock();
-        assertTrue(redissonReader.get(Await.scaled(Duration.ofSeconds(10)).toSeconds(), TimeUnit.SECONDS));
+        assertTrue(redissonReader.future().get(Await.scaled(Duration.ofSeconds(10)).toSeconds(), TimeUnit.SECONDS));
         redisson.writeLock().lock();
         assertFalse(otherThreadReturns(() -> relock.readLock().tryLock()), "a relock reader took a Redisson-written lock");
         Future<Boolean> relockReader = background(() -> {
@@ -622,11 +624,33 @@ public abstract class RedissonInteropChapter extends TckChapter {
 
     /** Runs {@code body} on a fresh daemon thread; the future completes with its result. */
     private static <T> Future<T> background(Callable<T> body) {
+        return start(body).future();
+    }
+
+    /** A body running on a thread of its own: its result and its thread. */
+    private record Background<T>(Future<T> future, Thread thread) {
+    }
+
+    /** Runs {@code body} on a fresh daemon thread. */
+    private static <T> Background<T> start(Callable<T> body) {
         java.util.concurrent.FutureTask<T> task = new java.util.concurrent.FutureTask<>(body);
         Thread t = new Thread(task, "tck-background");
         t.setDaemon(true);
         t.start();
-        return task;
+        return new Background<>(task, t);
+    }
+
+    /**
+     * Waits until {@code thread} is blocked in a {@link java.util.concurrent.Semaphore}, where a
+     * Redisson sync waiter parks on its lock entry (spec 3.2). Being subscribed is not enough for
+     * a write release's "1": it releases as many permits as threads are blocked at that moment.
+     */
+    private static void awaitParkedOnSemaphore(Thread thread, String who) {
+        Await.until(Duration.ofSeconds(20), () -> thread.getState() == Thread.State.TIMED_WAITING
+                && java.util.Arrays.stream(thread.getStackTrace())
+                        .anyMatch(f -> f.getClassName().equals(java.util.concurrent.Semaphore.class.getName())),
+                () -> who + " never parked on its semaphore: " + thread.getState() + " "
+                        + java.util.Arrays.toString(thread.getStackTrace()));
     }
 
     /** @return how many of the keys exist (one EXISTS each: on a cluster they may live on different nodes) */
