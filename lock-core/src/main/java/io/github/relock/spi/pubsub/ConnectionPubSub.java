@@ -124,12 +124,7 @@ public final class ConnectionPubSub implements AutoCloseable {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
         }
         this.shardedSupported = shardedSupported;
-        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "relock-pubsub-timer");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.setRemoveOnCancelPolicy(true);
+        this.timer = PubSubs.timer("relock-pubsub-timer");
         timer.setKeepAliveTime(TIMER_IDLE_SECONDS, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);
         lock.lock(); // events reported while the transport opens wait for it

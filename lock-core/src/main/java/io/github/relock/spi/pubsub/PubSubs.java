@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /**
  * What the pub/sub helpers share: the back-off between attempts, how a failure becomes one of the
@@ -24,6 +25,17 @@ final class PubSubs {
     private static final long MAX_BACKOFF_MS = 2000;
 
     private PubSubs() {
+    }
+
+    /** @return a one-thread scheduler on a daemon thread named {@code threadName}; a cancelled task leaves its queue */
+    static ScheduledThreadPoolExecutor timer(String threadName) {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, threadName);
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     /** @return the delay before attempt {@code failures + 1}: 0, 50, 100 ms ... doubling to 2 s */

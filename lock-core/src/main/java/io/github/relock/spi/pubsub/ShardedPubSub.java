@@ -114,12 +114,7 @@ public final class ShardedPubSub<N> implements AutoCloseable {
         this.threadPrefix = Objects.requireNonNull(threadPrefix, "threadPrefix");
         this.description = Objects.requireNonNull(description, "description");
         this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
-        this.router = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, threadPrefix + "router");
-            t.setDaemon(true);
-            return t;
-        });
-        this.router.setRemoveOnCancelPolicy(true);
+        this.router = PubSubs.timer(threadPrefix + "router");
     }
 
     /** See {@link io.github.relock.spi.CommandExecutor#setConnectionListener}. */
