@@ -48,7 +48,8 @@ import java.util.function.Consumer;
 /**
  * The engine's {@link LockClient}: makes the locks, and owns the client's lifetime. It builds the
  * per-client services every lock shares ({@link Engine}: the script runner, the hold registry with
- * its watchdog, the channels, the hand-off lines, one timer thread, and with
+ * its watchdog, the channels, the hand-off lines, one timer thread, on a cluster one renewal
+ * thread that asks the driver which node serves a slot off the timer, and with
  * {@code LockOptions.replicaSync} a cached pool for synced async writes) and tears them down in
  * order on {@link #close()}. Exposed to {@code io.github.relock.core.RedisLocks} only (the package
  * is not exported).
@@ -74,6 +75,8 @@ public final class DefaultLockClient implements LockClient {
     private final Watchdog watchdog;
     private final ScheduledThreadPoolExecutor timer;
     private final ExecutorService syncRunner;
+    /** On a cluster: where the watchdog's rounds ask the driver for slot owners (never the timer); else null. */
+    private final java.util.concurrent.ThreadPoolExecutor renewRounds;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
     private final Executor lostExecutor;
 
@@ -105,8 +108,17 @@ public final class DefaultLockClient implements LockClient {
                 options.spinBackOffMax().toMillis(), sharded ? 1 : 0);
         this.engine = new Engine(clientId, options, runner, holds, waiters, handoff, events, protocols, timer);
         this.sync = new Sync(engine, this::fireLost, this::runLostCallback);
+        if (cluster) {
+            // One thread, started by the first round and ended after a minute without one.
+            this.renewRounds = new java.util.concurrent.ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
+                    new java.util.concurrent.LinkedBlockingQueue<>(), r -> daemon(r, "relock-renew-"));
+            this.renewRounds.allowCoreThreadTimeOut(true);
+        } else {
+            this.renewRounds = null;
+        }
         this.watchdog = new Watchdog(holds, runner::renewAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
-                executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events);
+                executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events,
+                renewRounds != null ? renewRounds : Runnable::run);
         watchdog.start();
     }
 
@@ -306,6 +318,9 @@ public final class DefaultLockClient implements LockClient {
         long timeoutNanos = options.commandTimeout().toNanos();
         waiters.closeAll(timeoutNanos);
         timer.shutdownNow();
+        if (renewRounds != null) {
+            renewRounds.shutdownNow(); // a round stuck in the driver is interrupted; sends in flight answer anyway
+        }
         if (syncRunner != null) {
             syncRunner.shutdown(); // calls in flight finish (each within the command timeout + WAIT's)
         }

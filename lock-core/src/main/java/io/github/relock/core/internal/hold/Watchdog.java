@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +40,13 @@ import java.util.function.Supplier;
  * The script extends a key only while the given owner still holds it, so a renewal can never
  * resurrect a released key or extend someone else's lock (and there is no per-lock timer to race
  * with unlock: Redisson #7272's class of bug cannot happen).
+ *
+ * On a cluster the round (asking the driver which node serves each slot, then sending) runs on
+ * the resolver, a thread of its own, never on the timer: nodeOfSlot is the one driver call the
+ * SPI asks for synchronously, and a driver that blocks in it (a pool borrow the application has
+ * exhausted) would otherwise stop every renewal and every deadline sweep. The timer keeps
+ * sweeping; a round stuck in the driver only keeps later rounds from starting, so its holds are
+ * reported RENEWAL_FAILED at their deadline, as for a stalled connection.
  *
  * A renewal that fails outright is sent once more at once (a reset leaves a driver's pooled
  * connections dead one after another), then retried next period; one that never answers (a stalled connection, an
@@ -74,13 +83,30 @@ public final class Watchdog {
     /** On a cluster: the node serving a slot (a driver's token), or null if unknown. */
     private final IntFunction<Object> nodeOfSlot;
     private final long renewTimeoutMs;
+    /** Where a cluster round runs (it calls nodeOfSlot); a direct executor elsewhere. */
+    private final Executor resolver;
     private final AtomicBoolean ticking = new AtomicBoolean();
+    /** When the running round started ({@link System#nanoTime}), for the warning that it is stuck. */
+    private volatile long roundStarted;
+    private final AtomicBoolean warnedStuck = new AtomicBoolean();
     private volatile ScheduledFuture<?> task;
     private volatile boolean stopped;
     private final LockEvents events;
 
+    /** A watchdog whose rounds run on the thread that ticks (the timer, or a test's). */
     public Watchdog(HoldRegistry registry, AsyncScripts scripts, ScheduledExecutorService timer, long watchdogMs,
              int batchSize, boolean cluster, IntFunction<Object> nodeOfSlot, long renewTimeoutMs, LockEvents events) {
+        this(registry, scripts, timer, watchdogMs, batchSize, cluster, nodeOfSlot, renewTimeoutMs, events, Runnable::run);
+    }
+
+    /**
+     * @param resolver where a round that asks {@code nodeOfSlot} runs: not the timer, which must
+     *     stay free to sweep deadlines whatever the driver does
+     */
+    public Watchdog(HoldRegistry registry, AsyncScripts scripts, ScheduledExecutorService timer, long watchdogMs,
+             int batchSize, boolean cluster, IntFunction<Object> nodeOfSlot, long renewTimeoutMs, LockEvents events,
+             Executor resolver) {
+        this.resolver = resolver;
         this.registry = registry;
         this.events = events;
         this.scripts = scripts;
@@ -111,8 +137,34 @@ public final class Watchdog {
         }
         sweep(); // even when the previous tick's renewal is still running: that is when it matters
         if (!ticking.compareAndSet(false, true)) {
+            warnIfStuck();
             return;
         }
+        roundStarted = System.nanoTime();
+        if (!cluster || nodeOfSlot == null) {
+            round();
+            return;
+        }
+        try {
+            resolver.execute(this::round);
+        } catch (RejectedExecutionException closing) {
+            ticking.set(false); // the client is closing
+        }
+    }
+
+    /** A round still running after a whole watchdog timeout: say so once, naming the likely cause. */
+    private void warnIfStuck() {
+        long ran = System.nanoTime() - roundStarted;
+        if (cluster && nodeOfSlot != null && ran > TimeUnit.MILLISECONDS.toNanos(watchdogMs)
+                && warnedStuck.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, "a renewal round has been running for "
+                    + TimeUnit.NANOSECONDS.toMillis(ran) + " ms: the driver's nodeOfSlot may be blocking (the SPI "
+                    + "asks it to answer from the client's slot cache); locks are reported lost at their deadline");
+        }
+    }
+
+    /** Groups the due holds into batches and sends them; clears {@link #ticking} when all answered. */
+    private void round() {
         try {
             // One group per slot, or per node where the driver can tell which node serves a slot.
             Map<Object, List<Hold>> groups = new LinkedHashMap<>();

@@ -274,6 +274,38 @@ class WatchdogTest {
     }
 
     @Test
+    void tick_clusterDriverBlocksInNodeOfSlot_tickReturnsAndTheTimerStillSweeps() throws Exception {
+        f.watchdog("{x}:1", "c:1");
+        CountDownLatch inDriver = new CountDownLatch(1);
+        CountDownLatch unblock = new CountDownLatch(1);
+        java.util.concurrent.ExecutorService resolver = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            Watchdog w = new Watchdog(registry, redis::evalAsync, timer, WATCHDOG_MS, 500, true, slot -> {
+                inDriver.countDown();
+                try {
+                    unblock.await(); // a pool borrow the application has exhausted
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return "node-A";
+            }, NO_TIMEOUT_MS, events, resolver);
+
+            w.tick(); // returns: the round asks the driver on the resolver, not on the timer
+            assertTrue(inDriver.await(30, TimeUnit.SECONDS), "the round asked the driver");
+            f.watchdog("stale", "c:1", WATCHDOG_MS); // its confirmation deadline passed long ago
+            w.tick();
+
+            assertEquals(List.of(Reason.RENEWAL_FAILED), f.reasons(), "swept while the driver blocks");
+            assertEquals("stale", f.lost.get(0).lockName());
+            assertTrue(redis.calls(RENEW).isEmpty() && redis.calls(RENEW_NODE).isEmpty(), "nothing sent yet");
+        } finally {
+            unblock.countDown();
+            resolver.shutdown();
+            assertTrue(resolver.awaitTermination(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void tick_deadlineBeforeNextTick_schedulesOneShotSweepForIt() {
         Hold h = f.watchdog("orders", "c:1", 20_000); // deadline in about 7 s; the next tick is in 10 s
         redis.hold(RENEW);
