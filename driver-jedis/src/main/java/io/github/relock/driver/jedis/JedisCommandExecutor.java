@@ -79,8 +79,11 @@ final class JedisCommandExecutor implements CommandExecutor {
     private final SessionPubSub pubsub;
     /** Only for a cluster client on Redis 7+; otherwise null. */
     private final ShardedPubSub<HostAndPort> sharded;
-    /** Only for a cluster client on Redis 7+: a connection from the pool of the node serving a slot. */
-    private final IntFunction<Connection> slotConnection;
+    /**
+     * Only for a cluster client on Redis 7+ whose slot cache the driver can read: the master of a
+     * slot from Jedis' slot cache, without borrowing a connection. Otherwise null.
+     */
+    private final IntFunction<HostAndPort> slotNode;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -97,19 +100,20 @@ final class JedisCommandExecutor implements CommandExecutor {
         this.commandTimeout = options.commandTimeout();
         EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
         ShardedPubSub<HostAndPort> sharded = null;
-        IntFunction<Connection> slotConnection = null;
+        IntFunction<HostAndPort> slotNode = null;
         if (cluster != null) {
             caps.add(Capability.CLUSTER);
             if (JedisVersions.readsNodeAddresses() && supportsShardedPubSub(cluster, description)) {
                 caps.add(Capability.SHARDED_PUBSUB);
-                slotConnection = JedisVersions.slotConnection(cluster);
-                sharded = new ShardedPubSub<>(PubSubTransport.nodes(cluster, slotConnection,
+                slotNode = JedisVersions.slotNode(cluster);
+                IntFunction<Connection> slotConnection = JedisVersions.slotConnection(cluster);
+                sharded = new ShardedPubSub<>(PubSubTransport.nodes(cluster, slotNode, slotConnection,
                         JedisVersions.clusterNodes(cluster), description), PubSubTransport.SHARDED_THREAD_PREFIX,
                         description, commandTimeout.plusSeconds(1));
             }
         }
         this.sharded = sharded;
-        this.slotConnection = slotConnection;
+        this.slotNode = slotNode;
         this.capabilities = Set.copyOf(caps);
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.async = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
@@ -230,15 +234,19 @@ final class JedisCommandExecutor implements CommandExecutor {
     }
 
     /**
-     * On a cluster client and Redis 7+: the address of the master serving {@code slot}, from Jedis'
-     * slot cache (a pooled connection of that node is borrowed and returned at once).
+     * On a cluster client and Redis 7+: the address of the master serving {@code slot}, read from
+     * Jedis' slot cache ({@link JedisVersions#slotNode}). It never borrows a pooled connection:
+     * core calls this on its timer thread, and a borrow from a node pool the application has
+     * exhausted waits until a connection comes back (forever by default), which would stop every
+     * renewal and every loss deadline. Null when the cache has no master for the slot, or the
+     * driver cannot read the cache: core then renews that slot on its own.
      */
     @Override
     public Object nodeOfSlot(int slot) {
-        if (slotConnection == null || closed.get()) {
+        if (slotNode == null || closed.get()) {
             return null;
         }
-        return PubSubTransport.masterOf(slotConnection, slot);
+        return slotNode.apply(slot);
     }
 
     @Override

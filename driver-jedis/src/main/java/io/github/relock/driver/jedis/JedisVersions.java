@@ -3,6 +3,7 @@ package io.github.relock.driver.jedis;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Map;
@@ -16,6 +17,8 @@ import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+import redis.clients.jedis.providers.ConnectionProvider;
 
 /**
  * The one place that knows what differs between Jedis 6, 7 and 8. The driver is compiled against
@@ -43,7 +46,9 @@ import redis.clients.jedis.UnifiedJedis;
  * only inside {@link Jedis7}, which loads only when that class is present. The package-private
  * {@code getHostAndPort()} is opened with reflection (Jedis is on the class path or an automatic
  * module, whose packages are open); where that is refused, {@link #hostAndPort} answers
- * {@code null} and the caller treats the node as unknown.
+ * {@code null} and the caller treats the node as unknown. The same goes for the protected
+ * {@code UnifiedJedis.provider} field ({@link #provider}), through which the driver reads the slot
+ * cache ({@link #slotNode}) and borrows the pub/sub connection it must be able to discard.
  *
  * <p>Thread-safety: stateless after class initialisation; safe for use by several threads.
  */
@@ -62,6 +67,10 @@ final class JedisVersions {
     private static final MethodHandle PIPELINED;
     /** {@code (Connection) HostAndPort}, or null when it cannot be opened. */
     private static final MethodHandle HOST_AND_PORT;
+    /** {@code (UnifiedJedis) ConnectionProvider}: the protected field, or null when it cannot be opened. */
+    private static final MethodHandle PROVIDER;
+    /** Whether {@code ClusterConnectionProvider.getNode(int)} (the slot cache's master of a slot) exists. */
+    private static final boolean HAS_SLOT_NODE;
     /** {@code (HostAndPort, JedisClientConfig) JedisPooled} on Jedis 6, or null. */
     private static final MethodHandle JEDIS_POOLED;
     private static final boolean HAS_REDIS_CLIENT;
@@ -93,6 +102,8 @@ final class JedisVersions {
                     + " (it supports 6.0 to 8.x): " + e);
         }
         HOST_AND_PORT = openHostAndPort();
+        PROVIDER = openProvider();
+        HAS_SLOT_NODE = hasMethod(ClusterConnectionProvider.class, "getNode", int.class);
     }
 
     private JedisVersions() {
@@ -136,6 +147,39 @@ final class JedisVersions {
                 throw rethrow(t);
             }
         };
+    }
+
+    /**
+     * The master serving a slot as the cluster client's slot cache says, read without borrowing a
+     * connection or making a round trip: {@code ClusterConnectionProvider.getNode(int)}, which
+     * takes the cache's read lock only (Jedis refreshes the cache's arrays under the write lock
+     * after its {@code CLUSTER SLOTS} round trip, not during it).
+     *
+     * @param cluster a client for which {@link #isCluster} holds
+     * @return the lookup (answering null for a slot the cache does not map), or null when this
+     *     Jedis or this client does not let the driver read the cache
+     */
+    static IntFunction<HostAndPort> slotNode(UnifiedJedis cluster) {
+        if (HAS_SLOT_NODE && provider(cluster) instanceof ClusterConnectionProvider p) {
+            return p::getNode;
+        }
+        return null;
+    }
+
+    /**
+     * @param client any client
+     * @return the client's connection provider (its pool, or its pools by node), or null when this
+     *     Jedis does not let the driver read it
+     */
+    static ConnectionProvider provider(UnifiedJedis client) {
+        if (PROVIDER == null) {
+            return null;
+        }
+        try {
+            return (ConnectionProvider) PROVIDER.invokeExact(client);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
     }
 
     /** @return a new pipeline on {@code client} (close it) */
@@ -202,6 +246,29 @@ final class JedisVersions {
             LOG.log(System.Logger.Level.WARNING, "cannot read a Jedis " + VERSION + " connection's address (" + e
                     + "); the jedis driver reports no node for a slot and sharded pub/sub is off");
             return null;
+        }
+    }
+
+    private static MethodHandle openProvider() {
+        try {
+            Field f = UnifiedJedis.class.getDeclaredField("provider");
+            f.setAccessible(true); // protected
+            return MethodHandles.lookup().unreflectGetter(f)
+                    .asType(MethodType.methodType(ConnectionProvider.class, UnifiedJedis.class));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot read a Jedis " + VERSION + " client's connection provider ("
+                    + e + "); the jedis driver reports no node for a slot, and a pub/sub connection Redis refused "
+                    + "a channel on is closed by the client's own pool only");
+            return null;
+        }
+    }
+
+    private static boolean hasMethod(Class<?> type, String name, Class<?>... parameters) {
+        try {
+            type.getMethod(name, parameters);
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
         }
     }
 

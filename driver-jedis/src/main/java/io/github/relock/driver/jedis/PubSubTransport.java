@@ -28,12 +28,15 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * <ul>
  *   <li>{@link #classic}: a session is a {@link JedisPubSub} blocked in {@code SUBSCRIBE} on a
  *       connection of the client (its own connection provider, or one borrowed from a classic
- *       pool), which Jedis gives back when the last channel is gone.</li>
+ *       pool), given back when the last channel is gone and destroyed when the session ends in an
+ *       error ({@link JedisAccess#subscribe}): a refused {@code SUBSCRIBE} leaves the connection
+ *       subscribed to the other channels.</li>
  *   <li>{@link #sharded}: a session is a {@link JedisShardedPubSub} on a connection borrowed from
  *       the cluster client's pool for one node, marked broken when the session ends, so the pool
  *       never lends a connection that may still be in subscribed mode.</li>
- *   <li>{@link #nodes}: the cluster client's slot owner ({@code host:port} of the connection Jedis
- *       lends for a slot), a slot-cache refresh, and a sharded transport per node.</li>
+ *   <li>{@link #nodes}: the cluster client's slot owner (the {@code host:port} its slot cache maps
+ *       the slot to, or else of the connection Jedis lends for the slot), a slot-cache refresh,
+ *       and a sharded transport per node.</li>
  * </ul>
  * A session reports a Redis error reply ({@link JedisDataException}, e.g. an ACL refusing a
  * channel) as {@link RedisErrorException}; anything else Jedis throws passes unchanged and is taken
@@ -117,17 +120,22 @@ final class PubSubTransport {
      * The cluster as {@link ShardedPubSub} sees it.
      *
      * @param cluster the cluster client (routes the slot-cache refresh)
-     * @param slotConnection lends a connection to a slot's master from the client's pool
+     * @param slotNode a slot's master from the client's slot cache, without a borrow (null
+     *     when the driver cannot read the cache)
+     * @param slotConnection lends a connection to a slot's master from the client's pool: asked
+     *     only when {@code slotNode} does not know the slot (the borrow renews the cache)
      * @param pools the client's connection pools by {@code host:port}
      * @param description the client, for messages
      */
-    static ShardedPubSub.Nodes<HostAndPort> nodes(UnifiedJedis cluster, IntFunction<Connection> slotConnection,
+    static ShardedPubSub.Nodes<HostAndPort> nodes(UnifiedJedis cluster, IntFunction<HostAndPort> slotNode,
+                                                  IntFunction<Connection> slotConnection,
                                                   Supplier<Map<String, ConnectionPool>> pools, String description) {
         return new ShardedPubSub.Nodes<>() {
             @Override
             public HostAndPort ownerOf(int slot) {
                 try {
-                    return masterOf(slotConnection, slot);
+                    HostAndPort cached = slotNode == null ? null : slotNode.apply(slot);
+                    return cached != null ? cached : masterOf(slotConnection, slot);
                 } catch (RuntimeException e) {
                     throw Errors.translate(e, "finding the master of slot " + slot + " on " + description);
                 }
