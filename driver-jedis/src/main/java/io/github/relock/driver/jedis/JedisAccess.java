@@ -3,10 +3,12 @@ package io.github.relock.driver.jedis;
 import java.util.List;
 import java.util.function.Function;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.ConnectionProvider;
 import redis.clients.jedis.util.Pool;
 
 /**
@@ -26,7 +28,14 @@ interface JedisAccess {
     /** Runs {@code body} on a new pipeline (on one borrowed connection) and closes it. */
     <T> T pipelined(Function<AbstractPipeline, T> body);
 
-    /** Blocks in {@code SUBSCRIBE} on one connection until {@code pubsub} has no channel left. */
+    /**
+     * Blocks in {@code SUBSCRIBE} on one connection until {@code pubsub} has no channel left. When
+     * it ends in an exception (an error reply such as an ACL's {@code NOPERM} for one channel, a
+     * broken socket) the connection may still be subscribed to the other channels, so it is marked
+     * broken and the pool destroys it rather than lend it to the application, whose commands would
+     * read pub/sub frames as their replies. A session that ends because no channel is left gives
+     * its connection back, unsubscribed.
+     */
     void subscribe(JedisPubSub pubsub, String[] channels);
 
     /** Closes the client or pool. */
@@ -57,7 +66,20 @@ interface JedisAccess {
 
             @Override
             public void subscribe(JedisPubSub pubsub, String[] channels) {
-                client.subscribe(pubsub, channels);
+                ConnectionProvider provider = JedisVersions.provider(client);
+                if (provider == null) { // this Jedis does not let us hold the connection
+                    client.subscribe(pubsub, channels);
+                    return;
+                }
+                Connection c = provider.getConnection();
+                try {
+                    pubsub.proceed(c, channels);
+                } catch (RuntimeException | Error e) {
+                    c.setBroken();
+                    throw e;
+                } finally {
+                    c.close();
+                }
             }
 
             @Override
@@ -99,7 +121,12 @@ interface JedisAccess {
             @Override
             public void subscribe(JedisPubSub pubsub, String[] channels) {
                 try (Jedis j = pool.getResource()) {
-                    j.subscribe(pubsub, channels);
+                    try {
+                        j.subscribe(pubsub, channels);
+                    } catch (RuntimeException | Error e) {
+                        j.getConnection().setBroken(); // close() then hands it back as broken: destroyed
+                        throw e;
+                    }
                 }
             }
 
