@@ -103,6 +103,41 @@ public abstract class DriverKit {
     }
 
     /**
+     * A native client of {@code topology} logged in as an ACL user ({@link io.github.relock.tck.fixtures.AclUser}),
+     * made as the application would make it: chapter 28 checks what the driver does when Redis
+     * refuses that user a channel. The default answers null, and those rules are skipped, saying
+     * so; a driver's kit overrides it when its client can log in with a user name and password.
+     *
+     * @param topology where to connect: {@link #topology()}
+     * @param user the user's name
+     * @param password the user's password
+     * @return a new native client, or null when this kit cannot make one
+     */
+    protected Object newNativeClient(RedisTopology topology, String user, String password) {
+        return null;
+    }
+
+    /**
+     * Takes, as the application would, every connection {@code nativeClient}'s pool can lend to
+     * the node serving {@code key}, and keeps them until the returned handle is closed, which gives
+     * them back. Chapter 28 checks that the driver and the engine stay safe while the application
+     * has exhausted its own pool (normal under load, or with blocking commands). The default
+     * answers null: the rules that need it are then skipped, saying so. A kit whose client holds
+     * no pool (one multiplexed connection, as Lettuce's) leaves it so. It must not block: it takes
+     * the connections that are free, up to the pool's maximum.
+     *
+     * @param nativeClient a client from {@link #nativeClient()} or {@link #newNativeClient(RedisTopology, String, String)}
+     * @param key a key; on a cluster, the pool of the master serving it
+     * @return a handle that gives the connections back when closed, or null when this kit's
+     *     client has no pool it can exhaust
+     */
+    protected AutoCloseable exhaustPool(Object nativeClient, String key) {
+        return null;
+    }
+
+    /**
+     * @return a native client of {@link #topology()}, closed after the test
+     */    /**
      * @return a native client of {@link #topology()}, closed after the test
      */
     public Object nativeClient() {

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Nested;
  * <p>The chapters: 1 driver conformance (replies, NOSCRIPT, errors, async, the one pub/sub
  * connection, reconnect, close), 2 the reentrant lock (a smoke test of the whole path), 5 waiting
  * and wake-up, 6 mutual exclusion under load, 7 failure signalling, 12 cancellation and partial
- * failure, 18 faults between the client and Redis, 21 liveness and 23 lock listeners. The engine's own chapters
+ * failure, 18 faults between the client and Redis, 21 liveness, 23 lock listeners and 28 the
+ * driver under the world's faults (an exhausted pool, an ACL refusing a channel). The engine's own chapters
  * (leases, fairness, the lock family, hand-off, bad input, ...) are {@link EngineSpec}, which
  * relock runs once per topology on its reference driver; {@link RelockTck} runs both.
  *
@@ -113,6 +114,18 @@ public abstract class DriverTck extends DriverKit {
     @Nested
     class LockListeners extends LockListenerChapter {
         LockListeners() {
+            super(DriverTck.this);
+        }
+    }
+
+    /**
+     * Chapter 28: {@link DriverUnderFaultsChapter}, run against this driver: the application's pool
+     * exhausted, a channel refused by an ACL; the faults come from the hooks
+     * {@link #exhaustPool} and {@link #newNativeClient(RedisTopology, String, String)}.
+     */
+    @Nested
+    class DriverUnderFaults extends DriverUnderFaultsChapter {
+        DriverUnderFaults() {
             super(DriverTck.this);
         }
     }

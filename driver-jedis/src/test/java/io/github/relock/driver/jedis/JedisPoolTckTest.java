@@ -3,6 +3,9 @@ package io.github.relock.driver.jedis;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverTck;
 import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPool;
 
 /**
@@ -28,5 +31,17 @@ class JedisPoolTckTest extends DriverTck {
     @Override
     protected void closeNativeClient(Object nativeClient) {
         JedisTopologies.close(nativeClient);
+    }
+
+    @Override
+    protected Object newNativeClient(RedisTopology topology, String user, String password) {
+        RedisServer server = (RedisServer) topology;
+        return new JedisPool(new HostAndPort(server.host(), server.port()),
+                DefaultJedisClientConfig.builder().user(user).password(password).build());
+    }
+
+    @Override
+    protected AutoCloseable exhaustPool(Object nativeClient, String key) {
+        return JedisTopologies.exhaust(nativeClient, key);
     }
 }

@@ -2,6 +2,7 @@ package io.github.relock.driver.jedis;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.RelockTck;
 
 /**
@@ -27,5 +28,15 @@ class JedisTckTest extends RelockTck {
     @Override
     protected void closeNativeClient(Object nativeClient) {
         JedisTopologies.close(nativeClient);
+    }
+
+    @Override
+    protected Object newNativeClient(RedisTopology topology, String user, String password) {
+        return JedisTopologies.clientAs(topology, user, password);
+    }
+
+    @Override
+    protected AutoCloseable exhaustPool(Object nativeClient, String key) {
+        return JedisTopologies.exhaust(nativeClient, key);
     }
 }

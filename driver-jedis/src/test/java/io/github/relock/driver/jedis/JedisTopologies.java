@@ -4,14 +4,22 @@ import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisSentinelGroup;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.PooledConnectionProvider;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /** The Jedis client an application would make for each kit topology. */
 final class JedisTopologies {
@@ -50,5 +58,62 @@ final class JedisTopologies {
         } catch (Exception e) {
             throw new IllegalStateException("closing " + nativeClient + " failed", e);
         }
+    }
+
+    /**
+     * @param topology one server or a cluster
+     * @param user an ACL user
+     * @param password its password
+     * @return the client {@link #client}/{@link #pooled} makes, logged in as {@code user}; null for
+     *     a Sentinel deployment (the kits do not log in there)
+     */
+    static UnifiedJedis clientAs(RedisTopology topology, String user, String password) {
+        JedisClientConfig config = DefaultJedisClientConfig.builder().user(user).password(password).build();
+        if (topology instanceof RedisCluster cluster) {
+            Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
+                    .collect(Collectors.toSet());
+            return RedisClusterClient.builder().nodes(seeds).clientConfig(config).build();
+        }
+        if (topology instanceof RedisServer server) {
+            return JedisVersions.openPooled(new HostAndPort(server.host(), server.port()), config);
+        }
+        return null;
+    }
+
+    /**
+     * Takes every free connection of the pool that serves {@code key} in {@code client}, as an
+     * application's threads would, without waiting for one: a {@code UnifiedJedis}'s pool (on a
+     * cluster, the pool of the key's master) or a classic {@code JedisPool}/{@code JedisSentinelPool}.
+     *
+     * @return gives them back when closed; null when the client has no pool to exhaust
+     */
+    static AutoCloseable exhaust(Object client, String key) {
+        if (client instanceof UnifiedJedis u) {
+            if (JedisVersions.isCluster(u)) {
+                HostAndPort node = JedisVersions.slotNode(u).apply(JedisClusterCRC16.getSlot(key));
+                ConnectionPool pool = JedisVersions.clusterNodes(u).get().get(node.toString());
+                return borrowAll(pool);
+            }
+            return JedisVersions.provider(u) instanceof PooledConnectionProvider p ? borrowAll(p.getPool()) : null;
+        }
+        if (client instanceof GenericObjectPool<?> pool) {
+            return borrowAll(pool);
+        }
+        return null;
+    }
+
+    private static <T> AutoCloseable borrowAll(GenericObjectPool<T> pool) {
+        List<T> held = new ArrayList<>();
+        try {
+            while (pool.getNumActive() < pool.getMaxTotal()) {
+                held.add(pool.borrowObject(200));
+            }
+        } catch (NoSuchElementException exhausted) {
+            // another borrower took the last one meanwhile: it is exhausted all the same
+        } catch (Exception e) {
+            held.forEach(pool::returnObject);
+            throw new IllegalStateException("could not borrow from " + pool, e);
+        }
+        return () -> held.forEach(pool::returnObject);
     }
 }

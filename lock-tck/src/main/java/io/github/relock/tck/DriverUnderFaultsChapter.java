@@ -1,0 +1,268 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import io.github.relock.core.RedisLocks;
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Script;
+import io.github.relock.spi.Subscription;
+import io.github.relock.tck.fixtures.AclUser;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RespClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 28: the driver under the world's faults. What a driver must keep doing when the world
+ * around its client misbehaves the way deployments do every day: the application has taken every
+ * connection of its own pool (normal under load, or with blocking commands), Redis refuses a
+ * channel to a least-privilege ACL user (Redis 7 gives a new user no channel by default). The
+ * faults come from the kit's fixtures ({@link AclUser}) and the driver kit's hooks
+ * ({@link DriverKit#exhaustPool}, {@link DriverKit#newNativeClient(RedisTopology, String, String)}),
+ * so a third-party driver's author runs the same rules by overriding the hooks; a rule whose hook
+ * the kit leaves at its default, or that needs another topology, is skipped with the reason.
+ *
+ * <p>When a rule fails: look at what the driver does on the one thread core lends it (nodeOfSlot on
+ * core's timer must not wait for a pooled connection) and at where a pub/sub connection goes when
+ * its session ends in an error (never back into the application's pool).
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+@Tag("driver-faults")
+@RuleStrength(RuleStrength.Strength.REQUIRED)
+public abstract class DriverUnderFaultsChapter extends TckChapter {
+    private static final Duration DEADLINE = Duration.ofSeconds(10);
+    private static final Duration WATCHDOG = Duration.ofSeconds(3);
+    private static final String LOCK = "tck:faults:pool";
+    private static final String ALLOWED = "tck:acl:ok";
+    private static final String NO_POOL = "the kit's client has no pool the application can exhaust "
+            + "(DriverKit.exhaustPool answers null)";
+
+    /** @param kit the enclosing kit */
+    protected DriverUnderFaultsChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    /**
+     * Rule 28.1: on a cluster, {@code nodeOfSlot} answers, the same as with the pool free, while
+     * the application holds every pooled connection of the slot's master: it reads the client's
+     * slot cache and neither borrows a connection nor makes a round trip, as the SPI says.
+     * When it fails: the driver finds a slot's master by borrowing a connection for the slot
+     * (Jedis' {@code getConnectionFromSlot}), which waits for the application to give one back
+     * (forever, by default). Core asks on its timer thread, so renewals and loss deadlines stop
+     * with it; read the slot cache's own map of slots to nodes instead, or answer null.
+     */
+    @Test
+    void rule28_1_nodeOfSlot_applicationHoldsEveryPooledConnectionOfTheNode_answersWithoutWaiting() throws Exception {
+        assumeTrue(kit.topology().kind() == RedisTopology.Kind.CLUSTER, "core asks nodeOfSlot on a cluster only");
+        Object nativeClient = kit.nativeClient();
+        CommandExecutor executor = kit.closeAfterTest(kit.provider().create(nativeClient,
+                new DriverOptions(Duration.ofSeconds(5), "relock-tck")));
+        assumeTrue(executor.capabilities().contains(Capability.CLUSTER), "the executor does not declare CLUSTER");
+        int slot = RedisCluster.slot(LOCK);
+        Object free = executor.nodeOfSlot(slot);
+        AutoCloseable held = kit.exhaustPool(nativeClient, LOCK);
+        assumeTrue(held != null, NO_POOL);
+        CompletableFuture<Object> answer = new CompletableFuture<>();
+        Thread asking = new Thread(() -> {
+            try {
+                answer.complete(executor.nodeOfSlot(slot));
+            } catch (Throwable t) {
+                answer.completeExceptionally(t);
+            }
+        }, "tck-node-of-slot");
+        try {
+            asking.start();
+            Await.until(DEADLINE, answer::isDone, () -> "nodeOfSlot(" + slot + ") has not answered while the"
+                    + " application holds every pooled connection of the slot's master; it is waiting in:\n"
+                    + stack(asking));
+        } finally {
+            held.close();
+            asking.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        assertEquals(free, answer.get(), "nodeOfSlot must answer as it does with the pool free");
+    }
+
+    /**
+     * Rule 28.2: with every pooled connection of its master held by the application, a
+     * watchdog-held lock is still renewed, or its holder is told it lost it before its key can
+     * expire: no other client can be granted a lock its holder still believes it holds.
+     * When it fails: the holder's key expired and no {@code RENEWAL_FAILED} had been reported:
+     * something blocked core's timer thread (the deadline sweep runs there), most likely a driver
+     * call core makes synchronously on it ({@code nodeOfSlot}, rule 28.1) or a blocking async call.
+     */
+    @Test
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "engine: core keeps the driver's calls that may"
+            + " block off the thread that sweeps loss deadlines; what the driver must do is rule 28.1")
+    void rule28_2_watchdogLock_applicationHoldsEveryPooledConnectionOfItsNode_renewedOrToldLostBeforeExpiry()
+            throws Exception {
+        Object nativeClient = kit.nativeClient();
+        LockClient client = kit.closeAfterTest(RedisLocks.create(kit.provider(), nativeClient, LockOptions.builder()
+                .lockWatchdogTimeout(WATCHDOG).commandTimeout(Duration.ofSeconds(1)).build()));
+        AtomicLong toldAt = new AtomicLong();
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        client.addLockLostListener(e -> {
+            toldAt.compareAndSet(0, System.nanoTime());
+            lost.add(e);
+        });
+        DistributedLock lock = client.getLock(LOCK);
+        lock.lock();
+        AutoCloseable held = kit.exhaustPool(nativeClient, LOCK);
+        if (held == null) {
+            lock.unlock();
+            assumeTrue(false, NO_POOL);
+        }
+        AtomicLong goneAt = new AtomicLong();
+        try {
+            long renewedLongEnough = System.nanoTime() + WATCHDOG.multipliedBy(3).toNanos();
+            Await.until(WATCHDOG.multipliedBy(4), () -> {
+                if (toldAt.get() != 0) {
+                    return true;
+                }
+                if (pttl(LOCK) == -2) {
+                    goneAt.set(System.nanoTime()); // the key expired at or before this
+                    return true;
+                }
+                return System.nanoTime() - renewedLongEnough > 0; // renewed all along
+            }, () -> "");
+            if (goneAt.get() != 0 && toldAt.get() == 0) {
+                // a report after this moment is late, but say how late
+                Await.until(Duration.ofSeconds(5), () -> toldAt.get() != 0, () -> "");
+            }
+        } catch (AssertionError stillNotTold) {
+            // reported below with the timings
+        } finally {
+            held.close();
+        }
+        long told = toldAt.get();
+        long gone = goneAt.get();
+        if (gone != 0) {
+            assertTrue(told != 0 && told - gone <= 0, () -> "the lock's key expired while its holder still believed"
+                    + " it held it: " + (told == 0 ? "no loss was reported"
+                    : "the loss was reported " + TimeUnit.NANOSECONDS.toMillis(told - gone) + " ms after the key was"
+                    + " seen gone") + "; events: " + lost);
+        }
+        if (lost.isEmpty()) {
+            lock.unlock(); // renewed all along
+        } else {
+            assertEquals(LockLostEvent.Reason.RENEWAL_FAILED, lost.get(0).reason(), () -> "events: " + lost);
+            redis("DEL", LOCK); // a renewal queued behind the held connections must not keep it
+        }
+    }
+
+    /**
+     * Rule 28.3: Redis refuses a {@code SUBSCRIBE} (an ACL user without the channel) while the
+     * executor's pub/sub connection carries another channel: the subscribe fails, and the
+     * application's connections still answer their own commands. Under load (script calls through
+     * the executor, messages published on the other channel), ten refusals later every script got
+     * its own reply, and no more than one connection of the user is left subscribed (the
+     * executor's pub/sub connection).
+     * When it fails: the pub/sub session ended with the error reply and its connection went back
+     * into the client's pool still subscribed to the other channels; commands that borrow it read
+     * pub/sub frames ({@code message}, {@code subscribe}) or {@code ERR Can't execute} as their
+     * replies. A connection whose subscription ended in an error must be closed, never pooled.
+     */
+    @Test
+    void rule28_3_subscribeRefusedByAcl_applicationsConnectionsStillAnswerTheirOwnCommands() throws Exception {
+        AclUser user = kit.closeAfterTest(AclUser.withChannels(kit.topology(), ALLOWED + "*"));
+        Object nativeClient = kit.newNativeClient(kit.topology(), user.name(), user.password());
+        assumeTrue(nativeClient != null, "the kit cannot make a client that logs in as an ACL user"
+                + " (DriverKit.newNativeClient(RedisTopology, String, String) answers null)");
+        kit.closeAfterTest(() -> kit.closeNativeClient(nativeClient));
+        CommandExecutor executor = kit.closeAfterTest(kit.provider().create(nativeClient,
+                new DriverOptions(Duration.ofSeconds(5), "relock-tck")));
+        Subscription allowed = executor.subscribe(ALLOWED, false, (channel, message) -> { })
+                .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        Script echo = new Script("tck-echo", "return ARGV[1]");
+        List<String> wrong = new CopyOnWriteArrayList<>();
+        AtomicInteger replies = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> load = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            String id = "t" + t + ":";
+            load.add(new Thread(() -> {
+                for (int i = 0; !stop.get(); i++) {
+                    String mine = id + i;
+                    try {
+                        Object reply = executor.eval(echo, List.of(), List.of(mine));
+                        if (!mine.equals(reply)) {
+                            wrong.add(mine + " got " + reply);
+                        }
+                    } catch (RuntimeException e) {
+                        wrong.add(mine + " got " + e);
+                    }
+                    replies.incrementAndGet();
+                }
+            }, "tck-acl-load-" + t));
+        }
+        load.add(new Thread(() -> {
+            try (RespClient publisher = kit.topology().adminFor(ALLOWED)) {
+                for (int i = 0; !stop.get(); i++) {
+                    publisher.call("PUBLISH", ALLOWED, Integer.toString(i));
+                }
+            }
+        }, "tck-acl-publisher"));
+        load.forEach(Thread::start);
+        try {
+            for (int i = 0; i < 10; i++) {
+                CompletableFuture<Subscription> refused = executor.subscribe("tck:acl:denied:" + i, false,
+                        (channel, message) -> { });
+                assertThrows(ExecutionException.class, () -> refused.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS),
+                        "Redis refuses the channel to this user: the subscribe must fail");
+                Await.until(DEADLINE, () -> numsub(ALLOWED) > 0, () -> "the allowed channel was not subscribed"
+                        + " again after the refusal");
+                int before = replies.get();
+                Await.until(DEADLINE, () -> replies.get() > before + 20, () -> "the application's scripts stopped");
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : load) {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+            }
+        }
+        assertEquals(List.of(), wrong.stream().limit(5).toList(), () -> wrong.size() + " of " + replies.get()
+                + " scripts got another reply than their own after Redis refused a SUBSCRIBE");
+        Await.until(DEADLINE, () -> user.subscribedConnections() <= 1, () -> user.subscribedConnections()
+                + " connections of " + user + " are subscribed: a pub/sub connection went back into the pool");
+        allowed.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** @return how many subscribers Redis counts for a classic channel, over every node */
+    private long numsub(String channel) {
+        List<?> reply = (List<?>) redis("PUBSUB", "NUMSUB", channel);
+        long n = 0;
+        for (int i = 1; i < reply.size(); i += 2) {
+            n += ((Number) reply.get(i)).longValue();
+        }
+        return n;
+    }
+
+    private static String stack(Thread t) {
+        StringBuilder b = new StringBuilder();
+        for (StackTraceElement e : t.getStackTrace()) {
+            b.append("    at ").append(e).append('\n');
+        }
+        return b.toString();
+    }
+}
