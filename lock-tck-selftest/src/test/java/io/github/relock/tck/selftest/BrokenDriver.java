@@ -29,6 +29,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 
 /**
  * Deliberately broken drivers: the real driver under a wrapper that breaks one part of the
@@ -433,6 +437,60 @@ enum BrokenDriver {
                     return all;
                 }
             };
+        }
+    },
+
+    /**
+     * nodeOfSlot finds a slot's master by borrowing a pooled connection for the slot (relock's Jedis
+     * driver did, issue 38 F1): it waits while the application holds every connection of that pool.
+     */
+    NODE_OF_SLOT_BORROWS("borrows a pooled connection of the slot's master to answer nodeOfSlot") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            return new ForwardingExecutor(e) {
+                @Override
+                public Object nodeOfSlot(int slot) {
+                    try (Connection borrowed = ((RedisClusterClient) nativeClient).getConnectionFromSlot(slot)) {
+                        return inner.nodeOfSlot(slot);
+                    }
+                }
+            };
+        }
+    },
+
+    /**
+     * When Redis refuses a channel, the pub/sub connection goes back into the application's pool
+     * still subscribed to the channels confirmed before (relock's Jedis driver did, issue 38 F2):
+     * emulated by subscribing one of the client's pooled connections to them and giving it back.
+     */
+    REFUSED_SUBSCRIPTION_POOLED("gives a connection still subscribed back to the pool when Redis refuses a channel") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            Set<String> confirmed = ConcurrentHashMap.newKeySet();
+            return new ForwardingExecutor(e) {
+                @Override
+                public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener l) {
+                    return inner.subscribe(channel, sharded, l).whenComplete((sub, t) -> {
+                        if (t == null) {
+                            confirmed.add(channel);
+                        } else if (!confirmed.isEmpty()) {
+                            poolSubscribed(((RedisClient) nativeClient).getPool(), List.copyOf(confirmed));
+                        }
+                    });
+                }
+            };
+        }
+
+        private void poolSubscribed(redis.clients.jedis.util.Pool<Connection> pool, List<String> channels) {
+            Connection c = pool.getResource();
+            try {
+                c.sendCommand(Protocol.Command.SUBSCRIBE, channels.toArray(new String[0]));
+                for (int i = 0; i < channels.size(); i++) {
+                    c.getOne(); // the confirmations
+                }
+            } finally {
+                c.close(); // back into the pool, subscribed
+            }
         }
     },
 

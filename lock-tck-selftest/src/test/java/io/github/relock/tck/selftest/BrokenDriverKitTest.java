@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.relock.tck.CancellationChapter;
 import io.github.relock.tck.ConcurrencyChapter;
 import io.github.relock.tck.DriverConformanceChapter;
+import io.github.relock.tck.DriverUnderFaultsChapter;
 import io.github.relock.tck.FailureChapter;
 import io.github.relock.tck.FaultChapter;
 import io.github.relock.tck.LivenessChapter;
@@ -105,7 +106,10 @@ class BrokenDriverKitTest {
                 new Case(BrokenDriver.NO_RESUBSCRIBE, conformance("1.5.4"), conformance("1.1.1")),
                 new Case(BrokenDriver.SHARDED_DEGRADED_QUIETLY, conformance("1.5.5"), conformance("1.1.1")),
                 // close
-                new Case(BrokenDriver.CLOSES_HANDED_CLIENT, conformance("1.6.1"), List.of()));
+                new Case(BrokenDriver.CLOSES_HANDED_CLIENT, conformance("1.6.1"), List.of()),
+                // the world's faults
+                new Case(BrokenDriver.REFUSED_SUBSCRIPTION_POOLED, rules(DriverUnderFaultsChapter.class, "28.3"),
+                        conformance("1.5.2")));
     }
 
     /**
@@ -126,6 +130,10 @@ class BrokenDriverKitTest {
                         concat(rules(FailureChapter.class, "7.2"), rules(FaultChapter.class, "18.4", "18.7")),
                         rules(FailureChapter.class, "7.1")),
                 new Case(BrokenDriver.LEAKED_THREADS, conformance("1.6.1"), List.of()),
+                // on the cluster, and 28.1 waits out its deadline; the control shows core's guard:
+                // the lock is still told lost in time although the driver blocks its timer's call
+                new Case(BrokenDriver.NODE_OF_SLOT_BORROWS, rules(DriverUnderFaultsChapter.class, "28.1"),
+                        rules(DriverUnderFaultsChapter.class, "28.2")),
                 // an engine rule (optional for a driver) fails too: a release acknowledged unrun
                 new Case(BrokenDriver.SWALLOWED_RELEASES, rules(CancellationChapter.class, "12.4"),
                         rules(CancellationChapter.class, "12.19")));

@@ -3,8 +3,21 @@ package io.github.relock.tck.selftest;
 import io.github.relock.driver.jedis.JedisDriverProvider;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverTck;
+import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.stream.Collectors;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 
 /**
  * The driver contract kit over the Jedis driver as it is ({@link Real}, the control) and with each
@@ -40,6 +53,8 @@ final class BrokenKits {
             case NEVER_RECONNECTS -> NeverReconnects.class;
             case LEAKED_THREADS -> LeakedThreads.class;
             case CLOSES_HANDED_CLIENT -> ClosesHandedClient.class;
+            case NODE_OF_SLOT_BORROWS -> NodeOfSlotBorrows.class;
+            case REFUSED_SUBSCRIPTION_POOLED -> RefusedSubscriptionPooled.class;
         };
     }
 
@@ -57,7 +72,61 @@ final class BrokenKits {
 
         @Override
         protected void closeNativeClient(Object nativeClient) {
-            ((RedisClient) nativeClient).close();
+            try {
+                ((AutoCloseable) nativeClient).close(); // a RedisClient or a RedisClusterClient
+            } catch (Exception e) {
+                throw new IllegalStateException("closing " + nativeClient + " failed", e);
+            }
+        }
+
+        @Override
+        protected Object newNativeClient(RedisTopology topology, String user, String password) {
+            RedisServer server = (RedisServer) topology;
+            return RedisClient.builder().hostAndPort(server.host(), server.port())
+                    .clientConfig(DefaultJedisClientConfig.builder().user(user).password(password).build()).build();
+        }
+    }
+
+    /** {@link Real} on the kit's 3-master cluster ({@code RedisClusterClient}), whose node pools a rule may exhaust. */
+    static class RealOnCluster extends Real {
+        @Override
+        public RedisTopology topology() {
+            return RedisCluster.shared();
+        }
+
+        @Override
+        protected Object newNativeClient(RedisTopology topology) {
+            Set<HostAndPort> seeds = ((RedisCluster) topology).uris().stream()
+                    .map(u -> new HostAndPort(u.getHost(), u.getPort())).collect(Collectors.toSet());
+            return RedisClusterClient.create(seeds);
+        }
+
+        @Override
+        protected Object newNativeClient(RedisTopology topology, String user, String password) {
+            return null;
+        }
+
+        /** Borrows every free connection of the pool of the key's master, without waiting. */
+        @Override
+        protected AutoCloseable exhaustPool(Object nativeClient, String key) {
+            RedisClusterClient client = (RedisClusterClient) nativeClient;
+            String node;
+            try (Connection c = client.getConnectionFromSlot(RedisCluster.slot(key))) {
+                node = c.getHostAndPort().toString();
+            }
+            ConnectionPool pool = client.getClusterNodes().get(node);
+            List<Connection> held = new ArrayList<>();
+            try {
+                while (pool.getNumActive() < pool.getMaxTotal()) {
+                    held.add(pool.borrowObject(Duration.ofMillis(200)));
+                }
+            } catch (NoSuchElementException exhausted) {
+                // taken meanwhile: exhausted all the same
+            } catch (Exception e) {
+                held.forEach(pool::returnObject);
+                throw new IllegalStateException(e);
+            }
+            return () -> held.forEach(pool::returnObject);
         }
     }
 
@@ -79,6 +148,21 @@ final class BrokenKits {
             if (defect != BrokenDriver.CLOSES_HANDED_CLIENT) {
                 super.closeNativeClient(nativeClient);
             }
+        }
+    }
+
+    /** {@link BrokenDriver#NODE_OF_SLOT_BORROWS}, on the cluster. */
+    static final class NodeOfSlotBorrows extends RealOnCluster {
+        @Override
+        protected RedisDriverProvider provider() {
+            return BrokenDriver.NODE_OF_SLOT_BORROWS.provider(super.provider());
+        }
+    }
+
+    /** {@link BrokenDriver#REFUSED_SUBSCRIPTION_POOLED}. */
+    static final class RefusedSubscriptionPooled extends Broken {
+        RefusedSubscriptionPooled() {
+            super(BrokenDriver.REFUSED_SUBSCRIPTION_POOLED);
         }
     }
 
