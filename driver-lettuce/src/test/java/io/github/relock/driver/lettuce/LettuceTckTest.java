@@ -34,4 +34,10 @@ class LettuceTckTest extends RedissonDriverTck {
     protected void closeNativeClient(Object nativeClient) {
         ((AbstractRedisClient) nativeClient).shutdown();
     }
+
+    /** Lettuce multiplexes one connection: there is no pool to exhaust, and {@code exhaustPool} stays null. */
+    @Override
+    protected Object newNativeClient(RedisTopology topology, String user, String password) {
+        return LettuceTopologies.clientAs(topology, user, password);
+    }
 }

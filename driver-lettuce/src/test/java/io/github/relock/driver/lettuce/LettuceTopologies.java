@@ -38,4 +38,20 @@ final class LettuceTopologies {
         }
         return RedisClient.create(((RedisServer) topology).uri().toString());
     }
+
+    /**
+     * @return the client {@link #client} makes for one server or a cluster, logged in as an ACL
+     *     user; null for a Sentinel deployment (the kits do not log in there)
+     */
+    static AbstractRedisClient clientAs(RedisTopology topology, String user, String password) {
+        if (topology instanceof RedisCluster cluster) {
+            return RedisClusterClient.create(cluster.uris().stream().map(u -> RedisURI.builder()
+                    .withHost(u.getHost()).withPort(u.getPort()).withAuthentication(user, password).build()).toList());
+        }
+        if (topology instanceof RedisServer server) {
+            return RedisClient.create(RedisURI.builder().withHost(server.host()).withPort(server.port())
+                    .withAuthentication(user, password).build());
+        }
+        return null;
+    }
 }
