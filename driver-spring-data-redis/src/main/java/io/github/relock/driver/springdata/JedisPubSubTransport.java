@@ -5,6 +5,7 @@ import io.github.relock.spi.pubsub.SessionTransport;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -17,6 +18,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -29,7 +31,8 @@ import redis.clients.jedis.UnifiedJedis;
  * borrower (a lock script answered with {@code [unsubscribe, nil, 0]}), and Spring's subscription
  * API hands it back inside the client, out of reach. So a session takes a connection from what
  * the factory's client pools (a classic pool's {@code Jedis}, its {@code RedisClient}'s pool, any
- * node of its {@code JedisCluster}: classic pub/sub reaches every client from any node), with the
+ * node of its {@code JedisCluster} or {@code RedisClusterClient}, which Spring Data 4 makes: classic
+ * pub/sub reaches every client from any node), with the
  * application's {@code AUTH}, {@code SELECT} and client name, and marks it broken at the end, so
  * the pool destroys it. A {@code RedisSentinelClient} shows no pool: the session connects to its
  * current primary as the factory configures its client. Another {@code UnifiedJedis} (a factory
@@ -71,7 +74,8 @@ final class JedisPubSubTransport implements SessionTransport {
                 Object client = spring.getNativeConnection();
                 own = client instanceof Jedis jedis ? jedis.getConnection() // a classic pool's Jedis
                         : client instanceof RedisClient redis ? redis.getPool().getResource()
-                        : client instanceof JedisCluster cluster ? anyNode(cluster)
+                        : client instanceof JedisCluster cluster ? anyNode(cluster.getClusterNodes())
+                        : client instanceof RedisClusterClient cluster ? anyNode(cluster.getClusterNodes())
                         : client instanceof RedisSentinelClient sentinel && factory instanceof JedisConnectionFactory f
                         ? toPrimary(f, sentinel) : null;
                 if (own != null) {
@@ -125,8 +129,8 @@ final class JedisPubSubTransport implements SessionTransport {
     }
 
     /** Non-sharded pub/sub reaches every client of a cluster from any node; one that is down is skipped. */
-    private static Connection anyNode(JedisCluster cluster) {
-        List<ConnectionPool> nodes = new ArrayList<>(cluster.getClusterNodes().values());
+    private static Connection anyNode(Map<String, ConnectionPool> pools) {
+        List<ConnectionPool> nodes = new ArrayList<>(pools.values());
         Collections.shuffle(nodes);
         RuntimeException last = new IllegalStateException("the cluster client knows no node");
         for (ConnectionPool node : nodes) {
