@@ -10,6 +10,7 @@ import java.time.Duration;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
@@ -82,6 +83,79 @@ final class Factories {
         f.afterPropertiesSet();
         f.start();
         return f;
+    }
+
+    /**
+     * @return {@link #jedis(RedisTopology)} or {@link #lettuce(RedisTopology)} logging in as an ACL
+     *     user; null for a Sentinel deployment (the kits do not log in there)
+     */
+    static Object loggedIn(boolean jedis, RedisTopology topology, String user, String password) {
+        if (topology instanceof RedisSentinelGroup) {
+            return null;
+        }
+        RedisConfiguration where = configuration(topology);
+        ((RedisConfiguration.WithAuthentication) where).setUsername(user);
+        ((RedisConfiguration.WithAuthentication) where).setPassword(RedisPassword.of(password));
+        if (!jedis) {
+            LettuceConnectionFactory f = where instanceof RedisClusterConfiguration c
+                    ? new LettuceConnectionFactory(c, LettuceClientConfiguration.builder().commandTimeout(TIMEOUT).build())
+                    : new LettuceConnectionFactory((RedisStandaloneConfiguration) where,
+                            LettuceClientConfiguration.builder().commandTimeout(TIMEOUT).build());
+            f.afterPropertiesSet();
+            f.start();
+            return f;
+        }
+        JedisClientConfiguration cfg = JedisClientConfiguration.builder()
+                .connectTimeout(CONNECT_TIMEOUT).readTimeout(TIMEOUT).usePooling().build();
+        JedisConnectionFactory f = where instanceof RedisClusterConfiguration c ? new JedisConnectionFactory(c, cfg)
+                : new JedisConnectionFactory((RedisStandaloneConfiguration) where, cfg);
+        f.afterPropertiesSet();
+        f.start();
+        return f;
+    }
+
+    /**
+     * Takes every free connection of a {@link JedisConnectionFactory}'s pool, as an application's
+     * threads would, without waiting: its {@code RedisClient}'s pool, its {@code RedisClusterClient}'s
+     * pool for the key's master, or a classic pool (the factory's private {@code pool} field: Spring
+     * lends its connections one at a time and would wait for the last).
+     *
+     * @param topology where the factory connects (on a cluster, to find the key's master)
+     * @return gives them back when closed; null for any other factory
+     */
+    static AutoCloseable exhaust(Object factory, String key, RedisTopology topology) {
+        if (!(factory instanceof JedisConnectionFactory f)) {
+            return null;
+        }
+        Object client;
+        try (org.springframework.data.redis.connection.RedisConnection c = f.getConnection()) {
+            client = c.getNativeConnection();
+        }
+        if (client instanceof redis.clients.jedis.RedisClient single) {
+            return borrowAll(single.getPool());
+        }
+        if (client instanceof redis.clients.jedis.RedisClusterClient cluster) {
+            int port = ((RedisCluster) topology).masterFor(key).port();
+            return cluster.getClusterNodes().entrySet().stream().filter(e -> e.getKey().endsWith(":" + port))
+                    .findFirst().map(e -> borrowAll(e.getValue())).orElse(null);
+        }
+        Object pool = new org.springframework.beans.DirectFieldAccessor(f).getPropertyValue("pool");
+        return pool instanceof redis.clients.jedis.util.Pool<?> p ? borrowAll(p) : null;
+    }
+
+    private static <T> AutoCloseable borrowAll(redis.clients.jedis.util.Pool<T> pool) {
+        java.util.List<T> held = new java.util.ArrayList<>();
+        try {
+            while (pool.getNumActive() < pool.getMaxTotal()) {
+                held.add(pool.borrowObject(Duration.ofMillis(200)));
+            }
+        } catch (java.util.NoSuchElementException exhausted) {
+            // another borrower took the last one meanwhile: exhausted all the same
+        } catch (Exception e) {
+            held.forEach(pool::returnObject);
+            throw new IllegalStateException("could not borrow from " + pool, e);
+        }
+        return () -> held.forEach(pool::returnObject);
     }
 
     /** Stops a factory the way the application context would. */

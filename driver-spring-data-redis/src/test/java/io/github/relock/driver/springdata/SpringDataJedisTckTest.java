@@ -34,4 +34,14 @@ class SpringDataJedisTckTest extends RedissonDriverTck {
     protected void closeNativeClient(Object factory) {
         Factories.dispose(factory);
     }
+
+    @Override
+    protected Object newNativeClient(RedisTopology topology, String user, String password) {
+        return Factories.loggedIn(true, topology, user, password);
+    }
+
+    @Override
+    protected AutoCloseable exhaustPool(Object factory, String key) {
+        return Factories.exhaust(factory, key, topology());
+    }
 }

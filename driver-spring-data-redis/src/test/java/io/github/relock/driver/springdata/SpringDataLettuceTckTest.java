@@ -34,4 +34,9 @@ class SpringDataLettuceTckTest extends RedissonDriverTck {
     protected void closeNativeClient(Object factory) {
         Factories.dispose(factory);
     }
+
+    @Override
+    protected Object newNativeClient(RedisTopology topology, String user, String password) {
+        return Factories.loggedIn(false, topology, user, password);
+    }
 }
