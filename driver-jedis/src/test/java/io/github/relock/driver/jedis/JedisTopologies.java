@@ -90,9 +90,10 @@ final class JedisTopologies {
     static AutoCloseable exhaust(Object client, String key) {
         if (client instanceof UnifiedJedis u) {
             if (JedisVersions.isCluster(u)) {
-                HostAndPort node = JedisVersions.slotNode(u).apply(JedisClusterCRC16.getSlot(key));
-                ConnectionPool pool = JedisVersions.clusterNodes(u).get().get(node.toString());
-                return borrowAll(pool);
+                java.util.function.IntFunction<HostAndPort> slotNode = JedisVersions.slotNode(u);
+                HostAndPort node = slotNode == null ? null : slotNode.apply(JedisClusterCRC16.getSlot(key));
+                ConnectionPool pool = node == null ? null : JedisVersions.clusterNodes(u).get().get(node.toString());
+                return pool == null ? null : borrowAll(pool); // a Jedis whose slot cache the driver cannot read
             }
             return JedisVersions.provider(u) instanceof PooledConnectionProvider p ? borrowAll(p.getPool()) : null;
         }
