@@ -533,6 +533,62 @@ public final class SessionPubSub implements AutoCloseable {
         }
     }
 
+    /**
+     * Reader thread, inside the link's callback: Redis refused the subscribe that carried
+     * {@code refused}; the session goes on. Each channel's oldest command in flight is that
+     * subscribe (Redis answers in order): it is settled, and the subscriptions it was to confirm
+     * fail with {@code error}. The server does not have the channel unless a later command of
+     * ours, still in flight, asks for it again.
+     */
+    private void onRefused(Session s, List<String> refused, RuntimeException error) {
+        lock.lock();
+        try {
+            if (s != session) {
+                return;
+            }
+            for (String channel : refused) {
+                ChannelState cs = channels.get(channel);
+                if (cs == null) {
+                    continue;
+                }
+                Op head = cs.inFlight.peek();
+                if (head != null && head.kind == Kind.SUB) {
+                    cs.inFlight.poll();
+                    for (Sub sub : head.subscriptions) {
+                        failRefusedLocked(channel, cs, sub, error);
+                    }
+                }
+                if (cs.inFlight.isEmpty()) {
+                    cs.serverSubscribed = false;
+                    if (cs.current != null && !cs.current.confirmed) {
+                        failRefusedLocked(channel, cs, cs.current, error);
+                    }
+                }
+                LOG.log(Level.DEBUG, "subscribing '" + channel + "' on " + description + " refused: " + error);
+                if (s.awaitingResubscribe.remove(channel) && s.awaitingResubscribe.isEmpty() && reconnecting) {
+                    reconnecting = false; // every other channel is back; this one failed its caller
+                    ConnectionListener l = connectionListener;
+                    lock.defer(() -> PubSubs.tellReconnect(l, "pub/sub connection of relock on " + description
+                            + " is back; every channel Redis accepted is subscribed again"));
+                }
+            }
+            pruneLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void failRefusedLocked(String channel, ChannelState cs, Sub sub, RuntimeException error) {
+        if (sub.confirmed) {
+            return;
+        }
+        listeners.remove(channel, sub);
+        if (cs.current == sub) {
+            cs.current = null;
+        }
+        failSubscribe(sub, error);
+    }
+
     private void onMessage(String channel, String message) {
         Sub sub = listeners.get(channel);
         if (sub != null) {
@@ -640,6 +696,11 @@ public final class SessionPubSub implements AutoCloseable {
             @Override
             public void message(String channel, String message) {
                 onMessage(channel, message);
+            }
+
+            @Override
+            public void refused(List<String> channels, RuntimeException error) {
+                onRefused(Session.this, channels, error);
             }
         });
     }

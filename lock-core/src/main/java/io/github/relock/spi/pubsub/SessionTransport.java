@@ -13,7 +13,8 @@ import java.util.List;
  * <p>Errors: {@link Link#run} and the sends throw what the client threw, translated by the driver:
  * a Redis error reply (e.g. an ACL refusing a channel) as
  * {@link io.github.relock.api.RedisErrorException}; anything else is taken as the connection being
- * unusable.
+ * unusable. A link that can read on after an error reply reports it with {@link Events#refused}
+ * instead, and only that command's channels fail.
  *
  * <p>Thread-safety: a transport is shared and must be safe for use by several threads. A
  * {@link Link} belongs to one session: {@link Link#run} runs on the reader thread, the other
@@ -61,5 +62,21 @@ public interface SessionTransport {
 
         /** A message arrived on {@code channel}; the payload decoded as UTF-8. */
         void message(String channel, String message);
+
+        /**
+         * Redis answered the subscribe command that carried {@code channels} with an error reply
+         * ({@code MOVED} for a slot that moved, an ACL refusing a channel) and the session goes
+         * on: a RESP2 subscription survives an error reply, and the other channels stay
+         * subscribed. Those channels' subscribes fail with {@code error} (the sharded router
+         * routes a redirected one again). A link whose client cannot read on after an error reply
+         * throws it from {@link Link#run} instead, which ends the session; one whose first command
+         * was refused returns from {@link Link#run} once nothing else is in flight.
+         *
+         * @param channels the channels of the refused command, in the order sent
+         * @param error the reply, as {@link io.github.relock.api.RedisErrorException}
+         */
+        default void refused(List<String> channels, RuntimeException error) {
+            throw new UnsupportedOperationException("refused " + channels + ": " + error);
+        }
     }
 }

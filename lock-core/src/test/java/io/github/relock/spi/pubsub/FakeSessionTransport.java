@@ -139,6 +139,18 @@ final class FakeSessionTransport implements SessionTransport {
             }
         }
 
+        /** The server answers the subscribe of {@code channels} with an error reply; the session goes on. */
+        FakeLink refuse(RuntimeException error, String... channels) {
+            server.add(() -> events.refused(List.of(channels), error));
+            return this;
+        }
+
+        /** The first command was refused and nothing else is in flight: {@link #run} returns. */
+        FakeLink ends() {
+            server.add(() -> running = false);
+            return this;
+        }
+
         /** The connection breaks: {@link #run} throws {@code failure}. */
         void breakWith(RuntimeException failure) {
             server.add(() -> {

@@ -218,6 +218,41 @@ class SessionPubSubTest {
     }
 
     @Test
+    void subscribeRefusedMidSession_failsOnlyIt_theSessionGoesOn_noReconnect_andTheChannelCanBeSubscribedAgain()
+            throws Exception {
+        FakeLink link = active("a");
+        CompletableFuture<Subscription> b = subscribe("b");
+        transport.expect("SUB b");
+        RedisErrorException moved = new RedisErrorException("MOVED 994 127.0.0.1:7001");
+        link.refuse(moved, "b");
+        assertSame(moved, failureOf(b));
+        link.message("a", "still").sync();
+        assertEquals("a=still", messages.poll(WAIT_MS, TimeUnit.MILLISECONDS));
+        transport.expectNothing(); // no new session, no resubscribe
+        assertEquals(0, reconnects.get());
+        CompletableFuture<Subscription> again = subscribe("b");
+        transport.expect("SUB b");
+        link.confirm("b");
+        get(again);
+    }
+
+    @Test
+    void firstSubscribeRefused_failsIt_andTheNextSubscribeOpensANewSession() throws Exception {
+        CompletableFuture<Subscription> a = subscribe("a");
+        transport.expect("RUN a");
+        FakeLink first = transport.nextLink();
+        RedisErrorException moved = new RedisErrorException("MOVED 994 127.0.0.1:7001");
+        first.refuse(moved, "a").ends();
+        assertSame(moved, failureOf(a));
+        transport.expectNothing();
+        CompletableFuture<Subscription> b = subscribe("b");
+        transport.expect("RUN b");
+        transport.nextLink().confirm("b");
+        get(b);
+        assertEquals(0, reconnects.get());
+    }
+
+    @Test
     void connectionFails_unconfirmedSubscribeFailsAsUnavailable() throws Exception {
         CompletableFuture<Subscription> a = subscribe("a");
         transport.expect("RUN a");
