@@ -37,8 +37,9 @@ import org.junit.jupiter.api.Test;
  * Chapter 28: the driver under the world's faults. What a driver must keep doing when the world
  * around its client misbehaves the way deployments do every day: the application has taken every
  * connection of its own pool (normal under load, or with blocking commands), Redis refuses a
- * channel to a least-privilege ACL user (Redis 7 gives a new user no channel by default). The
- * faults come from the kit's fixtures ({@link AclUser}) and the driver kit's hooks
+ * channel to a least-privilege ACL user (Redis 7 gives a new user no channel by default), a slot
+ * moved behind the client's slot cache (a reshard). The faults come from the kit's fixtures
+ * ({@link AclUser}, {@link RedisCluster#moveEmptySlot}) and the driver kit's hooks
  * ({@link DriverKit#exhaustPool}, {@link DriverKit#newNativeClient(RedisTopology, String, String)}),
  * so a third-party driver's author runs the same rules by overriding the hooks; a rule whose hook
  * the kit leaves at its default, or that needs another topology, is skipped with the reason.
@@ -246,6 +247,81 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
         Await.until(DEADLINE, () -> user.subscribedConnections() <= 1, () -> user.subscribedConnections()
                 + " connections of " + user + " are subscribed: a pub/sub connection went back into the pool");
         allowed.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Rule 28.4: on a cluster with sharded pub/sub, a sharded subscribe that a node answers with
+     * {@code MOVED} (its slot moved to another master behind the client's slot cache, as after a
+     * reshard) is routed again and confirmed there, and another sharded channel of that node is not
+     * disturbed: every message published to it meanwhile arrives, in order, and core is told of no
+     * reconnect (which would wake every waiter of the client).
+     * When it fails: the driver's pub/sub session on the node ended at the error reply and took
+     * the node's other channels with it. A RESP2 subscription survives an error reply: read on,
+     * and report the refused command's channels ({@code SessionTransport.Events.refused}), so only
+     * that subscribe fails and the router routes it again.
+     */
+    @Test
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "needs a cluster and a driver with"
+            + " SHARDED_PUBSUB, on Redis 7 or later")
+    void rule28_4_shardedSubscribeAnsweredMoved_routedAgain_otherChannelsOfTheNodeUndisturbed() throws Exception {
+        assumeTrue(kit.topology() instanceof RedisCluster, "a slot moves between the masters of a cluster");
+        RedisCluster cluster = (RedisCluster) kit.topology();
+        CommandExecutor executor = kit.newExecutor();
+        assumeTrue(executor.capabilities().contains(Capability.SHARDED_PUBSUB), "the executor declares no SHARDED_PUBSUB");
+        AtomicInteger reconnects = new AtomicInteger();
+        executor.setConnectionListener(reconnects::incrementAndGet);
+        String steady = "tck:moved:{steady}";
+        var node = cluster.masterFor(steady);
+        String moving = null;
+        for (int i = 0; moving == null; i++) {
+            String c = "tck:moved:{m" + i + "}";
+            if (RedisCluster.slot(c) != RedisCluster.slot(steady) && cluster.masterFor(c).port() == node.port()) {
+                moving = c;
+            }
+        }
+        var elsewhere = cluster.masters().stream().filter(m -> m.port() != node.port()).findFirst().orElseThrow();
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Subscription steadySub = executor.subscribe(steady, true, (channel, message) -> heard.add(message))
+                .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        int slot = RedisCluster.slot(moving);
+        var before = cluster.moveEmptySlot(slot, elsewhere);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger published = new AtomicInteger();
+        Thread publisher = new Thread(() -> {
+            try (RespClient p = node.admin()) {
+                while (!stop.get()) {
+                    p.call("SPUBLISH", steady, Integer.toString(published.getAndIncrement()));
+                }
+            }
+        }, "tck-moved-publisher");
+        try {
+            publisher.start();
+            Await.until(DEADLINE, () -> published.get() > 20, () -> "the publisher did not start");
+            List<String> movedHeard = new CopyOnWriteArrayList<>();
+            Subscription movingSub = executor.subscribe(moving, true, (channel, message) -> movedHeard.add(message))
+                    .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            int after = published.get();
+            Await.until(DEADLINE, () -> published.get() > after + 20, () -> "the publisher stopped");
+            stop.set(true);
+            publisher.join(TimeUnit.SECONDS.toMillis(30));
+            try (RespClient owner = elsewhere.admin()) {
+                assertEquals(1L, owner.call("SPUBLISH", moving, "here"), "the moved channel is subscribed on its new master");
+            }
+            Await.until(DEADLINE, () -> movedHeard.contains("here"), () -> "the moved channel heard nothing");
+            int sent = published.get();
+            Await.until(DEADLINE, () -> heard.size() >= sent, () -> (sent - heard.size()) + " of " + sent
+                    + " messages to the other channel of the node were lost while a subscribe there was answered MOVED");
+            assertEquals(java.util.stream.IntStream.range(0, sent).mapToObj(Integer::toString).toList(), heard,
+                    "the other channel's messages, in order");
+            assertEquals(0, reconnects.get(), "core was told of a reconnect: every waiter of the client was woken");
+            // before the slot moves back, so that no second move races with the unsubscribe
+            movingSub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            steadySub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } finally {
+            stop.set(true);
+            publisher.join(TimeUnit.SECONDS.toMillis(30));
+            cluster.moveEmptySlot(slot, before);
+        }
     }
 
     /** @return how many subscribers Redis counts for a classic channel, over every node */
