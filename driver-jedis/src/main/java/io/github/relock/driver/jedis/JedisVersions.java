@@ -69,6 +69,8 @@ final class JedisVersions {
     private static final MethodHandle HOST_AND_PORT;
     /** {@code (UnifiedJedis) ConnectionProvider}: the protected field, or null when it cannot be opened. */
     private static final MethodHandle PROVIDER;
+    /** {@code (Connection) void}: the protected {@code Connection.flush()}, or null when it cannot be opened. */
+    private static final MethodHandle FLUSH;
     /** Whether {@code ClusterConnectionProvider.getNode(int)} (the slot cache's master of a slot) exists. */
     private static final boolean HAS_SLOT_NODE;
     /** {@code (HostAndPort, JedisClientConfig) JedisPooled} on Jedis 6, or null. */
@@ -103,6 +105,7 @@ final class JedisVersions {
         }
         HOST_AND_PORT = openHostAndPort();
         PROVIDER = openProvider();
+        FLUSH = openFlush();
         HAS_SLOT_NODE = hasMethod(ClusterConnectionProvider.class, "getNode", int.class);
     }
 
@@ -177,6 +180,20 @@ final class JedisVersions {
         }
         try {
             return (ConnectionProvider) PROVIDER.invokeExact(client);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return whether {@link #flush} can flush a connection's buffered commands on this Jedis */
+    static boolean flushes() {
+        return FLUSH != null;
+    }
+
+    /** Flushes the commands {@code c} has buffered ({@code Connection.sendCommand} does not). */
+    static void flush(Connection c) {
+        try {
+            FLUSH.invokeExact(c);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -259,6 +276,18 @@ final class JedisVersions {
             LOG.log(System.Logger.Level.WARNING, "cannot read a Jedis " + VERSION + " client's connection provider ("
                     + e + "); the jedis driver reports no node for a slot, and a pub/sub connection Redis refused "
                     + "a channel on is closed by the client's own pool only");
+            return null;
+        }
+    }
+
+    private static MethodHandle openFlush() {
+        try {
+            Method m = Connection.class.getDeclaredMethod("flush");
+            m.setAccessible(true); // protected
+            return MethodHandles.lookup().unreflect(m).asType(MethodType.methodType(void.class, Connection.class));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot flush a Jedis " + VERSION + " connection (" + e
+                    + "); sharded pub/sub reads with Jedis' own loop, which ends a node's session at an error reply");
             return null;
         }
     }

@@ -31,9 +31,12 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *       pool), given back when the last channel is gone and destroyed when the session ends in an
  *       error ({@link JedisAccess#subscribe}): a refused {@code SUBSCRIBE} leaves the connection
  *       subscribed to the other channels.</li>
- *   <li>{@link #sharded}: a session is a {@link JedisShardedPubSub} on a connection borrowed from
- *       the cluster client's pool for one node, marked broken when the session ends, so the pool
- *       never lends a connection that may still be in subscribed mode.</li>
+ *   <li>{@link #sharded}: a session is a {@link ShardedLink} (or, where the driver cannot flush a
+ *       connection itself, a {@link JedisShardedPubSub}) on a connection borrowed from the cluster
+ *       client's pool for one node, marked broken when the session ends, so the pool never lends a
+ *       connection that may still be in subscribed mode. A {@link ShardedLink} reads on after an
+ *       error reply (one {@code SSUBSCRIBE} answered {@code MOVED}), failing only that command's
+ *       channels; Jedis' own loop ends the whole session there.</li>
  *   <li>{@link #nodes}: the cluster client's slot owner (the {@code host:port} its slot cache maps
  *       the slot to, or else of the connection Jedis lends for the slot), a slot-cache refresh,
  *       and a sharded transport per node.</li>
@@ -87,6 +90,9 @@ final class PubSubTransport {
      * @param borrow lends a connection to {@code node} from the client's pool
      */
     static SessionTransport sharded(HostAndPort node, Function<HostAndPort, Connection> borrow) {
+        if (JedisVersions.flushes()) {
+            return events -> new ShardedLink(node, borrow, events); // reads on after an error reply
+        }
         return events -> {
             JedisShardedPubSub pubsub = new JedisShardedPubSub() {
                 @Override
