@@ -28,8 +28,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * connection is always marked broken at the end, so the pool never lends it again.
  *
  * Writers (subscribe, unsubscribe: core calls them one at a time, only after the first
- * confirmation) append to the FIFO before the command is flushed, so the reader never sees an
- * answer before its command.
+ * confirmation, so they need no lock of their own) append to the FIFO before the command is
+ * flushed, so the reader never sees an answer before its command.
  */
 /**
  * One sharded pub/sub session on one cluster node, read by relock's own loop
@@ -58,7 +58,6 @@ final class ShardedLink implements SessionTransport.Link {
     private final Function<HostAndPort, Connection> borrow;
     private final SessionTransport.Events events;
     private final Deque<Command> inFlight = new ConcurrentLinkedDeque<>();
-    private final Object writeLock = new Object();
     private volatile Connection connection;
 
     ShardedLink(HostAndPort node, Function<HostAndPort, Connection> borrow, SessionTransport.Events events) {
@@ -72,10 +71,8 @@ final class ShardedLink implements SessionTransport.Link {
         Connection c = borrow.apply(node);
         try {
             c.setTimeoutInfinite();
-            synchronized (writeLock) {
-                connection = c;
-                send(Kind.SUB, Protocol.Command.SSUBSCRIBE, initial);
-            }
+            connection = c;
+            send(Kind.SUB, Protocol.Command.SSUBSCRIBE, initial);
             read(c);
         } finally {
             c.setBroken(); // never back into the pool: it may still be subscribed
@@ -148,26 +145,23 @@ final class ShardedLink implements SessionTransport.Link {
 
     @Override
     public void subscribe(List<String> channels) {
-        synchronized (writeLock) {
-            send(Kind.SUB, Protocol.Command.SSUBSCRIBE, channels);
-        }
+        send(Kind.SUB, Protocol.Command.SSUBSCRIBE, channels);
     }
 
     @Override
     public void unsubscribe(List<String> channels) {
-        synchronized (writeLock) {
-            send(Kind.UNSUB, Protocol.Command.SUNSUBSCRIBE, channels);
-        }
+        send(Kind.UNSUB, Protocol.Command.SUNSUBSCRIBE, channels);
     }
 
     @Override
     public void unsubscribeAll() {
-        synchronized (writeLock) {
-            send(Kind.UNSUB_ALL, Protocol.Command.SUNSUBSCRIBE, List.of());
-        }
+        send(Kind.UNSUB_ALL, Protocol.Command.SUNSUBSCRIBE, List.of());
     }
 
-    /** Under the write lock: records the command, then sends and flushes it. */
+    /**
+     * Records the command, then sends and flushes it. No lock: the session's first command goes
+     * out before any other, and core sends the others one at a time (under its own lock).
+     */
     private void send(Kind kind, Protocol.Command command, List<String> channels) {
         Connection c = connection;
         if (c == null) {
