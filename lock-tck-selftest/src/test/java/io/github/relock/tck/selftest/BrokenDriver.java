@@ -461,7 +461,7 @@ enum BrokenDriver {
     /**
      * When Redis refuses a channel, the pub/sub connection goes back into the application's pool
      * still subscribed to the channels confirmed before (relock's Jedis driver did, issue 38 F2):
-     * emulated by subscribing one of the client's pooled connections to them and giving it back.
+     * emulated by subscribing the client's idle pooled connections to them and giving them back.
      */
     REFUSED_SUBSCRIPTION_POOLED("gives a connection still subscribed back to the pool when Redis refuses a channel") {
         @Override
@@ -481,15 +481,33 @@ enum BrokenDriver {
             };
         }
 
+        /**
+         * Subscribes at least two of the pool's connections (every idle one, or two) and gives
+         * them back. This runs on the driver's pub/sub reader thread, whose next session borrows
+         * the connection on top of the pool at once; the others are left for the application, so
+         * the rule's outcome does not hang on that race.
+         */
         private void poolSubscribed(redis.clients.jedis.util.Pool<Connection> pool, List<String> channels) {
-            Connection c = pool.getResource();
+            List<Connection> taken = new ArrayList<>();
             try {
-                c.sendCommand(Protocol.Command.SUBSCRIBE, channels.toArray(new String[0]));
-                for (int i = 0; i < channels.size(); i++) {
-                    c.getOne(); // the confirmations
+                int n = Math.max(2, pool.getNumIdle());
+                for (int i = 0; i < n; i++) {
+                    Connection c;
+                    try {
+                        c = pool.borrowObject(java.time.Duration.ofMillis(200));
+                    } catch (java.util.NoSuchElementException exhausted) {
+                        break;
+                    }
+                    taken.add(c);
+                    c.sendCommand(Protocol.Command.SUBSCRIBE, channels.toArray(new String[0]));
+                    for (int j = 0; j < channels.size(); j++) {
+                        c.getOne(); // the confirmations
+                    }
                 }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
             } finally {
-                c.close(); // back into the pool, subscribed
+                taken.forEach(pool::returnObject); // back into the pool, subscribed
             }
         }
     },
