@@ -72,12 +72,19 @@ final class JedisTopologies {
         if (topology instanceof RedisCluster cluster) {
             Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
                     .collect(Collectors.toSet());
-            return RedisClusterClient.builder().nodes(seeds).clientConfig(config).build();
+            return Jedis7.clusterClient(seeds, config);
         }
         if (topology instanceof RedisServer server) {
             return JedisVersions.openPooled(new HostAndPort(server.host(), server.port()), config);
         }
         return null;
+    }
+
+    /** Names Jedis 7's builder API: loaded only on a cluster, so the jedis-6.0 profile never verifies it. */
+    private static final class Jedis7 {
+        static UnifiedJedis clusterClient(Set<HostAndPort> seeds, JedisClientConfig config) {
+            return RedisClusterClient.builder().nodes(seeds).clientConfig(config).build();
+        }
     }
 
     /**
