@@ -19,7 +19,7 @@ import io.github.relock.core.internal.protocol.ReentrantProtocol;
 import io.github.relock.core.internal.testing.DirectExecutorService;
 import io.github.relock.core.internal.testing.FakeExecutor;
 import io.github.relock.core.internal.util.Scripts;
-import io.github.relock.core.internal.util.Slots;
+import io.github.relock.spi.Slots;
 import io.github.relock.spi.Capability;
 import java.io.IOException;
 import java.util.List;
