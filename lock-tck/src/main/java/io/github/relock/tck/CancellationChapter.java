@@ -13,15 +13,19 @@ import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.RedisLocks;
 import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -438,7 +442,7 @@ public abstract class CancellationChapter extends TckChapter {
         List<LockLostEvent> closeEvents = new CopyOnWriteArrayList<>();
         acquiring.addLockLostListener(closeEvents::add);
         // The reply lands while close() runs: after close() failed the call, while it waits for
-        // the waits it failed (an attempt out may have queued a fair owner).
+        // the waits it failed (an attempt out may have queued a fair owner: rule 12.25).
         late.whenComplete((v, t) -> gate.release());
         acquiring.close(); // while the acquire's reply is still held back
         assertEquals(List.of(), closeEvents, "a hold was registered before its reply arrived");
@@ -725,6 +729,74 @@ public abstract class CancellationChapter extends TckChapter {
             holder.unlock();
             holderNr.unlock();
         }
+    }
+
+    /**
+     * Rule 12.25: {@code close()} racing the first attempt of this client's fair waiters — a
+     * thread calling {@code lock()}, a {@code lockAsync()}, on the fair and the non-reentrant fair
+     * lock that another client holds, with {@code close()} called 0 to 1 ms after the call starts,
+     * 100 rounds — leaves no queue entry and no deadline of the closed client once {@code close()}
+     * returns, and every racing call fails with {@code IllegalStateException}: a wait whose first
+     * attempt was already on its way when the client closed (and may have queued the owner) is
+     * waited for, and leaves the queue while the client can still reach Redis.
+     * When it fails: {@code close()} must wait for every wait from before its first attempt, not
+     * only for those that found the lock busy and subscribed: look at when a wait is counted as
+     * active ({@code Wait.start}) and at the async wait whose caller {@code close()} failed while
+     * its attempt was in flight.
+     */
+    @Test
+    void rule12_25_closeRacingFairFirstAttempts_leavesNoQueueEntry() throws Exception {
+        String fair = "tck:close-race";
+        String nonReentrant = "tck:close-race-nr";
+        DistributedLock holder = client().getFairLock(fair);
+        DistributedLock holderNr = client().getNonReentrantFairLock(nonReentrant);
+        holder.lock();
+        holderNr.lock();
+        Object nativeClient = kit.nativeClient(); // one native client: each round's LockClient opens its own connections
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < 100; round++) {
+                boolean async = round % 2 == 1;
+                String name = round % 4 < 2 ? fair : nonReentrant;
+                LockClient c = kit.closeAfterTest(RedisLocks.create(kit.provider(), nativeClient, LockOptions.defaults()));
+                DistributedLock lock = name.equals(fair) ? c.getFairLock(name) : c.getNonReentrantFairLock(name);
+                CountDownLatch go = new CountDownLatch(1);
+                Future<?> call = pool.submit(() -> {
+                    go.await();
+                    if (async) {
+                        lock.lockAsync().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+                    } else {
+                        lock.lock();
+                    }
+                    return null;
+                });
+                long spinNanos = ThreadLocalRandom.current().nextInt(1_000_000);
+                go.countDown();
+                long start = System.nanoTime();
+                while (System.nanoTime() - start < spinNanos) {
+                    Thread.onSpinWait();
+                }
+                c.close();
+                String what = "round " + round + " (" + (async ? "lockAsync" : "lock") + " on " + name + ", close() after "
+                        + spinNanos / 1000 + " us): ";
+                assertEquals(List.of(), redis("LRANGE", queueOf(name), "0", "-1"),
+                        what + "close() returned with the closed client's waiter still queued");
+                assertEquals(0L, redis("ZCARD", timeoutOf(name)), what + "close() returned with a deadline left");
+                ExecutionException e = assertThrows(ExecutionException.class,
+                        () -> call.get(DEADLINE.toSeconds(), TimeUnit.SECONDS), what + "the call took a held lock");
+                Throwable cause = e.getCause() instanceof ExecutionException inner ? inner.getCause() : e.getCause();
+                assertTrue(cause instanceof IllegalStateException, what + "expected IllegalStateException, got " + cause);
+            }
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        holder.unlock();
+        holderNr.unlock();
+    }
+
+    private static String timeoutOf(String name) {
+        return "redisson_lock_timeout:{" + name + "}";
     }
 
     private static String queueOf(String name) {
