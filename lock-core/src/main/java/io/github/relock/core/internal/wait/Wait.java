@@ -50,7 +50,7 @@ abstract class Wait implements Channel.Parked {
     private long firstTtl;
     private boolean first = true;
     private boolean spinning;
-    private boolean joined;
+    private boolean joined; // counted in Waiters.active (what close() waits for) until done()
     private int idlePolls;
     private long unavailableSince;
     private boolean resolve;
@@ -100,8 +100,16 @@ abstract class Wait implements Channel.Parked {
 
     Next start() {
         if (!queue) {
-            mode = AttemptMode.TRY;
+            mode = AttemptMode.TRY; // never queues: close() has nothing to wait for
             return Next.ATTEMPT;
+        }
+        // Counted before the first attempt, which may queue the owner (a fair lock): close() waits
+        // for the reply and for the give-up it calls for, so both go out before the driver closes.
+        joined = true;
+        ctx.waiters().started(this);
+        if (ctx.isClosed()) { // close() sets the flag, then waits for every started wait: either it saw us, or we see it
+            error = ctx.closedError(target.name());
+            return Next.FINISH; // nothing sent: nothing to leave
         }
         live = ctx.waiters().subscribedChannel(channel);
         long local = heldByAnotherLocalOwner();
@@ -178,9 +186,7 @@ abstract class Wait implements Channel.Parked {
 
     private Next afterFirstBusy(long ttl) {
         firstTtl = ttl;
-        joined = true;
-        ctx.waiters().started(this);
-        if (ctx.isClosed()) { // close() sets the flag, then wakes every started wait: either it saw us, or we see it
+        if (ctx.isClosed()) { // close() is waiting for us: leave the queue now instead of subscribing
             error = ctx.closedError(target.name());
             return Next.FINISH;
         }
@@ -384,12 +390,13 @@ abstract class Wait implements Channel.Parked {
 
     /** @return whether the wait must leave the wait queue before it ends (it queued, and ends without the lock) */
     boolean needsGiveUp() {
-        return queue && !acquired;
+        return queue && !acquired && !first; // first: no attempt went out (the client closed before it)
     }
 
-    /** The wait is over: close() no longer waits for it. */
+    /** The wait is over: close() no longer waits for it. Idempotent: the runner's last step. */
     void done() {
         if (joined) {
+            joined = false;
             ctx.waiters().finished(this);
         }
     }

@@ -46,9 +46,15 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
  * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
- * count is touched only by calls that found the lock busy, never on the uncontended path. Every
- * wait that joins is also in `active` until it has finished (queue left, offer settled), which is
- * what close() waits for.
+ * count is touched only by calls that found the lock busy, never on the uncontended path.
+ *
+ * Closing: every wait that may queue (all but a single try, whose attempt never queues) is in
+ * `active` from before its first attempt until it has finished (queue left, offer settled), which
+ * is what close() waits for. Counting from the first attempt, not from the first busy reply,
+ * matters for the fair lock: that attempt queues the owner in Redis, so a wait whose attempt was
+ * on its way when the client closed must still be there to send its give-up before the driver
+ * closes. A wait adds itself, then checks the closed flag; close() sets the flag, then waits for
+ * `active`: either close() sees the wait, or the wait sees the flag and sends nothing.
  *
  * Ordering: subscribe and unsubscribe of one channel are serialised by a striped ReentrantLock
  * (no synchronized: virtual threads must not pin), and a subscribe that follows an unsubscribe
@@ -70,7 +76,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private final MessageListener shardedEar = (channel, message) -> deliver(channel, message, true);
     /** Calls now waiting: joined entries plus spin waiters. */
     private final AtomicInteger waiting = new AtomicInteger();
-    /** Every wait between its join (or spin start) and its finish: what close() wakes and waits for. */
+    /** Every wait that may queue, from before its first attempt to its finish: what close() wakes and waits for. */
     private final Set<Wait> active = ConcurrentHashMap.newKeySet();
 
     /**
@@ -239,17 +245,20 @@ public final class Waiters implements MessageListener, ConnectionListener {
         waiting.decrementAndGet();
     }
 
+    /** A wait that may queue is about to send its first attempt: close() waits for it from now on. */
     void started(Wait w) {
         active.add(w);
     }
 
+    /** The wait is over (its queue left, its offer settled): pairs with {@link #started}, once. */
     void finished(Wait w) {
         active.remove(w);
     }
 
     /**
-     * Wakes every wait so it sees its client closed, then waits until each has finished: left its
-     * offer, its channel and, for a fair lock, its queue (bounded by {@code timeoutNanos}).
+     * Wakes every wait so it sees its client closed, then waits until each has finished: had the
+     * reply to an attempt already sent, left its offer, its channel and, for a fair lock, its
+     * queue (bounded by {@code timeoutNanos}).
      *
      * @return whether every wait finished in time
      */
