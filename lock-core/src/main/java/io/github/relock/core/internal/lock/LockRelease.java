@@ -1,6 +1,7 @@
 package io.github.relock.core.internal.lock;
 
 import io.github.relock.core.internal.hold.Hold;
+import io.github.relock.core.internal.protocol.Acquire;
 import io.github.relock.core.internal.protocol.Call;
 import io.github.relock.core.internal.protocol.Candidate;
 import io.github.relock.core.internal.protocol.Release;
@@ -189,8 +190,8 @@ final class LockRelease {
         Handoff.Offer to = r.to;
         if (handoff.claimed(to)) {
             if (engine.holds().register(lock.name, to.field(), to.ownerId(), lock.name, to.ttlMs(), r.sentAt,
-                    io.github.relock.core.internal.protocol.Acquire.NO_TOKEN, lock.protocol.timeoutKeyPrefix()) == null) {
-                // closed: the waiter sees it; the lock goes back below unless the waiter may still take it
+                    Acquire.NO_TOKEN, lock.protocol.timeoutKeyPrefix()) == null) {
+                // closed: the waiter sees it; given back, unless the waiter gave up on the claim and may take it
                 if (handoff.unclaim(to, Handoff.Unclaim.WAKE) || !handoff.landed(to)) {
                     GiveBack.unregistered(lock, to.field(), lock.ttlArg(to.ttlMs()));
                 }

@@ -48,7 +48,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Lost replies. A transfer whose reply is lost may or may not have landed: the releaser re-arms
  * the offer with `resolve` set and wakes the waiter, whose next attempts run in resolve mode (a
  * field already there is its grant, kept rather than counted again). So the lock is held once,
- * and is free as soon as the waiter's one unlock returns.
+ * and is free as soon as the waiter's one unlock returns. A waiter that had ABANDONED the claim
+ * already attempts in resolve mode; it is woken all the same.
  *
  * Fairness. A transfer keeps the lock from other clients' waiters, so the release script hands off
  * only while no other client's waiter listens on the lock's channel (it counts the channel's
@@ -205,12 +206,18 @@ public final class Handoff {
         return offer.state.compareAndSet(CLAIMED, ABANDONED);
     }
 
-    /** The waiter leaves while a claim its releaser never decided is in flight: a transfer landing later is given back. */
+    /**
+     * The waiter leaves while a claim its releaser never decided is in flight: a transfer landing
+     * later is given back by its releaser.
+     */
     boolean leaveClaimed(Offer offer) {
         return offer.state.compareAndSet(CLAIMED, GONE);
     }
 
-    /** @return whether the waiter gave up on a claim of this offer and waits on: its attempts resolve a late transfer */
+    /**
+     * @return whether the waiter gave up on a claim of this offer and waits on (or took the lock
+     *     since): its attempts resolve a late transfer, and no releaser claims the offer again
+     */
     static boolean abandoned(Offer offer) {
         int s = offer.state.get();
         return s == ABANDONED || s == LANDED || s == TAKEN;
