@@ -175,6 +175,28 @@ class LateHandoffTest {
         assertEquals(0, handoff.activeLines());
     }
 
+    @Test
+    void asyncWaiterWhoseAttemptWasInFlightAsTheTransferLanded_attemptsAgainAtOnce_notAfterItsPark() {
+        holderHolds();
+        CompletableFuture<Boolean> waiter = lock.acquireFor(Args.WAIT_FOREVER, Args.TTL_WATCHDOG, WAITER);
+        redis.runNext();
+        redis.runNext();
+        CompletableFuture<Void> released = holderReleasesHandingOff();
+        redis.publish(CHANNEL, "0");
+        await(() -> redis.queued() == 2, () -> "the waiter attempts in RESOLVE mode: " + redis.queuedCalls());
+
+        Runnable attemptReply = redis.runNextHoldingReply(1); // its RESOLVE attempt runs first: busy
+        redis.runNext(); // the transfer lands while that reply is on its way; the wake finds the wait not parked
+        attemptReply.run();
+
+        assertEquals(1, redis.queued(), "the waiter attempts again at once (it would otherwise park for the "
+                + "holder's whole PTTL while holding the lock): " + redis.queuedCalls());
+        redis.drain();
+        assertTrue(waiter.join());
+        released.join();
+        assertWaiterHoldsOnce();
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** Starts the waiter's blocking acquisition on a thread of its own; its outcome completes {@code outcome}. */
