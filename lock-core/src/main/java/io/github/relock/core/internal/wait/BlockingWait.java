@@ -127,7 +127,7 @@ public final class BlockingWait extends Wait {
         }
         boolean ok;
         try {
-            ok = offer != null ? awaitHandoff(parkNanos) : awaitWake(parkNanos);
+            ok = offerStanding() ? awaitHandoff(parkNanos) : awaitWake(parkNanos);
         } finally {
             if (parkOnEntry) {
                 entry.unpark(this);

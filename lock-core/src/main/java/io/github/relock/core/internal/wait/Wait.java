@@ -159,6 +159,9 @@ abstract class Wait implements Channel.Parked {
         if (wasFirst) {
             return afterFirstBusy(ttl);
         }
+        if (offer != null && offer.state() == Handoff.LANDED) {
+            return beforeAttempt(); // a late transfer landed after this attempt ran: take it now
+        }
         return spinning ? spinPark() : parkAfter(ttl);
     }
 
@@ -258,7 +261,11 @@ abstract class Wait implements Channel.Parked {
             if (s == Handoff.ARMED) {
                 continue; // a claim withdrawn meanwhile: never drop an offer a releaser may claim again
             }
-            if (s != Handoff.CLAIMED) { // gone: we abandoned it
+            if (Handoff.abandoned(offer)) {
+                resolve = true; // we gave up on a claim: a transfer that landed since is ours to take
+                break;
+            }
+            if (s != Handoff.CLAIMED) { // gone (not expected while waiting): wait without it
                 dropOffer();
                 break;
             }
@@ -274,9 +281,8 @@ abstract class Wait implements Channel.Parked {
                 }
                 continue; // decided meanwhile
             }
-            if (ctx.handoff().abandon(offer)) { // it never answered: wait without the offer
+            if (ctx.handoff().abandon(offer)) { // it never answered: wait on, resolving a transfer that lands late
                 resolve = true;
-                dropOffer();
             }
         }
         if (offer != null) {
@@ -291,9 +297,15 @@ abstract class Wait implements Channel.Parked {
     }
 
     private void dropOffer() {
-        ctx.handoff().leave(offer);
+        ctx.handoff().leave(offer, acquired);
         offer = null;
     }
+
+    /** @return whether this wait parks with a claimable offer (a releaser of this client may make it the owner) */
+    boolean offerStanding() {
+        return offer != null && !Handoff.abandoned(offer);
+    }
+
     private Next parkAfter(long ttl) {
         if (offer != null) {
             ctx.handoff().arm(offer); // from now on a releaser of this client may hand the lock to us
@@ -348,7 +360,7 @@ abstract class Wait implements Channel.Parked {
      */
     Finish finishing() {
         while (offer != null) {
-            int s = ctx.handoff().leave(offer);
+            int s = ctx.handoff().leave(offer, acquired);
             if (s == Handoff.CLAIMED) {
                 long now = System.nanoTime();
                 if (settleDeadline == 0) {
@@ -362,10 +374,13 @@ abstract class Wait implements Channel.Parked {
                     }
                     continue; // decided meanwhile
                 }
-                ctx.handoff().abandon(offer); // its releaser gives back a transfer that lands later
+                ctx.handoff().leaveClaimed(offer); // its releaser gives back a transfer that lands later
                 continue;
             }
             offer = null;
+            if (s == Handoff.LANDED) {
+                target.giveBackTransfer(ownerId, ttlMs); // landed after our last attempt, and nobody will take it
+            }
             if (s == Handoff.GRANTED && !acquired) {
                 acquired = true; // handed to us just as we left
                 if (error != null || callerLeft) {

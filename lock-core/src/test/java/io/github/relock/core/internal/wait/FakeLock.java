@@ -28,6 +28,7 @@ final class FakeLock implements WaitTarget {
     final List<Long> giveUps = new ArrayList<>();
     final List<Long> givenBack = new ArrayList<>();
     final List<Long> releasedNow = new ArrayList<>();
+    final List<Long> transfersGivenBack = new ArrayList<>();
     /** Thrown by the next attempt before it "runs". */
     RuntimeException failNext;
     /** The next attempt runs, then its reply is lost. */
@@ -145,6 +146,12 @@ final class FakeLock implements WaitTarget {
     @Override
     public synchronized void giveBack(long ownerId) {
         givenBack.add(ownerId);
+        release(field(ownerId));
+    }
+
+    @Override
+    public synchronized void giveBackTransfer(long ownerId, long ttlMs) {
+        transfersGivenBack.add(ownerId);
         release(field(ownerId));
     }
 
