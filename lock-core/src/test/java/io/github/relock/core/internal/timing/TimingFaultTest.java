@@ -1,0 +1,62 @@
+package io.github.relock.core.internal.timing;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The timing-fault chapter of lock-core (issue 33 item 6): seeded schedules of stalled, reordered,
+ * lost, timed-out and refused script calls, duplicated and lost pub/sub messages, cancelled calls
+ * and timers firing, driving two clients' real engines against an in-memory model of the lock
+ * scripts ({@link TimingSimulation} states the invariants). {@value #DEFAULT_SEEDS} seeds run in the
+ * default build; {@code -Drelock.timing.seeds=N} (the {@code relock-timing} profile: 20,000) runs
+ * more, {@code -Drelock.timing.firstSeed=S} starts elsewhere, and a failing seed prints its
+ * schedule and replays alone, with every step printed, under {@code -Drelock.timing.seed=S}.
+ */
+class TimingFaultTest {
+    static final int DEFAULT_SEEDS = 400;
+    /** How many failing seeds a run lists before it stops looking. */
+    private static final int MAX_FAILURES = Integer.getInteger("relock.timing.maxFailures", 20);
+
+    @Test
+    void everySeed_keepsOneHolder_holdsMatchRedis_noWaiterSleepsOnAFreeLock_nothingLeaks() {
+        int seeds = Integer.getInteger("relock.timing.seeds", DEFAULT_SEEDS);
+        long first = Long.getLong("relock.timing.firstSeed", 1);
+        List<Long> failed = new ArrayList<>();
+        String firstReport = null;
+        int emptyLineSeeds = 0;
+        long start = System.nanoTime();
+        for (long s = first; s < first + seeds && failed.size() < MAX_FAILURES; s++) {
+            TimingSimulation sim = new TimingSimulation(s, false);
+            List<String> violations = sim.run();
+            emptyLineSeeds += sim.emptyLinesLeft() > 0 ? 1 : 0;
+            if (!violations.isEmpty()) {
+                System.out.println("timing seed " + s + ": " + violations);
+                failed.add(s);
+                if (firstReport == null) {
+                    firstReport = sim.report(150);
+                }
+            }
+        }
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        System.out.println("timing seeds " + first + ".." + (first + seeds - 1) + ": " + failed.size() + " failed, "
+                + ms + " ms; " + emptyLineSeeds + " ended with an empty hand-off line kept");
+        if (!failed.isEmpty()) {
+            fail(failed.size() + " seed(s) failed" + (failed.size() == MAX_FAILURES ? " (stopped looking)" : "")
+                    + ": " + failed + "\n" + firstReport);
+        }
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "relock.timing.seed", matches = "-?\\d+")
+    void replayOneSeed() {
+        long seed = Long.getLong("relock.timing.seed");
+        TimingSimulation sim = new TimingSimulation(seed, true);
+        if (!sim.run().isEmpty()) {
+            fail(sim.report(Integer.MAX_VALUE));
+        }
+    }
+}

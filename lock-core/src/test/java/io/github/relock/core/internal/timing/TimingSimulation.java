@@ -1,0 +1,736 @@
+package io.github.relock.core.internal.timing;
+
+import io.github.relock.api.LockEventListener;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockOptions;
+import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.internal.hold.Hold;
+import io.github.relock.core.internal.hold.HoldRegistry;
+import io.github.relock.core.internal.hold.Watchdog;
+import io.github.relock.core.internal.lock.Engine;
+import io.github.relock.core.internal.lock.RedisLock;
+import io.github.relock.core.internal.observe.LockEvents;
+import io.github.relock.core.internal.protocol.ProtocolContext;
+import io.github.relock.core.internal.protocol.ReentrantProtocol;
+import io.github.relock.core.internal.run.ScriptRunner;
+import io.github.relock.core.internal.wait.Handoff;
+import io.github.relock.core.internal.wait.WaitContext;
+import io.github.relock.core.internal.wait.Waiters;
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/*
+ * Design: one seed of the timing-fault simulation (issue 33 item 6).
+ *
+ * Two clients, each the engine's real parts (wait machine, hand-off lines, hold registry,
+ * watchdog, script runner, channels) assembled as DefaultLockClient does, over SimRedis, share one
+ * reentrant lock. A few owners per client (thread ids given to the async API) lock, try, re-enter,
+ * cancel and unlock. Everything runs on this one thread: every future completes here, every timer
+ * task runs here (SimTimer's virtual clock), so a seed is one schedule, replayed exactly.
+ *
+ * Each step the seeded RNG picks one enabled event by weight: an owner's next call, a queued script
+ * run on the model, a reply delivered, lost, timed out or refused, a subscription confirmed or
+ * failed, a pub/sub message delivered, delivered twice or lost with its connection, the clock
+ * advanced to the next timer, an orphan key expiring. Each seed draws its own fault rates, so some
+ * seeds are calm and some stormy. After a fixed number of steps the faults stop and the simulation
+ * drains: holders unlock, waiters must all get the lock, time passes only when nothing else can
+ * happen, and everything left over is a leak.
+ *
+ * Time. The engine reads System.nanoTime for its deadlines; the simulation keeps every one of them
+ * either always or never passed: leases and the watchdog last minutes, the subscription and
+ * outage budgets an hour, the hand-off run bound is by count only; and the waits' command timeout
+ * is one nanosecond (set in their WaitContext), so a waiter that parks for a claim to settle has
+ * given up on it by the time its timer fires, and the simulation alone decides whether the
+ * releaser's reply came first.
+ *
+ * Invariants, checked after every step:
+ *   one     at most one owner believes it holds the lock (its lock call completed, no unlock sent
+ *           for that count, no lock-lost event told it otherwise)
+ *   field   every such owner's field is in the hash
+ *   hold    every such owner has a valid registered hold
+ *   redis   every registered hold not being released has its field in the hash
+ *   orphan  every field in the hash has a registered hold, or a call in flight that names it (an
+ *           acquire or a release/give-back), or a reply naming it was lost (it then expires)
+ * and while draining:
+ *   asleep  no waiter sleeps on a free lock for longer than BOUND (unless the lock went free by
+ *           expiry, which publishes nothing: then the waiter's own timer, the TTL it saw, is the bound)
+ *   done    every call ends, and the client is left with no hold, wait, channel or hand-off line
+ *
+ * Thread-safety: not thread-safe; one seed on one thread.
+ */
+final class TimingSimulation {
+    static final String LOCK = "timing-lock";
+    static final long WATCHDOG_MS = 300_000;
+    /** Longest virtual time a waiter may sleep on a free lock that was released (not expired). */
+    static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int MAIN_STEPS = 400;
+    private static final int DRAIN_STEPS = 20_000;
+
+    /** What one owner is doing. */
+    enum Doing { IDLE, ACQUIRING, RELEASING }
+
+    /** One owner (a thread id of one client) and what it believes. */
+    final class Actor {
+        final Client client;
+        final long ownerId;
+        final String field;
+        Doing doing = Doing.IDLE;
+        /** Hold count it believes it has (without the one an unlock in flight gives up). */
+        int count;
+        /** A lock-lost event told it the hold is gone. */
+        boolean toldLost;
+        CompletableFuture<?> call;
+        /** Incremented for every call, so a late completion of a cancelled call is ignored. */
+        int callId;
+
+        Actor(Client client, long ownerId) {
+            this.client = client;
+            this.ownerId = ownerId;
+            this.field = client.id + ":" + ownerId;
+        }
+
+        boolean believes() {
+            return count > 0 && !toldLost;
+        }
+
+        @Override
+        public String toString() {
+            return field;
+        }
+    }
+
+    /** One client's engine. */
+    final class Client {
+        final String id;
+        final SimRedis.Executor executor;
+        final HoldRegistry holds;
+        final Handoff handoff;
+        final Waiters waiters;
+        final Engine engine;
+        final Watchdog watchdog;
+        final RedisLock lock;
+        final List<Actor> actors = new ArrayList<>();
+
+        Client(String id, int handoffRun) {
+            this.id = id;
+            this.executor = redis.executor(id, rng);
+            LockOptions options = LockOptions.builder().clientId(id)
+                    .lockWatchdogTimeout(Duration.ofMillis(WATCHDOG_MS))
+                    .subscriptionTimeout(Duration.ofHours(1))
+                    .commandTimeout(Duration.ofMillis(1))
+                    .build();
+            SimTimer.View timer = clock.view(id);
+            ScriptRunner runner = new ScriptRunner(executor, 0, 0, null, id);
+            this.waiters = new Waiters(executor, false);
+            executor.setConnectionListener(waiters);
+            this.handoff = new Handoff(handoffRun, Long.MAX_VALUE / 4);
+            this.holds = new HoldRegistry(WATCHDOG_MS, this::lost, Runnable::run);
+            LockEvents events = new LockEvents(LockEventListener.NOOP);
+            ProtocolContext protocols = new ProtocolContext("PUBLISH", 300_000, 1, 128, 0);
+            this.engine = new Engine(id, options, runner, holds, waiters, handoff, events, protocols, timer);
+            oneNanosecondCommandTimeout(engine);
+            this.watchdog = new Watchdog(holds, runner::renewAsync, timer, WATCHDOG_MS, 500, false, slot -> null,
+                    TimeUnit.HOURS.toMillis(1), events);
+            watchdog.start();
+            this.lock = new RedisLock(engine, new ReentrantProtocol(protocols, LOCK, ReentrantProtocol.Variant.REENTRANT));
+        }
+
+        private void lost(LockLostEvent e) {
+            log("  " + id + " reports lock lost: " + e.ownerId() + " " + e.reason());
+            for (Actor a : actors) {
+                if (a.field.equals(e.ownerId()) && a.count > 0) {
+                    a.toldLost = true;
+                }
+            }
+        }
+    }
+
+    private final long seed;
+    private final boolean trace;
+    final Random rng;
+    final SimTimer clock = new SimTimer();
+    final SimRedis redis;
+    final List<Client> clients = new ArrayList<>();
+    final List<Actor> actors = new ArrayList<>();
+    private final List<String> log = new ArrayList<>();
+    private final List<String> violations = new ArrayList<>();
+    /** Fields a lost or timed-out reply named: they may stay in Redis with no hold, until they expire. */
+    private final Set<String> excused = new LinkedHashSet<>();
+    private int step;
+    private int emptyLinesLeft;
+    private boolean draining;
+    // this seed's rates
+    private final double loseReply;
+    private final double timeOut;
+    private final double refuse;
+    private final double duplicate;
+    private final double disconnect;
+    private final double failSubscribe;
+    private final double cancel;
+    private final double tryOnce;
+    private final double reenter;
+    private final double timerRate;
+
+    TimingSimulation(long seed, boolean trace) {
+        this.seed = seed;
+        this.trace = trace;
+        this.rng = new Random(seed);
+        boolean calm = rng.nextInt(5) == 0;
+        this.loseReply = calm ? 0 : rng.nextDouble() * 0.06;
+        this.timeOut = calm ? 0 : rng.nextDouble() * 0.06;
+        this.refuse = calm ? 0 : rng.nextDouble() * 0.04;
+        this.duplicate = calm ? 0 : rng.nextDouble() * 0.15;
+        this.disconnect = calm ? 0 : rng.nextDouble() * 0.03;
+        this.failSubscribe = calm ? 0 : rng.nextDouble() * 0.05;
+        this.cancel = rng.nextDouble() * 0.15;
+        this.tryOnce = rng.nextDouble() * 0.4;
+        this.reenter = rng.nextDouble() * 0.2;
+        this.timerRate = 0.05 + rng.nextDouble() * 0.4;
+        int lanes = rng.nextBoolean() ? 1 : 1 + rng.nextInt(3);
+        this.redis = new SimRedis(lanes, this::log);
+        int handoffRun = 1 + rng.nextInt(4);
+        for (int c = 1; c <= 2; c++) {
+            Client client = new Client("c" + c, handoffRun);
+            clients.add(client);
+            int owners = 1 + rng.nextInt(3);
+            for (int o = 1; o <= owners; o++) {
+                Actor a = new Actor(client, o);
+                client.actors.add(a);
+                actors.add(a);
+            }
+        }
+        log("seed " + seed + ": " + (calm ? "calm" : "faults") + String.format(
+                " loseReply %.3f timeOut %.3f refuse %.3f duplicate %.3f disconnect %.3f failSubscribe %.3f"
+                        + " cancel %.3f tryOnce %.2f reenter %.2f timer %.2f", loseReply, timeOut, refuse, duplicate,
+                disconnect, failSubscribe, cancel, tryOnce, reenter, timerRate)
+                + ", lanes " + lanes + ", hand-off run " + handoffRun + ", owners " + actors);
+    }
+
+    /** The waits' command timeout, 1 ns: see the design comment (Time). */
+    private static void oneNanosecondCommandTimeout(Engine engine) {
+        try {
+            Field f = Engine.class.getDeclaredField("waits");
+            f.setAccessible(true);
+            WaitContext w = (WaitContext) f.get(engine);
+            f.set(engine, new WaitContext(w.waiters(), w.handoff(), w.timer(), w.closed(), w.clientId(),
+                    w.subscriptionTimeoutNanos(), 1, w.watchdogMs(), w.replicaSync()));
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("cannot set the waits' command timeout", e);
+        }
+    }
+
+    void log(String line) {
+        String s = "#" + step + " t=" + SimTimer.ms(clock.now()) + " " + line;
+        log.add(s);
+        if (trace) {
+            System.out.println(s);
+        }
+    }
+
+    /** @return the violations found (empty: the seed passed) */
+    List<String> run() {
+        try {
+            for (step = 1; step <= MAIN_STEPS && violations.isEmpty(); step++) {
+                if (!next()) {
+                    break;
+                }
+                check();
+            }
+            draining = true;
+            log("faults stop; draining");
+            int drained = 0;
+            while (violations.isEmpty() && !quiet()) {
+                step++;
+                if (++drained > DRAIN_STEPS) {
+                    violation("done", "the simulation did not settle within " + DRAIN_STEPS + " steps: " + pending());
+                    break;
+                }
+                if (!next()) {
+                    violation("done", "nothing can happen any more, yet " + pending());
+                    break;
+                }
+                check();
+            }
+            if (violations.isEmpty()) {
+                finalCheck();
+            }
+        } catch (RuntimeException | AssertionError e) {
+            violation("crash", e.toString());
+            StringBuilder sb = new StringBuilder();
+            for (StackTraceElement el : e.getStackTrace()) {
+                sb.append("\n    at ").append(el);
+            }
+            log(sb.toString());
+        }
+        return violations;
+    }
+
+    String report(int tail) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("timing seed ").append(seed).append(" failed: ").append(violations).append('\n');
+        sb.append("replay: mvn -B -pl lock-core test -Dtest=TimingFaultTest#replayOneSeed -Drelock.timing.seed=")
+                .append(seed).append(" -Dsurefire.failIfNoSpecifiedTests=false\n");
+        sb.append(log.get(0)).append('\n');
+        int from = Math.max(1, log.size() - tail);
+        if (from > 1) {
+            sb.append("... (").append(from - 1).append(" earlier lines; the replay prints them all)\n");
+        }
+        for (int i = from; i < log.size(); i++) {
+            sb.append(log.get(i)).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private void violation(String rule, String what) {
+        String v = rule + ": " + what;
+        violations.add(v);
+        log("VIOLATION " + v);
+    }
+
+    // ---------------------------------------------------------------- events
+
+    private record Event(double weight, Runnable run) {
+    }
+
+    /** Picks one enabled event and runs it. @return false if none is enabled */
+    private boolean next() {
+        List<Event> events = new ArrayList<>();
+        double w = 0;
+        for (Actor a : actors) {
+            Event e = actorEvent(a);
+            if (e != null) {
+                events.add(e);
+                w += e.weight;
+            }
+        }
+        for (SimRedis.Op o : redis.runnable()) {
+            events.add(new Event(3, () -> {
+                log("redis runs " + o);
+                redis.run(o);
+                log("  -> " + o.result + " " + hashState());
+            }));
+        }
+        for (SimRedis.Op o : redis.answerable()) {
+            events.add(new Event(3, () -> {
+                log("reply of " + o + ": " + o.result);
+                redis.reply(o);
+            }));
+            if (!draining && loseReply > 0) {
+                events.add(new Event(3 * loseReply, () -> {
+                    log("reply LOST of " + o + " (it ran: " + o.result + ")");
+                    excused.addAll(o.fields());
+                    redis.loseReply(o);
+                }));
+            }
+        }
+        if (!draining) {
+            for (SimRedis.Op o : redis.waitingQueued()) {
+                if (timeOut > 0) {
+                    events.add(new Event(timeOut, () -> {
+                        log("TIMEOUT of queued " + o + " (it stays queued)");
+                        excused.addAll(o.fields());
+                        redis.timeOut(o);
+                    }));
+                }
+                if (refuse > 0) {
+                    events.add(new Event(refuse, () -> {
+                        log("REFUSED before sending: " + o);
+                        redis.refuse(o);
+                    }));
+                }
+            }
+        }
+        for (SimRedis.Sub s : List.copyOf(redis.pendingSubs)) {
+            events.add(new Event(2, () -> {
+                log("redis confirms " + s);
+                redis.confirm(s);
+            }));
+            if (!draining && failSubscribe > 0) {
+                events.add(new Event(2 * failSubscribe, () -> {
+                    log("subscribe FAILS: " + s);
+                    redis.failSubscribe(s);
+                }));
+            }
+        }
+        for (Map.Entry<String, java.util.Deque<SimRedis.Msg>> in : redis.inboxes.entrySet()) {
+            if (in.getValue().isEmpty()) {
+                continue;
+            }
+            String c = in.getKey();
+            events.add(new Event(2, () -> log("pub/sub delivers " + redis.deliver(c, false))));
+            if (!draining && duplicate > 0) {
+                events.add(new Event(2 * duplicate, () -> log("pub/sub delivers TWICE " + redis.deliver(c, true))));
+            }
+            if (!draining && disconnect > 0) {
+                events.add(new Event(2 * disconnect, () -> log("pub/sub connection of " + c + " BREAKS, "
+                        + redis.reconnect(c) + " message(s) lost; reconnected")));
+            }
+        }
+        String orphan = orphan();
+        if (!draining) {
+            if (clock.next() != null) {
+                events.add(new Event(Math.max(0.2, w + events.size()) * timerRate, this::fireTimer));
+            }
+            if (orphan != null) {
+                events.add(new Event(0.3, () -> expire(orphan)));
+            }
+        }
+        if (events.isEmpty()) {
+            if (!draining) {
+                return false;
+            }
+            return idle(orphan);
+        }
+        double total = 0;
+        for (Event e : events) {
+            total += e.weight;
+        }
+        double r = rng.nextDouble() * total;
+        for (Event e : events) {
+            r -= e.weight;
+            if (r < 0) {
+                e.run.run();
+                return true;
+            }
+        }
+        events.get(events.size() - 1).run.run();
+        return true;
+    }
+
+    /** Draining with nothing else to do: time passes (an orphan expires, or the next timer fires). */
+    private boolean idle(String orphan) {
+        SimTimer.Task t = clock.next();
+        long wait = t == null ? Long.MAX_VALUE : t.dueNanos - clock.now();
+        if (orphan != null && wait > BOUND_NANOS) {
+            expire(orphan);
+            return true;
+        }
+        if (t == null) {
+            return false;
+        }
+        if (wait > BOUND_NANOS && !redis.hashes.containsKey(LOCK) && !redis.freedByExpiry.contains(LOCK)) {
+            List<Actor> waiting = actors.stream().filter(a -> a.doing == Doing.ACQUIRING).toList();
+            if (!waiting.isEmpty()) {
+                violation("asleep", waiting + " wait(s) for a free lock with nothing to wake them before "
+                        + SimTimer.ms(wait) + " (next: " + t + ")");
+                return true;
+            }
+        }
+        fireTimer();
+        return true;
+    }
+
+    private void fireTimer() {
+        SimTimer.Task t = clock.next();
+        log("time passes to " + t);
+        clock.fireNext();
+    }
+
+    private void expire(String field) {
+        log("key " + LOCK + " EXPIRES (orphan field " + field + ")");
+        redis.expire(LOCK);
+    }
+
+    // ---------------------------------------------------------------- the owners
+
+    private Event actorEvent(Actor a) {
+        switch (a.doing) {
+            case IDLE -> {
+                if (draining) {
+                    return a.count > 0 ? new Event(2, () -> unlock(a)) : null;
+                }
+                if (a.count > 0) {
+                    return new Event(1, () -> {
+                        if (rng.nextDouble() < reenter) {
+                            lock(a, false);
+                        } else {
+                            unlock(a);
+                        }
+                    });
+                }
+                return new Event(1, () -> lock(a, rng.nextDouble() < tryOnce));
+            }
+            case ACQUIRING -> {
+                if (draining || cancel == 0) {
+                    return null;
+                }
+                return new Event(cancel, () -> {
+                    log(a + " CANCELS its lock call");
+                    a.call.cancel(false);
+                });
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private void lock(Actor a, boolean tryOnce) {
+        int id = ++a.callId;
+        a.doing = Doing.ACQUIRING;
+        log(a + (tryOnce ? " calls tryLockAsync" : " calls lockAsync") + (a.count > 0 ? " (re-entry)" : ""));
+        CompletableFuture<?> f = tryOnce ? a.client.lock.tryLockAsync(a.ownerId) : a.client.lock.lockAsync(a.ownerId);
+        a.call = f;
+        f.whenComplete((v, t) -> {
+            if (id != a.callId) {
+                return;
+            }
+            a.doing = Doing.IDLE;
+            if (t == null && (v == null || Boolean.TRUE.equals(v))) {
+                if (a.count == 0) {
+                    a.toldLost = false;
+                }
+                a.count++;
+                log("  " + a + " holds the lock (count " + a.count + ")");
+                return;
+            }
+            Throwable cause = unwrap(t);
+            log("  " + a + "'s lock call ends: " + (t == null ? "not acquired" : cause));
+            if (t != null && !(cause instanceof RedisUnavailableException) && !(cause instanceof CancellationException)) {
+                violation("call", a + "'s lock call failed with " + cause);
+            }
+        });
+    }
+
+    private void unlock(Actor a) {
+        int id = ++a.callId;
+        a.doing = Doing.RELEASING;
+        a.count--;
+        log(a + " calls unlockAsync (count " + (a.count + 1) + " -> " + a.count + ")");
+        boolean wasTold = a.toldLost;
+        CompletableFuture<Void> f = a.client.lock.unlockAsync(a.ownerId);
+        a.call = f;
+        f.whenComplete((v, t) -> {
+            if (id != a.callId) {
+                return;
+            }
+            a.doing = Doing.IDLE;
+            if (t == null) {
+                log("  " + a + " unlocked");
+                return;
+            }
+            Throwable cause = unwrap(t);
+            if (ScriptRunner.notSent(cause)) {
+                a.count++; // never sent: still held; it unlocks again later
+                log("  " + a + "'s unlock was not sent: " + cause);
+                return;
+            }
+            log("  " + a + "'s unlock failed: " + cause);
+            if (cause instanceof IllegalMonitorStateException && !wasTold && !a.toldLost) {
+                violation("field", a + " believed it held the lock, and its unlock found it did not: " + cause.getMessage());
+            } else if (!(cause instanceof RedisUnavailableException) && !(cause instanceof IllegalMonitorStateException)) {
+                violation("call", a + "'s unlock failed with " + cause);
+            }
+        });
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    // ---------------------------------------------------------------- invariants
+
+    private Map<String, Long> hash() {
+        Map<String, Long> h = redis.hashes.get(LOCK);
+        return h == null ? Map.of() : h;
+    }
+
+    private String hashState() {
+        return "hash " + (redis.hashes.containsKey(LOCK) ? redis.hashes.get(LOCK) : "{}");
+    }
+
+    private boolean inFlight(String field) {
+        for (SimRedis.Op o : redis.ops) {
+            if (o.fields().contains(field)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean releaseInFlight(String field) {
+        for (SimRedis.Op o : redis.ops) {
+            if (o.script.equals("lock-release") && o.args.get(1).equals(field)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Hold hold(Actor a) {
+        return a.client.holds.get(LOCK, a.field);
+    }
+
+    private Actor actor(String field) {
+        for (Actor a : actors) {
+            if (a.field.equals(field)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** @return a field in the hash that no client will ever release (so it may expire), or null */
+    private String orphan() {
+        for (String f : hash().keySet()) {
+            Actor a = actor(f);
+            if (a != null && hold(a) == null && !inFlight(f) && !a.believes()) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private void check() {
+        if (!redis.unknownScripts.isEmpty()) {
+            violation("model", "no model of " + redis.unknownScripts);
+            return;
+        }
+        Map<String, Long> h = hash();
+        List<Actor> believers = actors.stream().filter(Actor::believes).toList();
+        if (believers.size() > 1) {
+            violation("one", "several owners believe they hold the lock: " + believers + "; " + hashState());
+        }
+        for (Actor a : believers) {
+            if (!h.containsKey(a.field)) {
+                violation("field", a + " believes it holds the lock (count " + a.count + "), but " + hashState());
+            }
+            Hold hold = hold(a);
+            if (hold == null || !hold.valid()) {
+                violation("hold", a + " believes it holds the lock, but its client has "
+                        + (hold == null ? "no hold registered" : "a hold lost " + hold.lostReason()));
+            }
+        }
+        for (Actor a : actors) {
+            Hold hold = hold(a);
+            // a release in flight excuses it: the registry's `releasing` is one flag per hold, and the reply of
+            // one release (a give-back of a cancelled call's late grant) clears it while the owner's own is out
+            if (hold != null && hold.valid() && !releasing(hold) && !releaseInFlight(a.field) && !h.containsKey(a.field)) {
+                violation("redis", a.client.id + " has a hold of " + a + " registered, not being released, but "
+                        + hashState());
+            }
+        }
+        for (String f : h.keySet()) {
+            Actor a = actor(f);
+            if (a == null) {
+                violation("orphan", "unknown field " + f);
+            } else if (hold(a) == null && !inFlight(f) && !excused.contains(f)) {
+                violation("orphan", f + " is in Redis (" + hashState() + ") with no hold, no call in flight for it"
+                        + " and no lost reply to explain it");
+            }
+        }
+        excused.removeIf(f -> !h.containsKey(f) && !inFlight(f));
+    }
+
+    private static final Field RELEASING;
+
+    static {
+        try {
+            RELEASING = Hold.class.getDeclaredField("releasing");
+            RELEASING.setAccessible(true);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static boolean releasing(Hold h) {
+        try {
+            return RELEASING.getBoolean(h);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** @return whether the drain is over: every call ended, nothing in flight */
+    private boolean quiet() {
+        for (Actor a : actors) {
+            if (a.doing != Doing.IDLE || a.count > 0) {
+                return false;
+            }
+        }
+        return redis.ops.isEmpty() && redis.pendingSubs.isEmpty() && !clock.hasOneShot()
+                && redis.inboxes.values().stream().allMatch(java.util.Deque::isEmpty) && orphan() == null;
+    }
+
+    private String pending() {
+        Map<String, Object> p = new LinkedHashMap<>();
+        for (Actor a : actors) {
+            if (a.doing != Doing.IDLE || a.count > 0) {
+                p.put(a.field, a.doing + " count " + a.count + (a.toldLost ? " told lost" : ""));
+            }
+        }
+        p.put("ops", redis.ops);
+        p.put("subscribes", redis.pendingSubs);
+        p.put("timer", clock.next());
+        p.put("redis", hashState());
+        return p.toString();
+    }
+
+    private void finalCheck() {
+        if (!hash().isEmpty()) {
+            violation("done", "the lock is still held after every owner finished: " + hashState());
+        }
+        for (Client c : clients) {
+            if (c.holds.size() != 0) {
+                violation("done", c.id + " still has " + c.holds.size() + " hold(s) registered");
+            }
+            if (c.waiters.waiting() != 0 || c.waiters.activeChannels() != 0) {
+                violation("done", c.id + " still has " + c.waiters.waiting() + " wait(s) and "
+                        + c.waiters.activeChannels() + " channel(s)");
+            }
+            int empty = emptyLines(c.handoff);
+            if (c.handoff.activeLines() - empty != 0) {
+                violation("done", c.id + " still has " + (c.handoff.activeLines() - empty)
+                        + " hand-off line(s) with offers or a local holder");
+            }
+            if (empty != 0) {
+                emptyLinesLeft += empty;
+                log("note: " + c.id + " keeps " + empty + " empty hand-off line(s)");
+            }
+        }
+        log("seed passed");
+    }
+
+    /**
+     * @return the lines of {@code h} with no offer and no local holder: memory only (Handoff.claim's
+     *     run-bound branch returns without removing the line it emptied), so noted, not failed
+     */
+    static int emptyLines(Handoff h) {
+        try {
+            Field lines = Handoff.class.getDeclaredField("lines");
+            lines.setAccessible(true);
+            int n = 0;
+            for (Object line : ((Map<?, ?>) lines.get(h)).values()) {
+                Field offers = line.getClass().getDeclaredField("offers");
+                Field heldBy = line.getClass().getDeclaredField("heldBy");
+                offers.setAccessible(true);
+                heldBy.setAccessible(true);
+                if (((java.util.Collection<?>) offers.get(line)).isEmpty() && heldBy.get(line) == null) {
+                    n++;
+                }
+            }
+            return n;
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("cannot read the hand-off lines", e);
+        }
+    }
+
+    /** @return how many empty hand-off lines the clients kept at the end (see {@link #emptyLines}) */
+    int emptyLinesLeft() {
+        return emptyLinesLeft;
+    }
+}
