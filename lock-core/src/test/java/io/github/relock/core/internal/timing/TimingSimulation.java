@@ -61,7 +61,9 @@ import java.util.concurrent.TimeUnit;
  *   hold    every such owner has a valid registered hold
  *   redis   every registered hold not being released has its field in the hash
  *   orphan  every field in the hash has a registered hold, or a call in flight that names it (an
- *           acquire or a release/give-back), or a reply naming it was lost (it then expires)
+ *           acquire or a release/give-back), or a wait of its owner still running (a transfer that
+ *           landed after the waiter gave up on the claim: its next attempt resolves it), or a reply
+ *           naming it was lost or a give-back of it was refused (sent again later, or it expires)
  * and while draining:
  *   asleep  no waiter sleeps on a free lock for longer than BOUND (unless the lock went free by
  *           expiry, which publishes nothing: then the waiter's own timer, the TTL it saw, is the bound)
@@ -75,6 +77,8 @@ final class TimingSimulation {
     /** Longest virtual time a waiter may sleep on a free lock that was released (not expired). */
     static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int MAIN_STEPS = 400;
+    /** Owner ids of one actor: its first, then that plus this once per cancelled call. */
+    private static final long OWNER_STRIDE = 100;
     private static final int DRAIN_STEPS = 20_000;
 
     /** What one owner is doing. */
@@ -83,8 +87,8 @@ final class TimingSimulation {
     /** One owner (a thread id of one client) and what it believes. */
     final class Actor {
         final Client client;
-        final long ownerId;
-        final String field;
+        long ownerId;
+        String field;
         Doing doing = Doing.IDLE;
         /** Hold count it believes it has (without the one an unlock in flight gives up). */
         int count;
@@ -96,8 +100,14 @@ final class TimingSimulation {
 
         Actor(Client client, long ownerId) {
             this.client = client;
-            this.ownerId = ownerId;
-            this.field = client.id + ":" + ownerId;
+            become(ownerId);
+        }
+
+        /** Acts as owner {@code id} from now on (a new thread, after a cancelled call: see sameOwnerAfterCancel). */
+        void become(long id) {
+            this.ownerId = id;
+            this.field = client.id + ":" + id;
+            owners.put(field, this);
         }
 
         boolean believes() {
@@ -149,7 +159,7 @@ final class TimingSimulation {
         private void lost(LockLostEvent e) {
             log("  " + id + " reports lock lost: " + e.ownerId() + " " + e.reason());
             for (Actor a : actors) {
-                if (a.field.equals(e.ownerId()) && a.count > 0) {
+                if (a.field.equals(e.ownerId()) && a.count > 0) { // a retired owner's loss is nobody's news
                     a.toldLost = true;
                 }
             }
@@ -163,6 +173,8 @@ final class TimingSimulation {
     final SimRedis redis;
     final List<Client> clients = new ArrayList<>();
     final List<Actor> actors = new ArrayList<>();
+    /** Every owner field used so far, and whose it is. */
+    private final Map<String, Actor> owners = new LinkedHashMap<>();
     private final List<String> log = new ArrayList<>();
     private final List<String> violations = new ArrayList<>();
     /** Fields a lost or timed-out reply named: they may stay in Redis with no hold, until they expire. */
@@ -182,9 +194,18 @@ final class TimingSimulation {
     private final double reenter;
     private final double timerRate;
 
-    TimingSimulation(long seed, boolean trace) {
+    /**
+     * Whether an owner whose lock call it cancelled calls again under the same id while that call's
+     * wait may still run (a thread that timed out waiting and locks again). Off by default: the
+     * engine's hold registry then merges the new acquisition with the late one it gives back, and
+     * applies their replies in the order they arrive, not the order Redis ran them.
+     */
+    private final boolean sameOwnerAfterCancel;
+
+    TimingSimulation(long seed, boolean trace, boolean sameOwnerAfterCancel) {
         this.seed = seed;
         this.trace = trace;
+        this.sameOwnerAfterCancel = sameOwnerAfterCancel;
         this.rng = new Random(seed);
         boolean calm = rng.nextInt(5) == 0;
         this.loseReply = calm ? 0 : rng.nextDouble() * 0.06;
@@ -203,8 +224,8 @@ final class TimingSimulation {
         for (int c = 1; c <= 2; c++) {
             Client client = new Client("c" + c, handoffRun);
             clients.add(client);
-            int owners = 1 + rng.nextInt(3);
-            for (int o = 1; o <= owners; o++) {
+            int n = 1 + rng.nextInt(3);
+            for (int o = 1; o <= n; o++) {
                 Actor a = new Actor(client, o);
                 client.actors.add(a);
                 actors.add(a);
@@ -346,6 +367,9 @@ final class TimingSimulation {
                 if (refuse > 0) {
                     events.add(new Event(refuse, () -> {
                         log("REFUSED before sending: " + o);
+                        if (o.script.equals("lock-release")) {
+                            excused.add(o.args.get(1)); // a give-back is sent again after a pause (GiveBack)
+                        }
                         redis.refuse(o);
                     }));
                 }
@@ -462,12 +486,16 @@ final class TimingSimulation {
                 return new Event(1, () -> lock(a, rng.nextDouble() < tryOnce));
             }
             case ACQUIRING -> {
-                if (draining || cancel == 0) {
-                    return null;
+                if (draining || cancel == 0 || (a.count > 0 && !sameOwnerAfterCancel)) {
+                    return null; // a re-entry is not cancelled: its owner would have two releases out at once
                 }
                 return new Event(cancel, () -> {
                     log(a + " CANCELS its lock call");
                     a.call.cancel(false);
+                    if (!sameOwnerAfterCancel) {
+                        a.become(a.ownerId + OWNER_STRIDE);
+                        log("  and goes on as owner " + a.field);
+                    }
                 });
             }
             default -> {
@@ -575,20 +603,21 @@ final class TimingSimulation {
         return a.client.holds.get(LOCK, a.field);
     }
 
+    /** @return the actor that is or was owner {@code field} */
     private Actor actor(String field) {
-        for (Actor a : actors) {
-            if (a.field.equals(field)) {
-                return a;
-            }
-        }
-        return null;
+        return owners.get(field);
+    }
+
+    private Hold hold(String field) {
+        Actor a = actor(field);
+        return a == null ? null : a.client.holds.get(LOCK, field);
     }
 
     /** @return a field in the hash that no client will ever release (so it may expire), or null */
     private String orphan() {
         for (String f : hash().keySet()) {
             Actor a = actor(f);
-            if (a != null && hold(a) == null && !inFlight(f) && !a.believes()) {
+            if (a != null && hold(f) == null && !inFlight(f) && !(a.believes() && a.field.equals(f))) {
                 return f;
             }
         }
@@ -609,26 +638,28 @@ final class TimingSimulation {
             if (!h.containsKey(a.field)) {
                 violation("field", a + " believes it holds the lock (count " + a.count + "), but " + hashState());
             }
-            Hold hold = hold(a);
+            Hold hold = hold(a.field);
             if (hold == null || !hold.valid()) {
                 violation("hold", a + " believes it holds the lock, but its client has "
                         + (hold == null ? "no hold registered" : "a hold lost " + hold.lostReason()));
             }
         }
-        for (Actor a : actors) {
-            Hold hold = hold(a);
+        for (Map.Entry<String, Actor> o : owners.entrySet()) {
+            String f = o.getKey();
+            Hold hold = hold(f);
             // a release in flight excuses it: the registry's `releasing` is one flag per hold, and the reply of
             // one release (a give-back of a cancelled call's late grant) clears it while the owner's own is out
-            if (hold != null && hold.valid() && !releasing(hold) && !releaseInFlight(a.field) && !h.containsKey(a.field)) {
-                violation("redis", a.client.id + " has a hold of " + a + " registered, not being released, but "
-                        + hashState());
+            if (hold != null && hold.valid() && !releasing(hold) && !releaseInFlight(f) && !h.containsKey(f)) {
+                violation("redis", o.getValue().client.id + " has a hold of " + f + " registered, not being released,"
+                        + " but " + hashState());
             }
         }
         for (String f : h.keySet()) {
             Actor a = actor(f);
             if (a == null) {
                 violation("orphan", "unknown field " + f);
-            } else if (hold(a) == null && !inFlight(f) && !excused.contains(f)) {
+            } else if (hold(f) == null && !inFlight(f) && !excused.contains(f)
+                    && !(a.field.equals(f) && a.doing == Doing.ACQUIRING)) { // a transfer its wait will resolve
                 violation("orphan", f + " is in Redis (" + hashState() + ") with no hold, no call in flight for it"
                         + " and no lost reply to explain it");
             }
