@@ -69,13 +69,26 @@ final class SimRedis {
 
         /** @return the owner fields this call acts for (an acquire's owner; a release's owner and candidate) */
         List<String> fields() {
-            if (script.equals("lock-acquire")) {
-                return List.of(args.get(1));
-            }
-            if (script.equals("lock-release")) {
-                return args.size() > 3 ? List.of(args.get(1), args.get(3)) : List.of(args.get(1));
-            }
-            return List.of();
+            return switch (script) {
+                case "lock-acquire", "fair-acquire" -> List.of(args.get(1));
+                case "lock-release" -> args.size() > 3 ? List.of(args.get(1), args.get(3)) : List.of(args.get(1));
+                case "fair-release" -> args.size() > 5 ? List.of(args.get(1), args.get(5)) : List.of(args.get(1));
+                default -> List.of();
+            };
+        }
+
+        /** @return whether it is a release of this owner field's hold (not a hand-off to it) */
+        boolean releases(String field) {
+            return (script.equals("lock-release") || script.equals("fair-release")) && args.get(1).equals(field);
+        }
+
+        /** @return the fair waiter whose queue entry this call may add or remove (an attempt, a give-up) */
+        List<String> queued() {
+            return switch (script) {
+                case "fair-acquire" -> List.of(args.get(1));
+                case "fair-acquire-failed" -> List.of(args.get(0));
+                default -> List.of();
+            };
         }
 
         @Override
@@ -141,14 +154,20 @@ final class SimRedis {
     /** The lock hashes: key -> (field -> count), and each key's TTL as last set. */
     final Map<String, LinkedHashMap<String, Long>> hashes = new LinkedHashMap<>();
     final Map<String, Long> ttls = new HashMap<>();
+    /** The fair lock's queue (owner fields, oldest first) and deadlines (epoch ms), per queue key. */
+    final Map<String, List<String>> queues = new HashMap<>();
+    final Map<String, Map<String, Long>> deadlines = new HashMap<>();
+    /** The fair scripts' "now": the virtual clock, so queued deadlines pass as the simulation's time does. */
+    private final java.util.function.LongSupplier nowMs;
     /** Keys that went free by expiry (no message published), until written again. */
     final Set<String> freedByExpiry = new HashSet<>();
     /** Scripts no model exists for (a violation: the engine used a path the simulation does not model). */
     final List<String> unknownScripts = new ArrayList<>();
 
-    SimRedis(int lanes, Consumer<String> log) {
+    SimRedis(int lanes, Consumer<String> log, java.util.function.LongSupplier nowMs) {
         this.lanes = Math.max(1, lanes);
         this.log = log;
+        this.nowMs = nowMs;
     }
 
     /** @return the client {@code client}'s executor */
@@ -289,6 +308,9 @@ final class SimRedis {
             case "lock-release" -> release(keys.get(0), keys.get(1), args);
             case "lock-renew" -> renew(keys, args);
             case "lock-state" -> state(keys.get(0), args.get(0));
+            case "fair-acquire" -> fairAcquire(keys, args);
+            case "fair-release" -> fairRelease(keys, args);
+            case "fair-acquire-failed" -> fairGiveUp(keys, args);
             default -> {
                 unknownScripts.add(client + " ran " + script + " " + keys + " " + args);
                 throw new RedisUnavailableException("simulated Redis has no model of script " + script);
@@ -367,6 +389,149 @@ final class SimRedis {
         LinkedHashMap<String, Long> h = hashes.get(key);
         long count = h == null || field.isEmpty() ? 0 : h.getOrDefault(field, 0L);
         return List.of(h == null ? 0L : 1L, count, h == null ? -2L : ttls.getOrDefault(key, -1L));
+    }
+
+    /**
+     * fair-acquire.lua, with the simulation's clock for ARGV[4] (every client's clock is the
+     * simulation's, so a queued deadline passes when virtual time does).
+     */
+    private Object fairAcquire(List<String> keys, List<String> args) {
+        String key = keys.get(0);
+        List<String> queue = queue(keys.get(1));
+        Map<String, Long> dl = deadlines(keys.get(2));
+        long ttlArg = Long.parseLong(args.get(0));
+        String field = args.get(1);
+        long wait = Long.parseLong(args.get(2));
+        long now = nowMs.getAsLong();
+        LinkedHashMap<String, Long> h = hashes.get(key);
+        if ("resolve".equals(args.get(6)) && h != null && h.containsKey(field)) {
+            ttls.put(key, ttlArg);
+            return null;
+        }
+        prune(queue, dl, now);
+        if (h == null && !queue.isEmpty()) {
+            String head = queue.get(0);
+            if (!head.equals(field) && dl.get(head) > now + wait) {
+                dl.put(head, now + wait);
+            }
+        }
+        if (h == null && (queue.isEmpty() || queue.get(0).equals(field))) {
+            if (!queue.isEmpty()) {
+                queue.remove(0);
+            }
+            dl.remove(field);
+            dl.replaceAll((f, score) -> score - wait);
+            write(key).put(field, 1L);
+            ttls.put(key, ttlArg);
+            return null;
+        }
+        if (h != null && h.containsKey(field)) {
+            if ("nonreentrant".equals(args.get(5))) {
+                return -3L;
+            }
+            h.merge(field, 1L, Long::sum);
+            ttls.put(key, ttlArg);
+            return null;
+        }
+        long pttl = h == null ? -2 : ttls.getOrDefault(key, -1L);
+        if ("try".equals(args.get(4))) {
+            return Math.max(pttl, 0);
+        }
+        Long score = dl.get(field);
+        if (score != null) {
+            int position = queue.indexOf(field) + 1;
+            if (position > 0) {
+                long fresh = now + Math.max(pttl, 0) + position * wait;
+                if (fresh > score) {
+                    dl.put(field, fresh);
+                }
+                return Math.max(pttl, 0);
+            }
+            dl.remove(field);
+        }
+        String last = queue.isEmpty() ? null : queue.get(queue.size() - 1);
+        Long lastScore = last != null && !last.equals(field) ? dl.get(last) : null;
+        long ttl = lastScore != null ? lastScore - now : pttl;
+        if (dl.put(field, ttl + wait + now) == null) {
+            queue.add(field);
+        }
+        return Math.max(ttl, 0);
+    }
+
+    /** fair-release.lua (its "now" is the simulation's, as in {@link #fairAcquire}). */
+    private Object fairRelease(List<String> keys, List<String> args) {
+        String key = keys.get(0);
+        List<String> queue = queue(keys.get(1));
+        Map<String, Long> dl = deadlines(keys.get(2));
+        String channel = keys.get(3);
+        String field = args.get(1);
+        prune(queue, dl, nowMs.getAsLong());
+        LinkedHashMap<String, Long> h = hashes.get(key);
+        if (h == null) {
+            return List.of(-1L, queue.isEmpty() ? 0L : publish(channel + ":" + queue.get(0), "0"));
+        }
+        if (!h.containsKey(field)) {
+            return List.of(-2L, 0L);
+        }
+        long remaining = h.merge(field, -1L, Long::sum);
+        if (remaining > 0) {
+            ttls.put(key, Long.parseLong(args.get(0)));
+            return List.of(0L, 0L);
+        }
+        hashes.remove(key);
+        ttls.remove(key);
+        String head = queue.isEmpty() ? null : queue.get(0);
+        if (head != null && args.size() > 4 && args.get(5).equals(head)) {
+            long wait = Long.parseLong(args.get(4));
+            queue.remove(0);
+            dl.remove(head);
+            dl.replaceAll((f, score) -> score - wait);
+            write(key).put(head, 1L);
+            ttls.put(key, Long.parseLong(args.get(6)));
+            return List.of(2L, 0L);
+        }
+        return List.of(1L, head == null ? 0L : publish(channel + ":" + head, "0"));
+    }
+
+    /** fair-acquire-failed.lua. */
+    private Object fairGiveUp(List<String> keys, List<String> args) {
+        List<String> queue = queue(keys.get(0));
+        Map<String, Long> dl = deadlines(keys.get(1));
+        String field = args.get(0);
+        long wait = Long.parseLong(args.get(1));
+        int position = queue.indexOf(field) + 1;
+        if (position == 0) {
+            position = queue.size() + 1;
+        }
+        for (int i = position; i < queue.size(); i++) {
+            dl.merge(queue.get(i), -wait, Long::sum); // ZINCRBY adds a member it does not find
+        }
+        dl.remove(field);
+        queue.removeIf(field::equals);
+        if (position == 1 && !hashes.containsKey(keys.get(2)) && !queue.isEmpty()) {
+            publish(keys.get(3) + ":" + queue.get(0), "0");
+        }
+        return null;
+    }
+
+    /** fragments/prune.lua. */
+    private static void prune(List<String> queue, Map<String, Long> dl, long now) {
+        while (!queue.isEmpty()) {
+            Long deadline = dl.get(queue.get(0));
+            if (deadline != null && deadline > now) {
+                return;
+            }
+            dl.remove(queue.get(0));
+            queue.remove(0);
+        }
+    }
+
+    List<String> queue(String key) {
+        return queues.computeIfAbsent(key, k -> new ArrayList<>());
+    }
+
+    Map<String, Long> deadlines(String key) {
+        return deadlines.computeIfAbsent(key, k -> new LinkedHashMap<>());
     }
 
     private LinkedHashMap<String, Long> write(String key) {

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class TimingFaultTest {
     static final int DEFAULT_SEEDS = 400;
     /** {@code -Drelock.timing.sameOwnerAfterCancel=true}: an owner that cancelled its call locks again under its id. */
+    /** {@code -Drelock.timing.lock=reentrant|fair|mixed}: the lock the seeds use (mixed: every third seed fair). */
+    private static final String LOCK_KIND = System.getProperty("relock.timing.lock", "mixed");
     private static final boolean SAME_OWNER = Boolean.getBoolean("relock.timing.sameOwnerAfterCancel");
     /** How many failing seeds a run lists before it stops looking. */
     private static final int MAX_FAILURES = Integer.getInteger("relock.timing.maxFailures", 20);
@@ -32,7 +34,7 @@ class TimingFaultTest {
         int emptyLineSeeds = 0;
         long start = System.nanoTime();
         for (long s = first; s < first + seeds && failed.size() < MAX_FAILURES; s++) {
-            TimingSimulation sim = new TimingSimulation(s, false, SAME_OWNER);
+            TimingSimulation sim = new TimingSimulation(s, false, SAME_OWNER, LOCK_KIND);
             List<String> violations = sim.run();
             emptyLineSeeds += sim.emptyLinesLeft() > 0 ? 1 : 0;
             if (!violations.isEmpty()) {
@@ -56,7 +58,7 @@ class TimingFaultTest {
     @EnabledIfSystemProperty(named = "relock.timing.seed", matches = "-?\\d+")
     void replayOneSeed() {
         long seed = Long.getLong("relock.timing.seed");
-        TimingSimulation sim = new TimingSimulation(seed, true, SAME_OWNER);
+        TimingSimulation sim = new TimingSimulation(seed, true, SAME_OWNER, LOCK_KIND);
         if (!sim.run().isEmpty()) {
             fail(sim.report(Integer.MAX_VALUE));
         }

@@ -10,6 +10,7 @@ import io.github.relock.core.internal.hold.Watchdog;
 import io.github.relock.core.internal.lock.Engine;
 import io.github.relock.core.internal.lock.RedisLock;
 import io.github.relock.core.internal.observe.LockEvents;
+import io.github.relock.core.internal.protocol.FairProtocol;
 import io.github.relock.core.internal.protocol.ProtocolContext;
 import io.github.relock.core.internal.protocol.ReentrantProtocol;
 import io.github.relock.core.internal.run.ScriptRunner;
@@ -73,10 +74,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class TimingSimulation {
     static final String LOCK = "timing-lock";
+    static final String QUEUE = "redisson_lock_queue:{" + LOCK + "}";
     static final long WATCHDOG_MS = 300_000;
+    /** The fair lock's fairLockWaitTimeout: how long a stale queue head can block the lock (virtual time). */
+    static final long FAIR_WAIT_MS = 10_000;
     /** Longest virtual time a waiter may sleep on a free lock that was released (not expired). */
     static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int MAIN_STEPS = 400;
+    /** The wall clock the fair scripts see at the simulation's start. */
+    private static final long EPOCH_MS = 1_800_000_000_000L;
     /** Owner ids of one actor: its first, then that plus this once per cancelled call. */
     private static final long OWNER_STRIDE = 100;
     private static final int DRAIN_STEPS = 20_000;
@@ -147,13 +153,14 @@ final class TimingSimulation {
             this.handoff = new Handoff(handoffRun, Long.MAX_VALUE / 4);
             this.holds = new HoldRegistry(WATCHDOG_MS, this::lost, Runnable::run);
             LockEvents events = new LockEvents(LockEventListener.NOOP);
-            ProtocolContext protocols = new ProtocolContext("PUBLISH", 300_000, 1, 128, 0);
+            ProtocolContext protocols = new ProtocolContext("PUBLISH", FAIR_WAIT_MS, 1, 128, 0);
             this.engine = new Engine(id, options, runner, holds, waiters, handoff, events, protocols, timer);
             oneNanosecondCommandTimeout(engine);
             this.watchdog = new Watchdog(holds, runner::renewAsync, timer, WATCHDOG_MS, 500, false, slot -> null,
                     TimeUnit.HOURS.toMillis(1), events);
             watchdog.start();
-            this.lock = new RedisLock(engine, new ReentrantProtocol(protocols, LOCK, ReentrantProtocol.Variant.REENTRANT));
+            this.lock = new RedisLock(engine, fair ? new FairProtocol(protocols, LOCK, true)
+                    : new ReentrantProtocol(protocols, LOCK, ReentrantProtocol.Variant.REENTRANT));
         }
 
         private void lost(LockLostEvent e) {
@@ -179,6 +186,11 @@ final class TimingSimulation {
     private final List<String> violations = new ArrayList<>();
     /** Fields a lost or timed-out reply named: they may stay in Redis with no hold, until they expire. */
     private final Set<String> excused = new LinkedHashSet<>();
+    /**
+     * Fair waiters whose queue entry may outlive their wait: a reply of their attempt or give-up was
+     * lost, timed out or refused (the entry then leaves when its deadline passes).
+     */
+    private final Set<String> queueExcused = new LinkedHashSet<>();
     private int step;
     private int emptyLinesLeft;
     private boolean draining;
@@ -202,10 +214,21 @@ final class TimingSimulation {
      */
     private final boolean sameOwnerAfterCancel;
 
-    TimingSimulation(long seed, boolean trace, boolean sameOwnerAfterCancel) {
+    /** Whether the seed's lock is the fair lock (else the reentrant lock). */
+    final boolean fair;
+
+    /**
+     * @param lockKind "reentrant", "fair", or "mixed" (every third seed fair)
+     */
+    TimingSimulation(long seed, boolean trace, boolean sameOwnerAfterCancel, String lockKind) {
         this.seed = seed;
         this.trace = trace;
         this.sameOwnerAfterCancel = sameOwnerAfterCancel;
+        this.fair = switch (lockKind) {
+            case "fair" -> true;
+            case "reentrant" -> false;
+            default -> seed % 3 == 0;
+        };
         this.rng = new Random(seed);
         boolean calm = rng.nextInt(5) == 0;
         this.loseReply = calm ? 0 : rng.nextDouble() * 0.06;
@@ -219,7 +242,7 @@ final class TimingSimulation {
         this.reenter = rng.nextDouble() * 0.2;
         this.timerRate = 0.05 + rng.nextDouble() * 0.4;
         int lanes = rng.nextBoolean() ? 1 : 1 + rng.nextInt(3);
-        this.redis = new SimRedis(lanes, this::log);
+        this.redis = new SimRedis(lanes, this::log, () -> EPOCH_MS + clock.now() / 1_000_000);
         int handoffRun = 1 + rng.nextInt(4);
         for (int c = 1; c <= 2; c++) {
             Client client = new Client("c" + c, handoffRun);
@@ -231,7 +254,7 @@ final class TimingSimulation {
                 actors.add(a);
             }
         }
-        log("seed " + seed + ": " + (calm ? "calm" : "faults") + String.format(
+        log("seed " + seed + ": " + (fair ? "fair lock, " : "reentrant lock, ") + (calm ? "calm" : "faults") + String.format(
                 " loseReply %.3f timeOut %.3f refuse %.3f duplicate %.3f disconnect %.3f failSubscribe %.3f"
                         + " cancel %.3f tryOnce %.2f reenter %.2f timer %.2f", loseReply, timeOut, refuse, duplicate,
                 disconnect, failSubscribe, cancel, tryOnce, reenter, timerRate)
@@ -351,6 +374,7 @@ final class TimingSimulation {
                 events.add(new Event(3 * loseReply, () -> {
                     log("reply LOST of " + o + " (it ran: " + o.result + ")");
                     excused.addAll(o.fields());
+                    queueExcused.addAll(o.queued());
                     redis.loseReply(o);
                 }));
             }
@@ -361,15 +385,17 @@ final class TimingSimulation {
                     events.add(new Event(timeOut, () -> {
                         log("TIMEOUT of queued " + o + " (it stays queued)");
                         excused.addAll(o.fields());
+                        queueExcused.addAll(o.queued());
                         redis.timeOut(o);
                     }));
                 }
                 if (refuse > 0) {
                     events.add(new Event(refuse, () -> {
                         log("REFUSED before sending: " + o);
-                        if (o.script.equals("lock-release")) {
+                        if (o.releases(o.args.get(1))) {
                             excused.add(o.args.get(1)); // a give-back is sent again after a pause (GiveBack)
                         }
+                        queueExcused.addAll(o.queued());
                         redis.refuse(o);
                     }));
                 }
@@ -443,7 +469,8 @@ final class TimingSimulation {
         if (t == null) {
             return false;
         }
-        if (wait > BOUND_NANOS && !redis.hashes.containsKey(LOCK) && !redis.freedByExpiry.contains(LOCK)) {
+        if (wait > BOUND_NANOS && !redis.hashes.containsKey(LOCK) && !redis.freedByExpiry.contains(LOCK)
+                && (!fair || liveHead())) {
             List<Actor> waiting = actors.stream().filter(a -> a.doing == Doing.ACQUIRING).toList();
             if (!waiting.isEmpty()) {
                 violation("asleep", waiting + " wait(s) for a free lock with nothing to wake them before "
@@ -453,6 +480,21 @@ final class TimingSimulation {
         }
         fireTimer();
         return true;
+    }
+
+    /**
+     * @return whether the fair queue's head is an owner waiting now: the release told it, so it must
+     *     not sleep; a stale head (its give-up lost) or none (a waiter's entry passed its deadline
+     *     while its polls were stalled) leaves the waiters to their polls, at most a third of the
+     *     fair wait apart
+     */
+    private boolean liveHead() {
+        List<String> q = redis.queue(QUEUE);
+        if (q.isEmpty()) {
+            return false;
+        }
+        Actor a = actor(q.get(0));
+        return a != null && a.field.equals(q.get(0)) && a.doing == Doing.ACQUIRING;
     }
 
     private void fireTimer() {
@@ -578,7 +620,9 @@ final class TimingSimulation {
     }
 
     private String hashState() {
-        return "hash " + (redis.hashes.containsKey(LOCK) ? redis.hashes.get(LOCK) : "{}");
+        return "hash " + (redis.hashes.containsKey(LOCK) ? redis.hashes.get(LOCK) : "{}")
+                + (fair ? " queue " + redis.queue(QUEUE) + " deadlines " + redis.deadlines(
+                        "redisson_lock_timeout:{" + LOCK + "}") : "");
     }
 
     private boolean inFlight(String field) {
@@ -592,7 +636,7 @@ final class TimingSimulation {
 
     private boolean releaseInFlight(String field) {
         for (SimRedis.Op o : redis.ops) {
-            if (o.script.equals("lock-release") && o.args.get(1).equals(field)) {
+            if (o.releases(field)) {
                 return true;
             }
         }
@@ -714,6 +758,11 @@ final class TimingSimulation {
     private void finalCheck() {
         if (!hash().isEmpty()) {
             violation("done", "the lock is still held after every owner finished: " + hashState());
+        }
+        for (String f : redis.queue(QUEUE)) {
+            if (!queueExcused.contains(f)) {
+                violation("queue", f + " is still queued for the fair lock after its wait ended: " + redis.queue(QUEUE));
+            }
         }
         for (Client c : clients) {
             if (c.holds.size() != 0) {
