@@ -566,6 +566,8 @@ final class SimRedis {
     final class Executor implements CommandExecutor {
         private final String client;
         private final java.util.Random laneChooser;
+        /** After close every call fails; calls already sent still run and answer. */
+        boolean closed;
 
         Executor(String client, java.util.Random laneChooser) {
             this.client = client;
@@ -573,6 +575,10 @@ final class SimRedis {
         }
 
         private CompletableFuture<Object> send(Script script, List<String> keys, List<String> args) {
+            if (closed) {
+                log.accept("  " + client + " (closed) refuses " + script.name() + " " + args);
+                return CompletableFuture.failedFuture(new IllegalStateException("simulated executor is closed"));
+            }
             Op o = new Op(++nextOp, client, script.name(), List.copyOf(keys), List.copyOf(args),
                     lanes > 1 ? laneChooser.nextInt(lanes) : 0);
             ops.add(o);
@@ -582,6 +588,9 @@ final class SimRedis {
 
         @Override
         public Object evalSha(Script script, List<String> keys, List<String> args) {
+            if (closed) {
+                throw new IllegalStateException("simulated executor is closed");
+            }
             log.accept("  " + client + " runs (blocking) " + script.name() + " " + args);
             return execute(client, script.name(), keys, args);
         }
@@ -603,6 +612,9 @@ final class SimRedis {
 
         @Override
         public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
+            if (closed) {
+                return CompletableFuture.failedFuture(new IllegalStateException("simulated executor is closed"));
+            }
             Sub s = new Sub(client, channel, listener);
             pendingSubs.add(s);
             log.accept("  " + client + " asks to subscribe " + channel);
@@ -621,6 +633,7 @@ final class SimRedis {
 
         @Override
         public void close() {
+            closed = true;
         }
     }
 }

@@ -146,6 +146,18 @@ final class SimTimer {
             this.owner = owner;
         }
 
+        /** As the client's ScheduledThreadPoolExecutor: refuses new tasks, and what is scheduled never runs. */
+        @Override
+        public List<Runnable> shutdownNow() {
+            super.shutdownNow();
+            for (Task t : tasks) {
+                if (t.owner.equals(owner)) {
+                    t.cancelled = true;
+                }
+            }
+            return List.of();
+        }
+
         private Task add(Runnable command, long delay, long period, TimeUnit unit) {
             if (isShutdown()) {
                 throw new RejectedExecutionException("the client's timer is shut down");

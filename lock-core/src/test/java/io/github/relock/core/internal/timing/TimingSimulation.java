@@ -135,6 +135,13 @@ final class TimingSimulation {
         final Waiters waiters;
         final Engine engine;
         final Watchdog watchdog;
+        final SimTimer.View timer;
+        /** close() has begun: it waits for the client's waits ({@link #closeStep}). */
+        boolean closing;
+        /** close() has returned: the timer and the driver are shut. */
+        boolean closed;
+        /** close() stopped waiting for waits whose calls never answered: their queue entries may stay until they expire. */
+        boolean closeTimedOut;
         final RedisLock lock;
         final List<Actor> actors = new ArrayList<>();
 
@@ -146,7 +153,7 @@ final class TimingSimulation {
                     .subscriptionTimeout(Duration.ofHours(1))
                     .commandTimeout(Duration.ofMillis(1))
                     .build();
-            SimTimer.View timer = clock.view(id);
+            this.timer = clock.view(id);
             ScriptRunner runner = new ScriptRunner(executor, 0, 0, null, id);
             this.waiters = new Waiters(executor, false);
             executor.setConnectionListener(waiters);
@@ -216,11 +223,16 @@ final class TimingSimulation {
 
     /** Whether the seed's lock is the fair lock (else the reentrant lock). */
     final boolean fair;
+    /** The step at which {@link #closer} closes, or 0: no client closes. */
+    private final int closeStep;
+    private final Client closer;
 
     /**
      * @param lockKind "reentrant", "fair", or "mixed" (every third seed fair)
+     * @param closeKind "never", "always" (one client closes at a random step), or "mixed" (every
+     *     second seed)
      */
-    TimingSimulation(long seed, boolean trace, boolean sameOwnerAfterCancel, String lockKind) {
+    TimingSimulation(long seed, boolean trace, boolean sameOwnerAfterCancel, String lockKind, String closeKind) {
         this.seed = seed;
         this.trace = trace;
         this.sameOwnerAfterCancel = sameOwnerAfterCancel;
@@ -254,7 +266,15 @@ final class TimingSimulation {
                 actors.add(a);
             }
         }
-        log("seed " + seed + ": " + (fair ? "fair lock, " : "reentrant lock, ") + (calm ? "calm" : "faults") + String.format(
+        boolean closes = switch (closeKind) {
+            case "always" -> true;
+            case "never" -> false;
+            default -> seed % 2 == 0;
+        };
+        this.closeStep = closes ? 50 + rng.nextInt(MAIN_STEPS - 50) : 0;
+        this.closer = closes ? clients.get(rng.nextInt(clients.size())) : null;
+        log("seed " + seed + ": " + (fair ? "fair lock, " : "reentrant lock, ")
+                + (closes ? closer.id + " closes at step " + closeStep + ", " : "") + (calm ? "calm" : "faults") + String.format(
                 " loseReply %.3f timeOut %.3f refuse %.3f duplicate %.3f disconnect %.3f failSubscribe %.3f"
                         + " cancel %.3f tryOnce %.2f reenter %.2f timer %.2f", loseReply, timeOut, refuse, duplicate,
                 disconnect, failSubscribe, cancel, tryOnce, reenter, timerRate)
@@ -286,9 +306,12 @@ final class TimingSimulation {
     List<String> run() {
         try {
             for (step = 1; step <= MAIN_STEPS && violations.isEmpty(); step++) {
-                if (!next()) {
+                if (step == closeStep) {
+                    startClose(closer);
+                } else if (!next()) {
                     break;
                 }
+                closeProgress();
                 check();
             }
             draining = true;
@@ -304,6 +327,7 @@ final class TimingSimulation {
                     violation("done", "nothing can happen any more, yet " + pending());
                     break;
                 }
+                closeProgress();
                 check();
             }
             if (violations.isEmpty()) {
@@ -427,6 +451,16 @@ final class TimingSimulation {
                         + redis.reconnect(c) + " message(s) lost; reconnected")));
             }
         }
+        for (Client c : clients) {
+            if (c.closing && !c.closed && !draining && redis.ops.stream().anyMatch(o -> o.client.equals(c.id))) {
+                events.add(new Event(0.5, () -> {
+                    log(c.id + "'s close() STOPS WAITING for " + active(c).size() + " wait(s) (its calls did not answer"
+                            + " within the command timeout)");
+                    c.closeTimedOut = true;
+                    finishClose(c);
+                }));
+            }
+        }
         String orphan = orphan();
         if (!draining) {
             if (clock.next() != null) {
@@ -508,9 +542,68 @@ final class TimingSimulation {
         redis.expire(LOCK);
     }
 
+    // ---------------------------------------------------------------- close()
+
+    /**
+     * DefaultLockClient.close(), step by step, with its wait for the client's waits
+     * (Waiters.closeAll) turned into simulation steps: the waits are woken, and the simulation goes
+     * on until none is active (or, with faults, close() gives up on calls that do not answer); then
+     * the timer and the driver are shut. Keep in step with DefaultLockClient.close().
+     */
+    private void startClose(Client c) {
+        log(c.id + " CLOSES (" + active(c).size() + " wait(s) active)");
+        c.closing = true;
+        c.engine.close();
+        c.watchdog.stop();
+        c.holds.close();
+        c.engine.failPending();
+        c.waiters.closeAll(0); // wakes them; the simulation runs them (closeProgress)
+        for (Actor a : c.actors) {
+            a.count = 0; // the client reported its holds CLIENT_CLOSED; its owners hold nothing any more
+        }
+    }
+
+    private void closeProgress() {
+        for (Client c : clients) {
+            if (c.closing && !c.closed && active(c).isEmpty()) {
+                finishClose(c);
+            }
+        }
+    }
+
+    private void finishClose(Client c) {
+        c.timer.shutdownNow();
+        c.executor.close();
+        c.closed = true;
+        log("  " + c.id + "'s close() returns");
+    }
+
+    private static final Field ACTIVE;
+
+    static {
+        try {
+            ACTIVE = Waiters.class.getDeclaredField("active");
+            ACTIVE.setAccessible(true);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** @return the waits close() waits for (Waiters.active) */
+    private static Set<?> active(Client c) {
+        try {
+            return (Set<?>) ACTIVE.get(c.waiters);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     // ---------------------------------------------------------------- the owners
 
     private Event actorEvent(Actor a) {
+        if (a.client.closing) {
+            return null;
+        }
         switch (a.doing) {
             case IDLE -> {
                 if (draining) {
@@ -567,7 +660,8 @@ final class TimingSimulation {
             }
             Throwable cause = unwrap(t);
             log("  " + a + "'s lock call ends: " + (t == null ? "not acquired" : cause));
-            if (t != null && !(cause instanceof RedisUnavailableException) && !(cause instanceof CancellationException)) {
+            if (t != null && !(cause instanceof RedisUnavailableException) && !(cause instanceof CancellationException)
+                    && !a.client.closing) {
                 violation("call", a + "'s lock call failed with " + cause);
             }
         });
@@ -597,6 +691,9 @@ final class TimingSimulation {
                 return;
             }
             log("  " + a + "'s unlock failed: " + cause);
+            if (a.client.closing) {
+                return;
+            }
             if (cause instanceof IllegalMonitorStateException && !wasTold && !a.toldLost) {
                 violation("field", a + " believed it held the lock, and its unlock found it did not: " + cause.getMessage());
             } else if (!(cause instanceof RedisUnavailableException) && !(cause instanceof IllegalMonitorStateException)) {
@@ -702,7 +799,7 @@ final class TimingSimulation {
             Actor a = actor(f);
             if (a == null) {
                 violation("orphan", "unknown field " + f);
-            } else if (hold(f) == null && !inFlight(f) && !excused.contains(f)
+            } else if (hold(f) == null && !inFlight(f) && !excused.contains(f) && !a.client.closing
                     && !(a.field.equals(f) && a.doing == Doing.ACQUIRING)) { // a transfer its wait will resolve
                 violation("orphan", f + " is in Redis (" + hashState() + ") with no hold, no call in flight for it"
                         + " and no lost reply to explain it");
@@ -760,8 +857,10 @@ final class TimingSimulation {
             violation("done", "the lock is still held after every owner finished: " + hashState());
         }
         for (String f : redis.queue(QUEUE)) {
-            if (!queueExcused.contains(f)) {
-                violation("queue", f + " is still queued for the fair lock after its wait ended: " + redis.queue(QUEUE));
+            Actor a = actor(f);
+            if (!queueExcused.contains(f) && !(a != null && a.client.closeTimedOut)) {
+                violation("queue", f + " is still queued for the fair lock after its wait ended"
+                        + (a != null && a.client.closed ? " and its client closed" : "") + ": " + redis.queue(QUEUE));
             }
         }
         for (Client c : clients) {
@@ -773,7 +872,7 @@ final class TimingSimulation {
                         + c.waiters.activeChannels() + " channel(s)");
             }
             int empty = emptyLines(c.handoff);
-            if (c.handoff.activeLines() - empty != 0) {
+            if (c.handoff.activeLines() - empty != 0 && !c.closed) { // a closed client's lines go with it
                 violation("done", c.id + " still has " + (c.handoff.activeLines() - empty)
                         + " hand-off line(s) with offers or a local holder");
             }
