@@ -205,7 +205,7 @@ final class SimRedis {
         return r;
     }
 
-    /** Without lanes every call in {@code state}; with lanes the oldest of each lane (calls run, and answer, in order). */
+    /** Without lanes every call in {@code state}; with lanes the oldest of each lane (it runs and answers in order). */
     private List<Op> heads(State state) {
         List<Op> r = new ArrayList<>();
         boolean[] seen = new boolean[lanes];

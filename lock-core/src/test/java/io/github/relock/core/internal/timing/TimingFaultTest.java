@@ -38,11 +38,13 @@ class TimingFaultTest {
         List<Long> failed = new ArrayList<>();
         String firstReport = null;
         int emptyLineSeeds = 0;
+        java.util.Map<String, Integer> exercised = new java.util.TreeMap<>();
         long start = System.nanoTime();
         for (long s = first; s < first + seeds && failed.size() < MAX_FAILURES; s++) {
             TimingSimulation sim = new TimingSimulation(s, false, SAME_OWNER, LOCK_KIND, CLOSE_KIND);
             List<String> violations = sim.run();
             emptyLineSeeds += sim.emptyLinesLeft() > 0 ? 1 : 0;
+            sim.counts().forEach((k, v) -> exercised.merge(k, v, Integer::sum));
             if (!violations.isEmpty()) {
                 System.out.println("timing seed " + s + ": " + violations);
                 failed.add(s);
@@ -53,7 +55,7 @@ class TimingFaultTest {
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
         System.out.println("timing seeds " + first + ".." + (first + seeds - 1) + ": " + failed.size() + " failed, "
-                + ms + " ms; " + emptyLineSeeds + " ended with an empty hand-off line kept");
+                + ms + " ms; " + emptyLineSeeds + " ended with an empty hand-off line kept; exercised " + exercised);
         if (!failed.isEmpty()) {
             fail(failed.size() + " seed(s) failed" + (failed.size() == MAX_FAILURES ? " (stopped looking)" : "")
                     + ": " + failed + "\n" + firstReport);

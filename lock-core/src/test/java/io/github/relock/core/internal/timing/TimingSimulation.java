@@ -36,9 +36,11 @@ import java.util.concurrent.TimeUnit;
  *
  * Two clients, each the engine's real parts (wait machine, hand-off lines, hold registry,
  * watchdog, script runner, channels) assembled as DefaultLockClient does, over SimRedis, share one
- * reentrant lock. A few owners per client (thread ids given to the async API) lock, try, re-enter,
- * cancel and unlock. Everything runs on this one thread: every future completes here, every timer
- * task runs here (SimTimer's virtual clock), so a seed is one schedule, replayed exactly.
+ * lock: the reentrant lock, or (every third seed) the fair lock. A few owners per client (thread
+ * ids given to the async API) lock, try, re-enter, cancel and unlock; an owner that cancels goes
+ * on as a new owner (a new thread), since its cancelled wait may still be running. Optionally one
+ * client closes at a random step. Everything runs on this one thread: every future completes here,
+ * every timer task runs here (SimTimer's virtual clock), so a seed is one schedule, replayed exactly.
  *
  * Each step the seeded RNG picks one enabled event by weight: an owner's next call, a queued script
  * run on the model, a reply delivered, lost, timed out or refused, a subscription confirmed or
@@ -69,6 +71,9 @@ import java.util.concurrent.TimeUnit;
  *   asleep  no waiter sleeps on a free lock for longer than BOUND (unless the lock went free by
  *           expiry, which publishes nothing: then the waiter's own timer, the TTL it saw, is the bound)
  *   done    every call ends, and the client is left with no hold, wait, channel or hand-off line
+ *           (an empty line is only noted: Handoff.claim's run-bound branch leaves it behind)
+ *   queue   no fair-queue entry outlives its wait, nor its client's close(), unless a reply of its
+ *           attempt or give-up was lost or close() gave up waiting (it then leaves by its deadline)
  *
  * Thread-safety: not thread-safe; one seed on one thread.
  */
@@ -140,7 +145,7 @@ final class TimingSimulation {
         boolean closing;
         /** close() has returned: the timer and the driver are shut. */
         boolean closed;
-        /** close() stopped waiting for waits whose calls never answered: their queue entries may stay until they expire. */
+        /** close() gave up on waits whose calls never answered: their queue entries may stay till they expire. */
         boolean closeTimedOut;
         final RedisLock lock;
         final List<Actor> actors = new ArrayList<>();
@@ -199,6 +204,8 @@ final class TimingSimulation {
      */
     private final Set<String> queueExcused = new LinkedHashSet<>();
     private int step;
+    /** What the seed exercised, for the run's summary: event name -> how often. */
+    private final Map<String, Integer> counts = new LinkedHashMap<>();
     private int emptyLinesLeft;
     private boolean draining;
     // this seed's rates
@@ -274,7 +281,8 @@ final class TimingSimulation {
         this.closeStep = closes ? 50 + rng.nextInt(MAIN_STEPS - 50) : 0;
         this.closer = closes ? clients.get(rng.nextInt(clients.size())) : null;
         log("seed " + seed + ": " + (fair ? "fair lock, " : "reentrant lock, ")
-                + (closes ? closer.id + " closes at step " + closeStep + ", " : "") + (calm ? "calm" : "faults") + String.format(
+                + (closes ? closer.id + " closes at step " + closeStep + ", " : "")
+                + (calm ? "calm" : "faults") + String.format(
                 " loseReply %.3f timeOut %.3f refuse %.3f duplicate %.3f disconnect %.3f failSubscribe %.3f"
                         + " cancel %.3f tryOnce %.2f reenter %.2f timer %.2f", loseReply, timeOut, refuse, duplicate,
                 disconnect, failSubscribe, cancel, tryOnce, reenter, timerRate)
@@ -344,6 +352,15 @@ final class TimingSimulation {
         return violations;
     }
 
+    private void count(String what) {
+        counts.merge(what, 1, Integer::sum);
+    }
+
+    /** @return what the seed exercised: event name -> how often */
+    Map<String, Integer> counts() {
+        return counts;
+    }
+
     String report(int tail) {
         StringBuilder sb = new StringBuilder();
         sb.append("timing seed ").append(seed).append(" failed: ").append(violations).append('\n');
@@ -386,6 +403,13 @@ final class TimingSimulation {
             events.add(new Event(3, () -> {
                 log("redis runs " + o);
                 redis.run(o);
+                count(o.script);
+                if (o.args.contains("resolve")) {
+                    count("resolving attempt");
+                }
+                if (List.of(2L, 0L).equals(o.result)) {
+                    count("hand-off");
+                }
                 log("  -> " + o.result + " " + hashState());
             }));
         }
@@ -397,6 +421,7 @@ final class TimingSimulation {
             if (!draining && loseReply > 0) {
                 events.add(new Event(3 * loseReply, () -> {
                     log("reply LOST of " + o + " (it ran: " + o.result + ")");
+                    count("reply lost");
                     excused.addAll(o.fields());
                     queueExcused.addAll(o.queued());
                     redis.loseReply(o);
@@ -408,6 +433,7 @@ final class TimingSimulation {
                 if (timeOut > 0) {
                     events.add(new Event(timeOut, () -> {
                         log("TIMEOUT of queued " + o + " (it stays queued)");
+                        count("call timed out");
                         excused.addAll(o.fields());
                         queueExcused.addAll(o.queued());
                         redis.timeOut(o);
@@ -416,6 +442,7 @@ final class TimingSimulation {
                 if (refuse > 0) {
                     events.add(new Event(refuse, () -> {
                         log("REFUSED before sending: " + o);
+                        count("call refused");
                         if (o.releases(o.args.get(1))) {
                             excused.add(o.args.get(1)); // a give-back is sent again after a pause (GiveBack)
                         }
@@ -433,6 +460,7 @@ final class TimingSimulation {
             if (!draining && failSubscribe > 0) {
                 events.add(new Event(2 * failSubscribe, () -> {
                     log("subscribe FAILS: " + s);
+                    count("subscribe failed");
                     redis.failSubscribe(s);
                 }));
             }
@@ -444,11 +472,17 @@ final class TimingSimulation {
             String c = in.getKey();
             events.add(new Event(2, () -> log("pub/sub delivers " + redis.deliver(c, false))));
             if (!draining && duplicate > 0) {
-                events.add(new Event(2 * duplicate, () -> log("pub/sub delivers TWICE " + redis.deliver(c, true))));
+                events.add(new Event(2 * duplicate, () -> {
+                    log("pub/sub delivers TWICE " + redis.deliver(c, true));
+                    count("message twice");
+                }));
             }
             if (!draining && disconnect > 0) {
-                events.add(new Event(2 * disconnect, () -> log("pub/sub connection of " + c + " BREAKS, "
-                        + redis.reconnect(c) + " message(s) lost; reconnected")));
+                events.add(new Event(2 * disconnect, () -> {
+                    log("pub/sub connection of " + c + " BREAKS, " + redis.reconnect(c)
+                            + " message(s) lost; reconnected");
+                    count("pub/sub broken");
+                }));
             }
         }
         for (Client c : clients) {
@@ -539,6 +573,7 @@ final class TimingSimulation {
 
     private void expire(String field) {
         log("key " + LOCK + " EXPIRES (orphan field " + field + ")");
+        count("orphan expired");
         redis.expire(LOCK);
     }
 
@@ -552,6 +587,7 @@ final class TimingSimulation {
      */
     private void startClose(Client c) {
         log(c.id + " CLOSES (" + active(c).size() + " wait(s) active)");
+        count("close");
         c.closing = true;
         c.engine.close();
         c.watchdog.stop();
@@ -626,6 +662,7 @@ final class TimingSimulation {
                 }
                 return new Event(cancel, () -> {
                     log(a + " CANCELS its lock call");
+                    count("cancel");
                     a.call.cancel(false);
                     if (!sameOwnerAfterCancel) {
                         a.become(a.ownerId + OWNER_STRIDE);
@@ -656,6 +693,7 @@ final class TimingSimulation {
                 }
                 a.count++;
                 log("  " + a + " holds the lock (count " + a.count + ")");
+                count("acquired");
                 return;
             }
             Throwable cause = unwrap(t);
@@ -695,8 +733,10 @@ final class TimingSimulation {
                 return;
             }
             if (cause instanceof IllegalMonitorStateException && !wasTold && !a.toldLost) {
-                violation("field", a + " believed it held the lock, and its unlock found it did not: " + cause.getMessage());
-            } else if (!(cause instanceof RedisUnavailableException) && !(cause instanceof IllegalMonitorStateException)) {
+                violation("field", a + " believed it held the lock, and its unlock found it did not: "
+                        + cause.getMessage());
+            } else if (!(cause instanceof RedisUnavailableException)
+                    && !(cause instanceof IllegalMonitorStateException)) {
                 violation("call", a + "'s unlock failed with " + cause);
             }
         });
