@@ -227,6 +227,8 @@ final class TimingSimulation {
      * applies their replies in the order they arrive, not the order Redis ran them.
      */
     private final boolean sameOwnerAfterCancel;
+    /** The non-default options this seed ran with, as system properties (for the replay command). */
+    private final String options;
 
     /** Whether the seed's lock is the fair lock (else the reentrant lock). */
     final boolean fair;
@@ -243,6 +245,9 @@ final class TimingSimulation {
         this.seed = seed;
         this.trace = trace;
         this.sameOwnerAfterCancel = sameOwnerAfterCancel;
+        this.options = (lockKind.equals("mixed") ? "" : " -Drelock.timing.lock=" + lockKind)
+                + (closeKind.equals("never") ? "" : " -Drelock.timing.close=" + closeKind)
+                + (sameOwnerAfterCancel ? " -Drelock.timing.sameOwnerAfterCancel=true" : "");
         this.fair = switch (lockKind) {
             case "fair" -> true;
             case "reentrant" -> false;
@@ -364,8 +369,8 @@ final class TimingSimulation {
     String report(int tail) {
         StringBuilder sb = new StringBuilder();
         sb.append("timing seed ").append(seed).append(" failed: ").append(violations).append('\n');
-        sb.append("replay: mvn -B -pl lock-core test -Dtest=TimingFaultTest#replayOneSeed -Drelock.timing.seed=")
-                .append(seed).append(" -Dsurefire.failIfNoSpecifiedTests=false\n");
+        sb.append("replay: mvn -B -pl lock-core -am test -Dtest=TimingFaultTest#replayOneSeed -Drelock.timing.seed=")
+                .append(seed).append(" -Dsurefire.failIfNoSpecifiedTests=false").append(options).append('\n');
         sb.append(log.get(0)).append('\n');
         int from = Math.max(1, log.size() - tail);
         if (from > 1) {
