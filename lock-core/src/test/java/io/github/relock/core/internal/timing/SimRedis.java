@@ -93,7 +93,18 @@ final class SimRedis {
 
         @Override
         public String toString() {
-            return "op" + id + " " + client + " " + script + " " + args + (lanes > 1 ? " lane " + lane : "");
+            return "op" + id + " " + client + " " + script + " " + shownArgs() + (lanes > 1 ? " lane " + lane : "");
+        }
+
+        /** The arguments, the fair scripts' wall clock shown as {@code <now>} (the model runs on the simulation's). */
+        private List<String> shownArgs() {
+            int now = script.equals("fair-acquire") ? 3 : script.equals("fair-release") ? 2 : -1;
+            if (now < 0) {
+                return args;
+            }
+            List<String> shown = new ArrayList<>(args);
+            shown.set(now, "<now>");
+            return shown;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.github.relock.core.internal.timing;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
@@ -60,6 +61,21 @@ class TimingFaultTest {
             fail(failed.size() + " seed(s) failed" + (failed.size() == MAX_FAILURES ? " (stopped looking)" : "")
                     + ": " + failed + "\n" + firstReport);
         }
+    }
+
+    /** A seed is its schedule: run twice, it makes the same steps (what a replay relies on). */
+    @Test
+    void sameSeed_replaysTheSameSchedule() {
+        for (long s = 1; s <= 12; s++) {
+            List<String> first = schedule(new TimingSimulation(s, false, true, "mixed", "mixed"));
+            List<String> again = schedule(new TimingSimulation(s, false, true, "mixed", "mixed"));
+            assertEquals(first, again, "seed " + s + " ran differently the second time");
+        }
+    }
+
+    private static List<String> schedule(TimingSimulation sim) {
+        sim.run();
+        return sim.schedule();
     }
 
     @Test

@@ -361,6 +361,11 @@ final class TimingSimulation {
         counts.merge(what, 1, Integer::sum);
     }
 
+    /** @return the schedule as run so far, one line per event and per call the engine made */
+    List<String> schedule() {
+        return List.copyOf(log);
+    }
+
     /** @return what the seed exercised: event name -> how often */
     Map<String, Integer> counts() {
         return counts;
