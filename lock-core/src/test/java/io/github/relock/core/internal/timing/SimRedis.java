@@ -96,15 +96,8 @@ final class SimRedis {
             return "op" + id + " " + client + " " + script + " " + shownArgs() + (lanes > 1 ? " lane " + lane : "");
         }
 
-        /** The arguments, the fair scripts' wall clock shown as {@code <now>} (the model runs on the simulation's). */
         private List<String> shownArgs() {
-            int now = script.equals("fair-acquire") ? 3 : script.equals("fair-release") ? 2 : -1;
-            if (now < 0) {
-                return args;
-            }
-            List<String> shown = new ArrayList<>(args);
-            shown.set(now, "<now>");
-            return shown;
+            return shown(script, args);
         }
     }
 
@@ -149,6 +142,17 @@ final class SimRedis {
         public String toString() {
             return "'" + payload + "' on " + to.channel + " to " + to.client;
         }
+    }
+
+    /** @return the arguments, the fair scripts' wall clock shown as {@code <now>} (the model reads its own) */
+    static List<String> shown(String script, List<String> args) {
+        int now = script.equals("fair-acquire") ? 3 : script.equals("fair-release") ? 2 : -1;
+        if (now < 0 || args.size() <= now) {
+            return args;
+        }
+        List<String> shown = new ArrayList<>(args);
+        shown.set(now, "<now>");
+        return shown;
     }
 
     final int lanes;
@@ -587,7 +591,7 @@ final class SimRedis {
 
         private CompletableFuture<Object> send(Script script, List<String> keys, List<String> args) {
             if (closed) {
-                log.accept("  " + client + " (closed) refuses " + script.name() + " " + args);
+                log.accept("  " + client + " (closed) refuses " + script.name() + " " + shown(script.name(), args));
                 return CompletableFuture.failedFuture(new IllegalStateException("simulated executor is closed"));
             }
             Op o = new Op(++nextOp, client, script.name(), List.copyOf(keys), List.copyOf(args),
@@ -602,7 +606,7 @@ final class SimRedis {
             if (closed) {
                 throw new IllegalStateException("simulated executor is closed");
             }
-            log.accept("  " + client + " runs (blocking) " + script.name() + " " + args);
+            log.accept("  " + client + " runs (blocking) " + script.name() + " " + shown(script.name(), args));
             return execute(client, script.name(), keys, args);
         }
 

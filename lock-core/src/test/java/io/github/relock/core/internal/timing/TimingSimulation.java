@@ -593,7 +593,9 @@ final class TimingSimulation {
      * DefaultLockClient.close(), step by step, with its wait for the client's waits
      * (Waiters.closeAll) turned into simulation steps: the waits are woken, and the simulation goes
      * on until none is active (or, with faults, close() gives up on calls that do not answer); then
-     * the timer and the driver are shut. Keep in step with DefaultLockClient.close().
+     * the timer and the driver are shut. Keep in step with DefaultLockClient.close(). Where the
+     * engine goes through identity-hashed sets (Engine.failPending, the first round of
+     * Waiters.closeAll), this does the same in a fixed order, so a seed replays exactly.
      */
     private void startClose(Client c) {
         log(c.id + " CLOSES (" + active(c).size() + " wait(s) active)");
@@ -602,8 +604,18 @@ final class TimingSimulation {
         c.engine.close();
         c.watchdog.stop();
         c.holds.close();
+        IllegalStateException closedError = new IllegalStateException("this LockClient (" + c.id
+                + ") was closed while the call was waiting");
+        for (Actor a : c.actors) {
+            if (a.doing == Doing.ACQUIRING) {
+                a.call.completeExceptionally(closedError); // Engine.failPending, owner by owner
+            }
+        }
         c.engine.failPending();
-        c.waiters.closeAll(0); // wakes them; the simulation runs them (closeProgress)
+        List<Object> waits = new ArrayList<>(active(c));
+        waits.sort(java.util.Comparator.comparing(TimingSimulation::waitField));
+        waits.forEach(TimingSimulation::wake); // Waiters.closeAll: every active wait, then every channel
+        channels(c).values().forEach(io.github.relock.core.internal.wait.Channel::wakeAll);
         for (Actor a : c.actors) {
             a.count = 0; // the client reported its holds CLIENT_CLOSED; its owners hold nothing any more
         }
@@ -632,6 +644,49 @@ final class TimingSimulation {
             ACTIVE.setAccessible(true);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final Field ENTRIES;
+    private static final Field WAIT_FIELD;
+    private static final java.lang.reflect.Method WAKE;
+
+    static {
+        try {
+            ENTRIES = Waiters.class.getDeclaredField("entries");
+            ENTRIES.setAccessible(true);
+            Class<?> wait = Class.forName("io.github.relock.core.internal.wait.Wait");
+            WAIT_FIELD = wait.getDeclaredField("field");
+            WAIT_FIELD.setAccessible(true);
+            WAKE = wait.getDeclaredMethod("wake");
+            WAKE.setAccessible(true);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static String waitField(Object wait) {
+        try {
+            return (String) WAIT_FIELD.get(wait);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void wake(Object wait) {
+        try {
+            WAKE.invoke(wait);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, io.github.relock.core.internal.wait.Channel> channels(Client c) {
+        try {
+            return (Map<String, io.github.relock.core.internal.wait.Channel>) ENTRIES.get(c.waiters);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
         }
     }
 
