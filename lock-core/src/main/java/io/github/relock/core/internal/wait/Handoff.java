@@ -277,6 +277,7 @@ public final class Handoff {
         if (bounded && l.run > 0
                 && (l.run >= maxConsecutive || System.nanoTime() - l.runStartNanos > maxRunNanos)) {
             l.run = 0; // this release ends the run: ordinary, so other clients' waiters get their chance
+            dropIfEmpty(line);
             return null;
         }
         for (Offer o : l.offers) {
@@ -288,8 +289,13 @@ public final class Handoff {
             }
         }
         l.run = 0;
-        lines.computeIfPresent(line, (k, x) -> x.offers.isEmpty() && x.heldBy == null ? null : x);
+        dropIfEmpty(line);
         return null;
+    }
+
+    /** Forgets a line with no offer and no local holder left (its memory only: it is made again when needed). */
+    private void dropIfEmpty(String line) {
+        lines.computeIfPresent(line, (k, x) -> x.offers.isEmpty() && x.heldBy == null ? null : x);
     }
 
     /** @return whether the offer is still claimed: its waiter waits for the claim's decision */
