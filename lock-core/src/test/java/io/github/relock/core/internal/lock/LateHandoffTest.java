@@ -189,8 +189,10 @@ class LateHandoffTest {
         redis.runNext(); // the transfer lands while that reply is on its way; the wake finds the wait not parked
         attemptReply.run();
 
-        assertEquals(1, redis.queued(), "the waiter attempts again at once (it would otherwise park for the "
-                + "holder's whole PTTL while holding the lock): " + redis.queuedCalls());
+        // The wait may be running another event (the wake) on another thread: its re-attempt follows that
+        // event. 10 s tells "at once" from "after its park": the park would last the holder's PTTL, 30 s.
+        await(() -> redis.queued() == 1, () -> "the waiter attempts again at once (it would otherwise park for "
+                + "the holder's whole PTTL while holding the lock): " + redis.queuedCalls());
         redis.drain();
         assertTrue(waiter.join());
         released.join();
