@@ -557,44 +557,42 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.15: a release that publishes (by another client, so no hand-off) wakes one waiter of
      * a client, the one that parked first, on a cluster too, where each relock release reaches the
      * client twice (classic and sharded): the earlier of two waiters gets the lock, and the later
-     * sends no script meanwhile. Round after round.
+     * sends no attempt meanwhile. Round after round.
      * When it fails: the two copies of one release (classic and sharded) must be one wake-up:
      * look at how the client pairs a copy with its twin ({@code Channel.heardOne}); "the later
-     * waiter got the lock first" or one script too many means the twin woke the later waiter.
+     * waiter got the lock first" or an attempt by the later waiter means the twin woke it.
      */
     @Test
     void rule20_15_publishedRelease_wakesOnlyTheEarliestLocalWaiter() throws Exception {
         String name = "tck:handoff-fifo";
         DistributedLock held = client().getLock(name); // another client: its release has nobody to hand to
-        LockClient client = kit.newLockClient(LockOptions.builder() // no renewal scripts while the rule counts
-                .lockWatchdogTimeout(Duration.ofMinutes(3)).build());
-        DistributedLock lock = client.getLock(name);
-        assertTrue(held.tryLock(0, 60, TimeUnit.SECONDS)); // loads the scripts: no NOSCRIPT retry is counted below
-        held.unlock();
-        assertTrue(lock.tryLock(0, 60, TimeUnit.SECONDS));
-        lock.unlock();
+        Faults faults = new Faults(); // no faults: it tells which thread sent each attempt
+        List<String> attempts = new CopyOnWriteArrayList<>();
+        faults.on("lock-acquire").times(Integer.MAX_VALUE).beforeSend(() -> attempts.add(Thread.currentThread().getName()));
+        DistributedLock lock = kit.newFaultyLockClient(LockOptions.defaults(), faults).getLock(name);
         for (int round = 0; round < 3; round++) {
-            assertTrue(held.tryLock(0, 60, TimeUnit.SECONDS)); // a lease: no renewal scripts
+            assertTrue(held.tryLock(0, 60, TimeUnit.SECONDS));
             try (Waiter earlier = new Waiter(lock, "tck-fifo-earlier-" + round);
                     Waiter later = startAfterParked(earlier, lock, "tck-fifo-later-" + round)) {
                 later.awaitParked();
-                long before = scriptCallsServed();
+                int before = attempts.size();
                 held.unlock(); // publishes "0"; on a cluster classic and sharded
                 CompletableFuture.anyOf(earlier.acquired, later.acquired).get(30, TimeUnit.SECONDS);
                 assertFalse(later.acquired.isDone(), "round " + round + ": the later waiter got the lock first");
-                long[] last = {scriptCallsServed(), System.nanoTime()};
+                int[] last = {attempts.size()};
+                long[] since = {System.nanoTime()};
                 Await.until(Duration.ofSeconds(20), () -> { // quiet for 200 ms: a woken later waiter has attempted
-                    long now = scriptCallsServed();
-                    if (now != last[0]) {
-                        last[0] = now;
-                        last[1] = System.nanoTime();
+                    if (attempts.size() != last[0]) {
+                        last[0] = attempts.size();
+                        since[0] = System.nanoTime();
                         return false;
                     }
-                    return System.nanoTime() - last[1] > Duration.ofMillis(200).toNanos();
-                }, () -> "scripts never went quiet");
+                    return System.nanoTime() - since[0] > Duration.ofMillis(200).toNanos();
+                }, () -> "attempts never went quiet: " + attempts);
                 later.awaitParked();
-                assertEquals(2, last[0] - before, "round " + round + ": scripts from the other client's release until"
-                        + " the earlier waiter held the lock: the release and the earlier waiter's attempt only");
+                assertEquals(List.of(earlier.thread.get().getName()), attempts.subList(before, attempts.size()),
+                        "round " + round + ": attempts sent from the other client's release until the earlier waiter"
+                                + " held the lock and the client went quiet");
                 finishInTurn(earlier, later);
             }
         }
