@@ -527,7 +527,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * (and that another of its threads still waits for) sends no script before it parks: its
      * attempt could only fail. It gets the lock once the threads holding it before it are done.
      * (Which of the two waiters goes first is not this rule's business: the hand-off run may end
-     * by time on a slow machine, and then a release wakes a waiter; rule 20.15 holds that order.)
+     * by time on a slow machine, and then a release wakes a waiter; rule 20.17 holds that order.)
      * When it fails: a thread asking for a lock its own client was just handed must park without
      * sending a script: its attempt could only fail.
      */
@@ -554,7 +554,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
     }
 
     /**
-     * Rule 20.15: a release that publishes (by another client, so no hand-off) wakes one waiter of
+     * Rule 20.17: a release that publishes (by another client, so no hand-off) wakes one waiter of
      * a client, the one that parked first, on a cluster too, where each relock release reaches the
      * client twice (classic and sharded): the earlier of two waiters gets the lock, and the later
      * sends no attempt meanwhile. Round after round.
@@ -563,7 +563,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * waiter got the lock first" or an attempt by the later waiter means the twin woke it.
      */
     @Test
-    void rule20_15_publishedRelease_wakesOnlyTheEarliestLocalWaiter() throws Exception {
+    void rule20_17_publishedRelease_wakesOnlyTheEarliestLocalWaiter() throws Exception {
         String name = "tck:handoff-fifo";
         DistributedLock held = client().getLock(name); // another client: its release has nobody to hand to
         Faults faults = new Faults(); // no faults: it tells which thread sent each attempt
