@@ -127,8 +127,9 @@ final class JedisCommandExecutor implements CommandExecutor {
         this.slotConnection = slotConnection;
         this.capabilities = Set.copyOf(caps);
         this.commandTimeoutNanos = commandTimeout.toNanos();
-        this.async = lane(Math.max(2, Runtime.getRuntime().availableProcessors()), ASYNC_QUEUE, ASYNC_THREAD_PREFIX);
-        this.urgent = lane(URGENT_THREADS, URGENT_QUEUE, URGENT_THREAD_PREFIX);
+        this.async = lane(Math.max(2, Runtime.getRuntime().availableProcessors()), ASYNC_QUEUE, ASYNC_THREAD_PREFIX,
+                ASYNC_THREADS);
+        this.urgent = lane(URGENT_THREADS, URGENT_QUEUE, URGENT_THREAD_PREFIX, URGENT_THREAD_COUNT);
         this.pubsub = new SessionPubSub(PubSubTransport.classic(client), PubSubTransport.THREAD_NAME, description,
                 commandTimeout.plusSeconds(1));
     }
@@ -315,8 +316,7 @@ final class JedisCommandExecutor implements CommandExecutor {
     }
 
     /** A pool of daemon threads started on demand, ending after 30 s idle, with a bounded FIFO queue. */
-    private static ThreadPoolExecutor lane(int threads, int queue, String prefix) {
-        AtomicInteger n = prefix.equals(ASYNC_THREAD_PREFIX) ? ASYNC_THREADS : URGENT_THREAD_COUNT;
+    private static ThreadPoolExecutor lane(int threads, int queue, String prefix, AtomicInteger n) {
         ThreadPoolExecutor lane = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(queue), r -> {
                     Thread t = new Thread(r, prefix + n.incrementAndGet());

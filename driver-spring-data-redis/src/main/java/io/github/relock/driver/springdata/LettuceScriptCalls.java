@@ -46,6 +46,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <p>Thread-safety: safe for use by several threads.
  */
 final class LettuceScriptCalls implements ScriptCalls {
+    private static final System.Logger LOG = System.getLogger(LettuceScriptCalls.class.getName());
 
     private final RedisConnectionFactory factory;
     private final Duration timeout;
@@ -167,9 +168,13 @@ final class LettuceScriptCalls implements ScriptCalls {
     private CompletableFuture<StatefulConnection<byte[], byte[]>> connectRenewal() {
         CompletableFuture<StatefulConnection<byte[], byte[]>> open = CompletableFuture.supplyAsync(() -> {
             AbstractRedisClient client = ((LettuceConnectionFactory) factory).getRequiredNativeClient();
-            StatefulConnection<byte[], byte[]> c = client instanceof RedisClusterClient cluster
-                    ? cluster.connect(ByteArrayCodec.INSTANCE)
-                    : ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+            StatefulConnection<byte[], byte[]> c;
+            if (client instanceof RedisClusterClient cluster) {
+                cluster.getPartitions(); // a cluster connect needs the topology; Spring may not have it yet
+                c = cluster.connect(ByteArrayCodec.INSTANCE);
+            } else {
+                c = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+            }
             if (closed) {
                 c.closeAsync();
                 throw new IllegalStateException("closed while connecting");
@@ -182,6 +187,10 @@ final class LettuceScriptCalls implements ScriptCalls {
         });
         open.whenComplete((c, failure) -> {
             if (failure != null) {
+                if (!closed) {
+                    LOG.log(System.Logger.Level.WARNING, "relock could not open its renewal connection ("
+                            + failure + "); renewals share the factory's connection until it opens");
+                }
                 synchronized (this) {
                     if (renewal == open) {
                         renewal = null;
