@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Nested;
  * <p>The chapters: 1 driver conformance (replies, NOSCRIPT, errors, async, the one pub/sub
  * connection, reconnect, close), 2 the reentrant lock (a smoke test of the whole path), 5 waiting
  * and wake-up, 6 mutual exclusion under load, 7 failure signalling, 12 cancellation and partial
- * failure, 18 faults between the client and Redis, 21 liveness and 23 lock listeners. The engine's own chapters
+ * failure, 18 faults between the client and Redis, 21 liveness, 23 lock listeners and 27 queued
+ * calls and the renewal lane. The engine's own chapters
  * (leases, fairness, the lock family, hand-off, bad input, ...) are {@link EngineSpec}, which
  * relock runs once per topology on its reference driver; {@link RelockTck} runs both.
  *
@@ -113,6 +114,17 @@ public abstract class DriverTck extends DriverKit {
     @Nested
     class LockListeners extends LockListenerChapter {
         LockListeners() {
+            super(DriverTck.this);
+        }
+    }
+
+    /**
+     * Chapter 27: {@link QueuedCallsChapter}, run against this driver: a call the driver queued
+     * past its command timeout is never sent, and renewals never wait behind application calls.
+     */
+    @Nested
+    class QueuedCalls extends QueuedCallsChapter {
+        QueuedCalls() {
             super(DriverTck.this);
         }
     }
