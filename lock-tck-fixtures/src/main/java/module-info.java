@@ -6,6 +6,5 @@
 module io.github.relock.tck.fixtures {
     requires transitive org.junit.jupiter.api;
     requires transitive io.github.relock.embeddedredis;
-    requires static testcontainers;
     exports io.github.relock.tck.fixtures;
 }

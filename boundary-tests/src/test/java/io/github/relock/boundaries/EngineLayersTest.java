@@ -1,5 +1,6 @@
 package io.github.relock.boundaries;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -22,7 +23,7 @@ class EngineLayersTest {
     static void importClasses() {
         core = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.github.relock.core");
+                .importPackages("io.github.relock.core", "io.github.relock.spi");
     }
 
     @Test
@@ -50,6 +51,15 @@ class EngineLayersTest {
                 .whereLayer("observe").mayOnlyBeAccessedByLayers("hold", "lock", "client")
                 .because("each room of the engine is understood from the rooms below it: the wait machine knows "
                         + "no lock and no hold, the hold registry knows no wait, protocols know only their scripts")
+                .check(core);
+    }
+
+    @Test
+    void driverSpi_dependsOnNothingOfTheEngine() {
+        noClasses().that().resideInAPackage("io.github.relock.spi..")
+                .should().dependOnClassesThat().resideInAPackage("io.github.relock.core..")
+                .because("the SPI is the stable, exported contract drivers compile against: it stands below the "
+                        + "engine, so no engine change can reach a driver through it")
                 .check(core);
     }
 

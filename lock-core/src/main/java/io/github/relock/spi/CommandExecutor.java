@@ -37,13 +37,31 @@ import java.util.concurrent.CompletableFuture;
  * its own: a lock script that runs twice changes a hold count. Where the client library itself
  * resends commands after a reconnect (Lettuce's at-least-once default), the driver documents it.
  *
- * <h2>Calls refused before they are sent</h2>
- * A driver that refuses an async call without sending it (for example because too many calls are
- * already waiting for one of its threads) fails the future with a
+ * <h2>Calls not sent: refused, or queued past their deadline</h2>
+ * An async call a driver does not send at once (it waits in a queue for one of the driver's
+ * threads or connections) has a deadline: the command timeout ({@link DriverOptions#commandTimeout()}),
+ * counted from the {@code evalShaAsync}/{@code evalAsync} call. A call still unsent at its deadline
+ * is never sent: the driver fails its future, and so does a driver that refuses a call outright
+ * (for example because too many calls are already waiting), with a
  * {@link io.github.relock.api.RedisUnavailableException} whose cause is a
- * {@link java.util.concurrent.RejectedExecutionException}. Core then knows the script did not run
- * and may send it again later, which it does for a release nobody else will retry (a lock given
- * back after its caller left).
+ * {@link java.util.concurrent.RejectedExecutionException}. That is the <i>not sent</i> signal:
+ * core then knows the script did not run and will not run, and may send it again or re-arm a
+ * waiter, which it does for a release nobody else will retry (a lock given back after its caller
+ * left). A call that was sent and got no answer in time is <i>reply lost</i> (whether it ran is
+ * unknown): any other {@code RedisUnavailableException}, never with that cause. A driver that
+ * cannot tell whether a timed-out call went out reports it as reply lost, and must still never
+ * send it afterwards (Lettuce's cancels a command it buffered while reconnecting). Without the
+ * deadline a release queued behind a stall runs seconds after its caller gave up on it, when a
+ * waiter has already acted on its absence.
+ *
+ * <h2>The renewal lane</h2>
+ * {@link #evalShaUrgentAsync} and {@link #evalUrgentAsync} are the async calls of core's lock
+ * watchdog: they must not wait behind the application's async calls on this executor, neither in
+ * a queue of the driver's threads nor behind a pipeline on one connection, or a burst of
+ * application calls delays a renewal past a short lease. A driver gives them a lane of their own
+ * (a thread and a connection, or a connection) and the same deadline as above. Their default is
+ * the ordinary async call, which is right only for a driver with no queue of its own that shares
+ * no connection between concurrent calls.
  *
  * <h2>Failures of subscribe</h2>
  * The future fails with {@link io.github.relock.api.RedisUnavailableException} when the connection
@@ -85,6 +103,19 @@ public interface CommandExecutor extends AutoCloseable {
 
     /** {@code EVAL} without blocking the caller; otherwise as {@link #evalShaAsync}. */
     CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args);
+
+    /**
+     * {@code EVALSHA} on the renewal lane (see "The renewal lane" above): as {@link #evalShaAsync},
+     * but never behind the application's async calls. Core sends lock renewals this way.
+     */
+    default CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
+        return evalShaAsync(script, keys, args);
+    }
+
+    /** {@code EVAL} on the renewal lane; otherwise as {@link #evalShaUrgentAsync}. */
+    default CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
+        return evalAsync(script, keys, args);
+    }
 
     /**
      * Only with {@link Capability#REPLICA_WAIT}: pipelines {@code EVALSHA} and

@@ -13,15 +13,19 @@ import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.core.RedisLocks;
 import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -414,7 +418,7 @@ public abstract class CancellationChapter extends TckChapter {
 
     /**
      * Rule 12.15: {@code close()} fails every call still waiting (IllegalStateException), and an
-     * acquisition whose reply lands after close is neither handed out nor renewed.
+     * acquisition whose reply lands after close failed the call is neither handed out nor renewed.
      * When it fails: {@code close()} must fail every waiting future with {@code
      * IllegalStateException}, and an acquisition that lands after it must be given back, never
      * registered.
@@ -437,9 +441,11 @@ public abstract class CancellationChapter extends TckChapter {
         Await.until(DEADLINE, () -> exists("tck:cw2"), () -> "the acquire never ran");
         List<LockLostEvent> closeEvents = new CopyOnWriteArrayList<>();
         acquiring.addLockLostListener(closeEvents::add);
+        // The reply lands while close() runs: after close() failed the call, while it waits for
+        // the waits it failed (an attempt out may have queued a fair owner: rule 12.25).
+        late.whenComplete((v, t) -> gate.release());
         acquiring.close(); // while the acquire's reply is still held back
         assertEquals(List.of(), closeEvents, "a hold was registered before its reply arrived");
-        gate.release();
         ExecutionException e2 = assertThrows(ExecutionException.class, () -> late.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
         assertTrue(e2.getCause() instanceof IllegalStateException, "expected IllegalStateException, got " + e2.getCause());
         awaitGone("tck:cw2", "an acquisition that landed after close is renewed");
@@ -723,6 +729,78 @@ public abstract class CancellationChapter extends TckChapter {
             holder.unlock();
             holderNr.unlock();
         }
+    }
+
+    /**
+     * Rule 12.25: {@code close()} racing the first attempt of this client's fair waiters — a
+     * thread calling {@code lock()}, {@code tryLock(30 s)}, {@code lockAsync()} or a multi-lock's
+     * {@code lock()}, on the fair and the non-reentrant fair lock that another client holds, with
+     * {@code close()} called 0 to 1 ms after the call starts, 100 rounds — leaves no queue entry and no deadline of the closed client once {@code close()}
+     * returns, and every racing call fails with {@code IllegalStateException}: a wait whose first
+     * attempt was already on its way when the client closed (and may have queued the owner) is
+     * waited for, and leaves the queue while the client can still reach Redis.
+     * When it fails: {@code close()} must wait for every wait from before its first attempt, not
+     * only for those that found the lock busy and subscribed: look at when a wait is counted as
+     * active ({@code Wait.start}) and at the async wait whose caller {@code close()} failed while
+     * its attempt was in flight.
+     */
+    @Test
+    void rule12_25_closeRacingFairFirstAttempts_leavesNoQueueEntry() throws Exception {
+        String fair = "tck:close-race";
+        String nonReentrant = "tck:close-race-nr";
+        DistributedLock holder = client().getFairLock(fair);
+        DistributedLock holderNr = client().getNonReentrantFairLock(nonReentrant);
+        holder.lock();
+        holderNr.lock();
+        Object nativeClient = kit.nativeClient(); // one native client: each round's LockClient opens its own connections
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < 100; round++) {
+                int variant = round % 4;
+                String kind = List.of("lock()", "tryLock(30 s)", "lockAsync()", "multi-lock lock()").get(variant);
+                String name = round / 4 % 2 == 0 ? fair : nonReentrant;
+                LockClient c = kit.closeAfterTest(RedisLocks.create(kit.provider(), nativeClient, LockOptions.defaults()));
+                DistributedLock lock = name.equals(fair) ? c.getFairLock(name) : c.getNonReentrantFairLock(name);
+                CountDownLatch go = new CountDownLatch(1);
+                Future<Object> call = pool.submit(() -> {
+                    go.await();
+                    switch (variant) {
+                        case 0 -> lock.lock();
+                        case 1 -> {
+                            return lock.tryLock(30, TimeUnit.SECONDS);
+                        }
+                        case 2 -> lock.lockAsync().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+                        default -> c.getMultiLock(lock).lock();
+                    }
+                    return "acquired";
+                });
+                long spinNanos = ThreadLocalRandom.current().nextInt(1_000_000);
+                go.countDown();
+                long start = System.nanoTime();
+                while (System.nanoTime() - start < spinNanos) {
+                    Thread.onSpinWait();
+                }
+                c.close();
+                String what = "round " + round + " (" + kind + " on " + name + ", close() after " + spinNanos / 1000
+                        + " us): ";
+                assertEquals(List.of(), redis("LRANGE", queueOf(name), "0", "-1"),
+                        what + "close() returned with the closed client's waiter still queued");
+                assertEquals(0L, redis("ZCARD", timeoutOf(name)), what + "close() returned with a deadline left");
+                ExecutionException e = assertThrows(ExecutionException.class,
+                        () -> call.get(DEADLINE.toSeconds(), TimeUnit.SECONDS), what + "the call did not fail");
+                Throwable cause = e.getCause() instanceof ExecutionException inner ? inner.getCause() : e.getCause();
+                assertTrue(cause instanceof IllegalStateException, what + "expected IllegalStateException, got " + cause);
+            }
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        holder.unlock();
+        holderNr.unlock();
+    }
+
+    private static String timeoutOf(String name) {
+        return "redisson_lock_timeout:{" + name + "}";
     }
 
     private static String queueOf(String name) {

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Nested;
  * <p>The chapters: 1 driver conformance (replies, NOSCRIPT, errors, async, the one pub/sub
  * connection, reconnect, close), 2 the reentrant lock (a smoke test of the whole path), 5 waiting
  * and wake-up, 6 mutual exclusion under load, 7 failure signalling, 12 cancellation and partial
- * failure, 18 faults between the client and Redis, 21 liveness, 23 lock listeners and 28 the
- * driver under the world's faults (an exhausted pool, an ACL refusing a channel). The engine's own chapters
+ * failure, 18 faults between the client and Redis, 21 liveness, 23 lock listeners, 27 queued
+ * calls and the renewal lane, and 28 the driver under the world's faults (an exhausted pool, an
+ * ACL refusing a channel, a slot moved behind the client's back). The engine's own chapters
  * (leases, fairness, the lock family, hand-off, bad input, ...) are {@link EngineSpec}, which
  * relock runs once per topology on its reference driver; {@link RelockTck} runs both.
  *
@@ -119,9 +120,21 @@ public abstract class DriverTck extends DriverKit {
     }
 
     /**
+     * Chapter 27: {@link QueuedCallsChapter}, run against this driver: a call the driver queued
+     * past its command timeout is never sent, and renewals never wait behind application calls.
+     */
+    @Nested
+    class QueuedCalls extends QueuedCallsChapter {
+        QueuedCalls() {
+            super(DriverTck.this);
+        }
+    }
+
+    /**
      * Chapter 28: {@link DriverUnderFaultsChapter}, run against this driver: the application's pool
-     * exhausted, a channel refused by an ACL; the faults come from the hooks
-     * {@link #exhaustPool} and {@link #newNativeClient(RedisTopology, String, String)}.
+     * exhausted, a channel refused by an ACL, a slot moved behind the client's back; the faults come
+     * from the hooks {@link #exhaustPool} and {@link #newNativeClient(RedisTopology, String, String)}
+     * and the fixtures.
      */
     @Nested
     class DriverUnderFaults extends DriverUnderFaultsChapter {

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A driver that wraps the driver under test and injects {@link Faults} into its script calls:
- * delayed, dropped and failed replies, failures before sending, synchronous failures, lies. Pub/sub
+ * delayed, dropped and failed replies, failures before sending, synchronous failures, lies, a
+ * stalled queue of async calls. Pub/sub
  * passes through untouched. The kit's cancellation chapter uses it to prove that no fault leaves a
  * lock behind; a driver author can use it to reproduce a failure.
  *
@@ -127,6 +128,14 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
         }
 
         private CompletableFuture<Object> async(Script script, List<String> keys, List<String> args, boolean sha) {
+            Faults.Stall stall = faults.stall();
+            if (stall != null) {
+                return faults.track(stall.submit(() -> send(script, keys, args, sha)));
+            }
+            return send(script, keys, args, sha);
+        }
+
+        private CompletableFuture<Object> send(Script script, List<String> keys, List<String> args, boolean sha) {
             Faults.Rule r = faults.match(script.name());
             if (r == null) {
                 return faults.track(sha ? d.evalShaAsync(script, keys, args) : d.evalAsync(script, keys, args));
@@ -173,6 +182,10 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
 
         @Override
         public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+            Faults.Stall stall = faults.stall();
+            if (stall != null) {
+                return faults.track(stall.submit(() -> d.evalAsync(script, keys, args)));
+            }
             return faults.track(d.evalAsync(script, keys, args)); // as eval: the fallback of an unfaulted call
         }
 

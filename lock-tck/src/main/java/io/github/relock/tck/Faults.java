@@ -6,12 +6,18 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The faults a {@link FaultInjectingDriver} injects, keyed by script name ({@code lock-acquire},
  * {@code lock-release}, {@code lock-renew}, {@code fair-acquire}, …), and what it saw: how many
- * times each script was sent and which replies it still holds back.
+ * times each script was sent and which replies it still holds back. It can also stall every
+ * asynchronous call in one queue ({@link #stallAsync()}).
  *
  * <pre>{@code
  * Faults faults = new Faults();
@@ -132,7 +138,77 @@ public final class Faults {
         }
     }
 
+    /**
+     * A stalled queue of asynchronous calls, as a driver whose async pool is saturated (Jedis, Spring
+     * Data Redis: a queued call waits for a thread, with no timeout): from {@link Faults#stallAsync()}
+     * on, every asynchronous script call waits unsent; {@link #release()} lets them through one at
+     * a time, in order, each after the previous one answered (one pool thread). Calls that their
+     * replies make queue behind. Blocking calls are not stalled (they use connections of their own).
+     *
+     * <p>Thread-safety: safe for use by several threads.
+     */
+    public static final class Stall {
+        private final ExecutorService serial = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "tck-stalled-async-pool");
+            t.setDaemon(true);
+            return t;
+        });
+        private final CompletableFuture<Void> open = new CompletableFuture<>();
+        private final AtomicInteger waiting = new AtomicInteger();
+        private final AtomicInteger unfinished = new AtomicInteger();
+
+        private Stall() {
+            serial.execute(() -> open.join()); // the one thread is busy until released
+        }
+
+        /** Lets the queued calls through, in order; from now on calls still go through one at a time. */
+        public void release() {
+            open.complete(null);
+        }
+
+        /** @return how many calls wait unsent */
+        public int queued() {
+            return waiting.get();
+        }
+
+        /** @return how many calls are queued or running (0: the queue drained and every reply was handled) */
+        public int unfinished() {
+            return unfinished.get();
+        }
+
+        CompletableFuture<Object> submit(Supplier<CompletableFuture<Object>> call) {
+            CompletableFuture<Object> out = new CompletableFuture<>();
+            waiting.incrementAndGet();
+            unfinished.incrementAndGet();
+            serial.execute(() -> {
+                waiting.decrementAndGet();
+                try {
+                    Object reply;
+                    try {
+                        reply = call.get().get(60, TimeUnit.SECONDS);
+                    } catch (ExecutionException e) {
+                        out.completeExceptionally(e.getCause());
+                        return;
+                    } catch (Exception e) {
+                        out.completeExceptionally(e);
+                        return;
+                    }
+                    out.complete(reply); // its callbacks run here: a call they make queues behind
+                } finally {
+                    unfinished.decrementAndGet();
+                }
+            });
+            return out;
+        }
+
+        void close() {
+            release();
+            serial.shutdown();
+        }
+    }
+
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private volatile Stall stall;
     private final Map<String, AtomicInteger> sent = new ConcurrentHashMap<>();
     private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<?>> dropped = ConcurrentHashMap.newKeySet();
@@ -151,6 +227,17 @@ public final class Faults {
         return r;
     }
 
+    /** @return a stall of every asynchronous call from now on, until {@link Stall#release()} (or {@link #clear()}) */
+    public Stall stallAsync() {
+        Stall s = new Stall();
+        stall = s;
+        return s;
+    }
+
+    Stall stall() {
+        return stall;
+    }
+
     /**
      * @param scriptName a script's name
      * @return how many times it was sent (EVALSHA calls, NOSCRIPT fallbacks not counted twice)
@@ -165,8 +252,13 @@ public final class Faults {
         return pending.size();
     }
 
-    /** Removes every rule, opens every gate and fails every dropped reply. */
+    /** Removes every rule, opens every gate, releases the stall and fails every dropped reply. */
     public void clear() {
+        Stall s = stall;
+        stall = null;
+        if (s != null) {
+            s.close();
+        }
         for (Rule r : rules) {
             r.gate.release();
         }

@@ -525,7 +525,9 @@ public abstract class LocalHandoffChapter extends TckChapter {
     /**
      * Rule 20.12: a thread asking for a lock that a hand-off gave to another thread of its client
      * (and that another of its threads still waits for) sends no script before it parks: its
-     * attempt could only fail. It is handed the lock in its turn.
+     * attempt could only fail. It gets the lock once the threads holding it before it are done.
+     * (Which of the two waiters goes first is not this rule's business: the hand-off run may end
+     * by time on a slow machine, and then a release wakes a waiter; rule 20.17 holds that order.)
      * When it fails: a thread asking for a lock its own client was just handed must park without
      * sending a script: its attempt could only fail.
      */
@@ -544,7 +546,54 @@ public abstract class LocalHandoffChapter extends TckChapter {
                 late.awaitParked();
                 assertEquals(0, scriptCallsServed() - before,
                         "scripts sent by a waiter for a lock its client holds through a hand-off");
-                finishInTurn(holder, queued, late);
+                finishInTurn(holder);
+                finishAsGranted(queued, late);
+            }
+        }
+        assertFalse(lock.isLocked());
+    }
+
+    /**
+     * Rule 20.17: a release that publishes (by another client, so no hand-off) wakes one waiter of
+     * a client, the one that parked first, on a cluster too, where each relock release reaches the
+     * client twice (classic and sharded): the earlier of two waiters gets the lock, and the later
+     * sends no attempt meanwhile. Round after round.
+     * When it fails: the two copies of one release (classic and sharded) must be one wake-up:
+     * look at how the client pairs a copy with its twin ({@code Channel.heardOne}); "the later
+     * waiter got the lock first" or an attempt by the later waiter means the twin woke it.
+     */
+    @Test
+    void rule20_17_publishedRelease_wakesOnlyTheEarliestLocalWaiter() throws Exception {
+        String name = "tck:handoff-fifo";
+        DistributedLock held = client().getLock(name); // another client: its release has nobody to hand to
+        Faults faults = new Faults(); // no faults: it tells which thread sent each attempt
+        List<String> attempts = new CopyOnWriteArrayList<>();
+        faults.on("lock-acquire").times(Integer.MAX_VALUE).beforeSend(() -> attempts.add(Thread.currentThread().getName()));
+        DistributedLock lock = kit.newFaultyLockClient(LockOptions.defaults(), faults).getLock(name);
+        for (int round = 0; round < 3; round++) {
+            assertTrue(held.tryLock(0, 60, TimeUnit.SECONDS));
+            try (Waiter earlier = new Waiter(lock, "tck-fifo-earlier-" + round);
+                    Waiter later = startAfterParked(earlier, lock, "tck-fifo-later-" + round)) {
+                later.awaitParked();
+                int before = attempts.size();
+                held.unlock(); // publishes "0"; on a cluster classic and sharded
+                CompletableFuture.anyOf(earlier.acquired, later.acquired).get(30, TimeUnit.SECONDS);
+                assertFalse(later.acquired.isDone(), "round " + round + ": the later waiter got the lock first");
+                int[] last = {attempts.size()};
+                long[] since = {System.nanoTime()};
+                Await.until(Duration.ofSeconds(20), () -> { // quiet for 200 ms: a woken later waiter has attempted
+                    if (attempts.size() != last[0]) {
+                        last[0] = attempts.size();
+                        since[0] = System.nanoTime();
+                        return false;
+                    }
+                    return System.nanoTime() - since[0] > Duration.ofMillis(200).toNanos();
+                }, () -> "attempts never went quiet: " + attempts);
+                later.awaitParked();
+                assertEquals(List.of(earlier.thread.get().getName()), attempts.subList(before, attempts.size()),
+                        "round " + round + ": attempts sent from the other client's release until the earlier waiter"
+                                + " held the lock and the client went quiet");
+                finishInTurn(earlier, later);
             }
         }
         assertFalse(lock.isLocked());
@@ -555,6 +604,21 @@ public abstract class LocalHandoffChapter extends TckChapter {
         for (Waiter w : waiters) {
             w.acquired.get(30, TimeUnit.SECONDS);
             w.finish();
+        }
+    }
+
+    /**
+     * Lets each waiter take the lock and release it, in the order they get it (each release lets
+     * one of the others in), for rules that do not assert that order.
+     */
+    private static void finishAsGranted(Waiter... waiters) throws Exception {
+        List<Waiter> left = new ArrayList<>(List.of(waiters));
+        while (!left.isEmpty()) {
+            CompletableFuture.anyOf(left.stream().map(w -> w.acquired).toArray(CompletableFuture[]::new))
+                    .get(30, TimeUnit.SECONDS);
+            Waiter next = left.stream().filter(w -> w.acquired.isDone()).findFirst().orElseThrow();
+            left.remove(next);
+            next.finish();
         }
     }
 
@@ -642,6 +706,129 @@ public abstract class LocalHandoffChapter extends TckChapter {
         }
         assertFalse(a.isLocked() || b.isLocked());
     }
+
+    /**
+     * Rule 20.15: a hand-off release that runs late (its async call waited in a stalled driver
+     * queue longer than twice the command timeout, so its waiter gave up on the claim and attempts
+     * in RESOLVE mode) is the waiter's to take, never given back under it: the waiter's future
+     * completes holding the lock, Redis names it (count 1), and another client cannot take it.
+     * When it fails: a transfer that lands after its waiter gave up on the claim but kept waiting
+     * must not be given back by the releaser (the waiter's RESOLVE attempt takes it as its grant):
+     * look at the offer's ABANDONED and LANDED states and at LockRelease.handOff.
+     */
+    @Test
+    void rule20_15_lateHandOff_toAWaiterThatGaveUpOnTheClaim_isTheWaitersToTake() throws Exception {
+        Faults faults = new Faults();
+        try {
+            LockClient client = kit.newFaultyLockClient(LockOptions.builder().commandTimeout(LATE_COMMAND_TIMEOUT)
+                    .build(), faults);
+            String name = "tck:late-handoff";
+            String channel = "redisson_lock__channel:{" + name + "}";
+            DistributedLock lock = client.getLock(name);
+            lock.lock();
+            lock.unlock(); // both scripts known to Redis: no NOSCRIPT fallback reorders the stalled calls
+            assertTrue(lock.tryLock(0, 60, TimeUnit.SECONDS)); // a lease: no renewal joins the stalled queue
+            long owner = 4_000_015L;
+            CompletableFuture<Void> waiter = lock.lockAsync(owner);
+            awaitArmed(client, name);
+            Faults.Stall stall = faults.stallAsync();
+            CompletableFuture<Void> released = lock.unlockAsync(); // claims the waiter's offer; its script waits unsent
+            Await.until(Duration.ofSeconds(20), () -> stall.queued() == 1, () -> "the release never queued");
+            try (RespClient node = kit.topology().adminFor(channel)) {
+                node.call("PUBLISH", channel, "0"); // a stray "0" wakes the waiter while its offer is claimed
+            }
+            Await.until(Duration.ofSeconds(30), () -> stall.queued() == 2,
+                    () -> "the waiter never gave up on the claim and attempted again");
+            stall.release(); // the release hands off; then the waiter's RESOLVE attempt runs; then whatever they sent
+            waiter.get(30, TimeUnit.SECONDS);
+            released.get(30, TimeUnit.SECONDS);
+            Await.until(Duration.ofSeconds(30), () -> stall.unfinished() == 0, () -> "the stalled calls never drained");
+
+            assertEquals(Map.of(field(client, owner), "1"), hash(name),
+                    "the waiter's lockAsync completed: Redis must name it the owner, once");
+            assertFalse(client().getLock(name).tryLock(0, 10, TimeUnit.SECONDS),
+                    "another client took the lock the waiter believes it holds");
+            assertTrue(lock.isHeldByThread(owner));
+            lock.unlockAsync(owner).get(30, TimeUnit.SECONDS);
+            assertFalse(lock.isLocked());
+        } finally {
+            faults.clear();
+        }
+    }
+
+    /**
+     * Rule 20.16: a waiter whose time ran out while its hand-off was claimed, and whose owner locks
+     * again just as that late transfer lands (re-entering the field it left), holds the lock once
+     * in the client as in Redis: the late transfer is given back (one count), the owner's own hold
+     * stays registered and renewed past its watchdog timeout, and its one unlock frees the lock.
+     * When it fails: a releaser whose transfer the waiter refused must not drop a hold the owner
+     * registered itself (undo only its own registration, or register none): look at
+     * LockRelease.handOff and HoldRegistry.unregister.
+     */
+    @Test
+    void rule20_16_timedOutWaiterLockingAgainAsItsLateTransferLands_holdsOnce_renewed() throws Exception {
+        Faults faults = new Faults();
+        try {
+            LockClient client = kit.newFaultyLockClient(LockOptions.builder().commandTimeout(LATE_COMMAND_TIMEOUT)
+                    .lockWatchdogTimeout(Duration.ofSeconds(2)).build(), faults);
+            String name = "tck:late-handoff-relock";
+            DistributedLock lock = client.getLock(name);
+            lock.lock();
+            lock.unlock();
+            assertTrue(lock.tryLock(0, 60, TimeUnit.SECONDS)); // a lease: it outlives the stall unrenewed
+            CompletableFuture<Void> lockAgain = new CompletableFuture<>();
+            CompletableFuture<Boolean> first = new CompletableFuture<>();
+            CompletableFuture<Boolean> second = new CompletableFuture<>();
+            CompletableFuture<Void> unlock = new CompletableFuture<>();
+            CompletableFuture<Void> unlocked = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    first.complete(lock.tryLock(1, TimeUnit.SECONDS));
+                    lockAgain.get(60, TimeUnit.SECONDS);
+                    second.complete(lock.tryLock(10, TimeUnit.SECONDS));
+                    unlock.get(60, TimeUnit.SECONDS);
+                    lock.unlock();
+                    unlocked.complete(null);
+                } catch (Throwable e) {
+                    first.completeExceptionally(e);
+                    second.completeExceptionally(e);
+                    unlocked.completeExceptionally(e);
+                }
+            }, "tck-late-handoff-relock");
+            t.setDaemon(true);
+            t.start();
+            Await.until(Duration.ofSeconds(20), () -> parkedForHandoff(t), () -> "the waiter never parked for a hand-off");
+            Faults.Stall stall = faults.stallAsync();
+            Faults.Gate reply = faults.on("lock-release").delayReply();
+            CompletableFuture<Void> released = lock.unlockAsync(); // claims the waiter's offer; its script waits unsent
+            assertFalse(first.get(30, TimeUnit.SECONDS), "the waiter's time ran out while the claim was undecided");
+
+            stall.release(); // the transfer lands now; its reply is held back
+            String waiterField = field(client, t.getId());
+            Await.until(Duration.ofSeconds(20), () -> hash(name).equals(Map.of(waiterField, "1")),
+                    () -> "the late transfer never landed: " + hash(name));
+            lockAgain.complete(null);
+            assertTrue(second.get(30, TimeUnit.SECONDS), "the owner locks again: it re-enters the field the transfer left");
+            reply.release(); // the releaser learns of its transfer only now
+            released.get(30, TimeUnit.SECONDS);
+            Await.until(Duration.ofSeconds(30), () -> stall.unfinished() == 0, () -> "the stalled calls never drained");
+            assertEquals(Map.of(waiterField, "1"), hash(name), "the transfer nobody took was given back: one count");
+
+            long from = System.nanoTime();
+            // Past the 2 s TTL the give-back set: only renewal keeps it (or it is gone sooner).
+            Await.until(Duration.ofSeconds(20), () -> System.nanoTime() - from > Duration.ofMillis(3000).toNanos()
+                    || pttl(name) < 0, () -> "");
+            assertTrue(lock.isHeldByThread(t.getId()), "the owner's hold expired: the client stopped renewing it");
+            unlock.complete(null);
+            unlocked.get(30, TimeUnit.SECONDS);
+            assertFalse(lock.isLocked(), "its one unlock frees the lock");
+        } finally {
+            faults.clear();
+        }
+    }
+
+    /** A short command timeout, so a waiter gives up on an undecided claim after 2 s. */
+    private static final Duration LATE_COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
     /**
      * Waits until this client's waiter on {@code name} has its hand-off offer armed: it parked

@@ -48,7 +48,14 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *       because each call blocks a thread for one round trip and the client's connection pool
  *       (8 by default) bounds useful parallelism anyway; threads start on demand and end after
  *       30 s idle. At most {@value #ASYNC_QUEUE} calls wait for a thread; beyond that a call
- *       fails at once with {@link RedisUnavailableException} instead of blocking the caller.</li>
+ *       fails at once with {@link RedisUnavailableException} instead of blocking the caller. A
+ *       call still waiting when its command timeout ({@link DriverOptions#commandTimeout()}) has
+ *       passed is never sent: it fails as <i>not sent</i> (cause {@link RejectedExecutionException},
+ *       the SPI's signal), so a release stuck behind a stall cannot run after its caller gave up.</li>
+ *   <li>The renewal lane ({@link #evalShaUrgentAsync}): the watchdog's calls run on threads of
+ *       their own ({@code relock-jedis-renewal-N}, at most {@value #URGENT_THREADS}, each borrowing
+ *       its own connection from the client), never behind the application's queued calls, with
+ *       the same deadline.</li>
  *   <li>Pub/sub: core's {@link SessionPubSub} over a Jedis {@link PubSubTransport#classic} link
  *       (one connection, one reader thread).</li>
  *   <li>{@link Capability#REPLICA_WAIT}: a client pipeline ({@code EVALSHA} then {@code WAIT}) on
@@ -65,8 +72,13 @@ import redis.clients.jedis.exceptions.JedisDataException;
 final class JedisCommandExecutor implements CommandExecutor {
     static final String ASYNC_THREAD_PREFIX = "relock-jedis-async-";
     static final int ASYNC_QUEUE = 10_000;
+    static final String URGENT_THREAD_PREFIX = "relock-jedis-renewal-";
+    static final int URGENT_THREADS = 2;
+    /** Renewal calls waiting for a renewal thread: a round sends a few batches at a time. */
+    static final int URGENT_QUEUE = 1_000;
     private static final System.Logger LOG = System.getLogger(JedisCommandExecutor.class.getName());
     private static final AtomicInteger ASYNC_THREADS = new AtomicInteger();
+    private static final AtomicInteger URGENT_THREAD_COUNT = new AtomicInteger();
 
     private final JedisAccess client;
     /** The client when it is a cluster client; otherwise null. */
@@ -75,7 +87,10 @@ final class JedisCommandExecutor implements CommandExecutor {
     private final String description;
     private final Duration commandTimeout;
     private final Set<Capability> capabilities;
+    private final long commandTimeoutNanos;
     private final ThreadPoolExecutor async;
+    /** The renewal lane: never shared with the application's async calls. */
+    private final ThreadPoolExecutor urgent;
     private final SessionPubSub pubsub;
     /** Only for a cluster client on Redis 7+; otherwise null. */
     private final ShardedPubSub<HostAndPort> sharded;
@@ -115,14 +130,10 @@ final class JedisCommandExecutor implements CommandExecutor {
         this.sharded = sharded;
         this.slotNode = slotNode;
         this.capabilities = Set.copyOf(caps);
-        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-        this.async = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(ASYNC_QUEUE), r -> {
-                    Thread t = new Thread(r, ASYNC_THREAD_PREFIX + ASYNC_THREADS.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        this.async.allowCoreThreadTimeOut(true);
+        this.commandTimeoutNanos = commandTimeout.toNanos();
+        this.async = lane(Math.max(2, Runtime.getRuntime().availableProcessors()), ASYNC_QUEUE, ASYNC_THREAD_PREFIX,
+                ASYNC_THREADS);
+        this.urgent = lane(URGENT_THREADS, URGENT_QUEUE, URGENT_THREAD_PREFIX, URGENT_THREAD_COUNT);
         this.pubsub = new SessionPubSub(PubSubTransport.classic(client), PubSubTransport.THREAD_NAME, description,
                 commandTimeout.plusSeconds(1));
     }
@@ -142,13 +153,25 @@ final class JedisCommandExecutor implements CommandExecutor {
     @Override
     public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
         checkArgs(script, keys, args);
-        return submit(() -> evalSha(script, keys, args), "EVALSHA " + script.name());
+        return submit(async, () -> evalSha(script, keys, args), "EVALSHA " + script.name());
     }
 
     @Override
     public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
         checkArgs(script, keys, args);
-        return submit(() -> eval(script, keys, args), "EVAL " + script.name());
+        return submit(async, () -> eval(script, keys, args), "EVAL " + script.name());
+    }
+
+    @Override
+    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
+        checkArgs(script, keys, args);
+        return submit(urgent, () -> evalSha(script, keys, args), "EVALSHA " + script.name());
+    }
+
+    @Override
+    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
+        checkArgs(script, keys, args);
+        return submit(urgent, () -> eval(script, keys, args), "EVAL " + script.name());
     }
 
     @Override
@@ -259,16 +282,20 @@ final class JedisCommandExecutor implements CommandExecutor {
             sharded.close();
         }
         async.shutdown();
-        try {
-            if (!async.awaitTermination(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
-                async.shutdownNow();
-                if (!async.awaitTermination(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
-                    LOG.log(Level.WARNING, "async calls on " + description + " did not end on close");
+        urgent.shutdown();
+        for (ThreadPoolExecutor lane : List.of(async, urgent)) {
+            try {
+                if (!lane.awaitTermination(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                    lane.shutdownNow();
+                    if (!lane.awaitTermination(commandTimeout.toMillis() + 1000, TimeUnit.MILLISECONDS)) {
+                        LOG.log(Level.WARNING, "async calls on " + description + " did not end on close");
+                    }
                 }
+            } catch (InterruptedException e) {
+                async.shutdownNow();
+                urgent.shutdownNow();
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            async.shutdownNow();
-            Thread.currentThread().interrupt();
         }
         if (ownsClient) {
             try {
@@ -296,10 +323,35 @@ final class JedisCommandExecutor implements CommandExecutor {
         }
     }
 
-    private CompletableFuture<Object> submit(Supplier<Object> call, String what) {
+    /** A pool of daemon threads started on demand, ending after 30 s idle, with a bounded FIFO queue. */
+    private static ThreadPoolExecutor lane(int threads, int queue, String prefix, AtomicInteger n) {
+        ThreadPoolExecutor lane = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(queue), r -> {
+                    Thread t = new Thread(r, prefix + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        lane.allowCoreThreadTimeOut(true);
+        return lane;
+    }
+
+    /**
+     * Runs {@code call} on {@code lane}: refused at once when the lane's queue is full, and failed
+     * as not sent, without sending it, when it waited past the command timeout for a thread.
+     */
+    private CompletableFuture<Object> submit(ThreadPoolExecutor lane, Supplier<Object> call, String what) {
         CompletableFuture<Object> f = new CompletableFuture<>();
+        long queuedAt = System.nanoTime();
         try {
-            async.execute(() -> {
+            lane.execute(() -> {
+                long waited = System.nanoTime() - queuedAt;
+                if (waited > commandTimeoutNanos) {
+                    f.completeExceptionally(new RedisUnavailableException(what + " on " + description
+                            + " was not sent: it waited " + TimeUnit.NANOSECONDS.toMillis(waited)
+                            + " ms for a thread, past the command timeout of " + commandTimeout.toMillis() + " ms",
+                            new RejectedExecutionException("queued past its deadline")));
+                    return;
+                }
                 try {
                     f.complete(call.get());
                 } catch (Throwable t) {
@@ -309,7 +361,7 @@ final class JedisCommandExecutor implements CommandExecutor {
         } catch (RejectedExecutionException e) {
             f.completeExceptionally(closed.get()
                     ? new IllegalStateException(what + ": the jedis executor for " + description + " is closed", e)
-                    : new RedisUnavailableException(what + " on " + description + ": " + ASYNC_QUEUE
+                    : new RedisUnavailableException(what + " on " + description + ": " + lane.getQueue().size()
                             + " async calls are already waiting for a thread", e));
         }
         return f;

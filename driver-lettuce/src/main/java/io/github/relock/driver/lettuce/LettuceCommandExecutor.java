@@ -46,8 +46,8 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * {@link CommandExecutor} over one Lettuce client: one command connection (standalone or cluster)
- * and one pub/sub connection, both opened here with a UTF-8 {@link StringCodec}.
+ * {@link CommandExecutor} over one Lettuce client: one command connection (standalone or cluster),
+ * one renewal connection and one pub/sub connection, all opened here with a UTF-8 {@link StringCodec}.
  *
  * <h2>Design</h2>
  * <ul>
@@ -60,6 +60,12 @@ import java.util.function.Supplier;
  *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
  *       the client's own timer ({@link CommandTimer}); that one case completes on a Lettuce
  *       computation thread, every other completion happens on a Lettuce event-loop thread.</li>
+ *   <li><b>The renewal lane</b> ({@link #evalShaUrgentAsync}, the watchdog's calls) is a command
+ *       connection of its own: on the shared one a renewal would queue behind every application
+ *       call pipelined before it, and Redis answers a connection's commands in order.</li>
+ *   <li><b>Nothing is sent late</b>: a command Lettuce still buffers (while reconnecting) when its
+ *       timeout fires is cancelled, so it is never sent afterwards; it is reported as reply lost,
+ *       since the driver cannot tell whether it went out.</li>
  *   <li><b>Pub/sub</b> is core's {@link ConnectionPubSub} over a {@link PubSubTransport} on the one
  *       pub/sub connection: dispatch by channel, deadlines, and the resubscribe after each
  *       reconnect or slot move are core's; the transport forwards Lettuce's events and tracks
@@ -77,6 +83,9 @@ final class LettuceCommandExecutor implements CommandExecutor {
     private final long timeoutNanos;
     private final StatefulConnection<String, String> commandConnection;
     private final BaseRedisAsyncCommands<String, String> commands;
+    /** The renewal lane: a command connection the application's calls never use. */
+    private final StatefulConnection<String, String> renewalConnection;
+    private final BaseRedisAsyncCommands<String, String> renewals;
     /** The async commands of the one connection serving a key's slot, for EVALSHA + WAIT. */
     private final Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands;
     private final Set<Capability> capabilities;
@@ -92,6 +101,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
     private LettuceCommandExecutor(String target, DriverOptions options,
                                    StatefulConnection<String, String> commandConnection,
                                    BaseRedisAsyncCommands<String, String> commands,
+                                   StatefulConnection<String, String> renewalConnection,
+                                   BaseRedisAsyncCommands<String, String> renewals,
                                    Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands,
                                    StatefulRedisPubSubConnection<String, String> pubSub,
                                    Set<Capability> capabilities, AbstractRedisClient client, boolean owned) {
@@ -100,6 +111,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
         this.timeoutNanos = timeout.toNanos();
         this.commandConnection = commandConnection;
         this.commands = commands;
+        this.renewalConnection = renewalConnection;
+        this.renewals = renewals;
         this.nodeCommands = nodeCommands;
         this.capabilities = Collections.unmodifiableSet(capabilities);
         this.ownedClient = owned ? client : null;
@@ -133,16 +146,22 @@ final class LettuceCommandExecutor implements CommandExecutor {
     static LettuceCommandExecutor forClient(RedisClient client, DriverOptions options, boolean owned, String target) {
         StatefulRedisConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), null, target);
         StatefulRedisPubSubConnection<String, String> ps = connectOrFail(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
+        StatefulRedisConnection<String, String> renewal = connectOrFail(() -> client.connect(StringCodec.UTF8), () -> {
+            closeQuietly(conn);
+            closeQuietly(ps);
+        }, target);
         if (!owned) {
             nameConnection(conn, conn.async(), options.clientName());
             nameConnection(ps, ps.async(), options.clientName());
+            nameConnection(renewal, renewal.async(), options.clientName());
         }
         EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
         if (supportsShardedPubSub(conn.async(), options.commandTimeout())) {
             caps.add(Capability.SHARDED_PUBSUB);
         }
         StatefulRedisConnection<String, String> c = conn;
-        return new LettuceCommandExecutor(target, options, conn, conn.async(), key -> c.async(), ps, caps, client, owned);
+        return new LettuceCommandExecutor(target, options, conn, conn.async(), renewal, renewal.async(), key -> c.async(), ps,
+                caps, client, owned);
     }
 
     /**
@@ -152,9 +171,14 @@ final class LettuceCommandExecutor implements CommandExecutor {
                                              String target) {
         StatefulRedisClusterConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), null, target);
         StatefulRedisPubSubConnection<String, String> ps = connectOrFail(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
+        StatefulRedisClusterConnection<String, String> renewal = connectOrFail(() -> client.connect(StringCodec.UTF8), () -> {
+            closeQuietly(conn);
+            closeQuietly(ps);
+        }, target);
         if (!owned) {
             nameConnection(conn, conn.async(), options.clientName());
             nameConnection(ps, ps.async(), options.clientName());
+            nameConnection(renewal, renewal.async(), options.clientName());
         }
         StatefulRedisClusterConnection<String, String> c = conn;
         Function<String, BaseRedisAsyncCommands<String, String>> node = key -> {
@@ -175,8 +199,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
             caps.add(Capability.SHARDED_PUBSUB);
             ((StatefulRedisClusterPubSubConnection<String, String>) ps).setNodeMessagePropagation(true);
         }
-        LettuceCommandExecutor ex = new LettuceCommandExecutor(target, options, conn, conn.async(), node, ps, caps, client,
-                owned);
+        LettuceCommandExecutor ex = new LettuceCommandExecutor(target, options, conn, conn.async(), renewal, renewal.async(),
+                node, ps, caps, client, owned);
         if (caps.contains(Capability.SHARDED_PUBSUB)) { // Redis 7+: renewal may span a node's slots
             ex.slotNodes = slot -> {
                 RedisClusterNode master = c.getPartitions().getMasterBySlot(slot);
@@ -200,12 +224,22 @@ final class LettuceCommandExecutor implements CommandExecutor {
 
     @Override
     public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        return async(Op.EVALSHA, script, keys, args);
+        return async(commands, Op.EVALSHA, script, keys, args);
     }
 
     @Override
     public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return async(Op.EVAL, script, keys, args);
+        return async(commands, Op.EVAL, script, keys, args);
+    }
+
+    @Override
+    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
+        return async(renewals, Op.EVALSHA, script, keys, args);
+    }
+
+    @Override
+    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
+        return async(renewals, Op.EVAL, script, keys, args);
     }
 
     @Override
@@ -241,17 +275,17 @@ final class LettuceCommandExecutor implements CommandExecutor {
         validate(script, keys, args);
         ensureOpen();
         long deadline = System.nanoTime() + timeoutNanos;
-        return await(dispatch(op, script, keys, args), deadline, op, script);
+        return await(dispatch(commands, op, script, keys, args), deadline, op, script);
     }
 
-    private CompletableFuture<Object> async(Op op, Script script, List<String> keys, List<String> args) {
+    private CompletableFuture<Object> async(BaseRedisAsyncCommands<String, String> lane, Op op, Script script, List<String> keys, List<String> args) {
         validate(script, keys, args);
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedException());
         }
         RedisFuture<Object> raw;
         try {
-            raw = dispatch(op, script, keys, args);
+            raw = dispatch(lane, op, script, keys, args);
         } catch (LockException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -265,10 +299,11 @@ final class LettuceCommandExecutor implements CommandExecutor {
         EVALSHA, EVAL
     }
 
-    private RedisFuture<Object> dispatch(Op op, Script script, List<String> keys, List<String> args) {
+    private RedisFuture<Object> dispatch(BaseRedisAsyncCommands<String, String> lane, Op op, Script script,
+                                         List<String> keys, List<String> args) {
         boolean sha = op == Op.EVALSHA;
         try {
-            return commands.dispatch(sha ? CommandType.EVALSHA : CommandType.EVAL, new ReplyOutput(),
+            return lane.dispatch(sha ? CommandType.EVALSHA : CommandType.EVAL, new ReplyOutput(),
                     scriptArgs(sha ? script.sha1() : script.text(), keys, args));
         } catch (RuntimeException e) {
             throw Errors.translate(e, describe(op, script));
@@ -365,6 +400,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
         }
         pubSubs.close();
         closeQuietly(commandConnection);
+        closeQuietly(renewalConnection);
         if (ownedClient != null) {
             try {
                 ownedClient.shutdown(Duration.ZERO, SHUTDOWN_TIMEOUT);

@@ -78,7 +78,8 @@ class LettuceDriverProviderTest {
             CommandExecutor e = provider.create(client, TestRedis.OPTIONS);
             Subscription s = TestRedis.get(e.subscribe("relock_c", false, (c, m) -> { }));
             assertEquals(1L, e.eval(new Script("one", "return 1"), List.of(), List.of()));
-            TestRedis.await("driver's two connections named", () -> TestRedis.connectionsNamed(TestRedis.NAME) == 2);
+            TestRedis.await("driver's three connections named (commands, renewals, pub/sub)",
+                    () -> TestRedis.connectionsNamed(TestRedis.NAME) == 3);
             e.close();
             e.close(); // idempotent
             TestRedis.await("driver's connections closed", () -> TestRedis.connectionsNamed(TestRedis.NAME) == 0);
@@ -103,7 +104,8 @@ class LettuceDriverProviderTest {
         try {
             assertEquals(1L, e.eval(new Script("one", "return 1"), List.of(), List.of()));
             Subscription s = TestRedis.get(e.subscribe("relock_own", false, (c, m) -> { }));
-            TestRedis.await("own connections named", () -> TestRedis.connectionsNamed(TestRedis.NAME) == 2);
+            TestRedis.await("own connections named (commands, renewals, pub/sub)",
+                    () -> TestRedis.connectionsNamed(TestRedis.NAME) == 3);
             TestRedis.get(s.unsubscribe());
         } finally {
             e.close();

@@ -185,7 +185,7 @@ class PubSubTest {
     void pubSubConnection_carriesTheClientName() {
         CommandExecutor e = executor(ProtocolVersion.RESP3);
         Subscription s = TestRedis.get(e.subscribe("relock_n", false, (c, m) -> { }));
-        TestRedis.await("both connections named", () -> TestRedis.connectionsNamed(TestRedis.NAME) == 2);
+        TestRedis.await("all three connections named", () -> TestRedis.connectionsNamed(TestRedis.NAME) == 3);
         TestRedis.server().call("CLIENT", "KILL", "TYPE", "pubsub");
         TestRedis.await("pub/sub connection back, named", () -> TestRedis.clientList().stream()
                 .anyMatch(m -> TestRedis.NAME.equals(m.get("name")) && !"0".equals(m.get("sub"))));

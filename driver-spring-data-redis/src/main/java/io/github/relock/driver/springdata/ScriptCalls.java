@@ -19,8 +19,15 @@ interface ScriptCalls {
      */
     Object call(String command, String body, List<String> keys, List<String> args, String label);
 
-    /** As {@link #call}, completing on a driver or client thread. */
+    /**
+     * As {@link #call}, completing on a driver or client thread. A call still unsent when the
+     * command timeout has passed is never sent, and fails as not sent (the SPI's signal).
+     */
     CompletableFuture<Object> callAsync(String command, String body, List<String> keys, List<String> args, String label);
+
+    /** As {@link #callAsync}, on the renewal lane: never behind the application's async calls. */
+    CompletableFuture<Object> callUrgentAsync(String command, String body, List<String> keys, List<String> args,
+                                              String label);
 
     /** Stops what the calls started (threads); never the factory. */
     void close();

@@ -22,7 +22,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * cluster factory declares {@link Capability#CLUSTER} (scripts are routed by their first key) and,
  * Lettuce-backed, {@link Capability#SHARDED_PUBSUB} (Jedis' sharded subscribe is a blocking loop per
  * node). No {@code REPLICA_WAIT}: Spring offers no pipelined {@code WAIT}. {@link #close()} stops
- * the driver's threads and pub/sub connection, never the factory.
+ * the driver's threads and pub/sub connection, never the factory. The watchdog's renewals
+ * ({@link #evalShaUrgentAsync}) have a lane of their own: threads (Jedis) or a connection (Lettuce)
+ * the application's calls never use.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -73,6 +75,18 @@ final class SpringDataCommandExecutor implements CommandExecutor {
     public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
         return closed.get() ? CompletableFuture.failedFuture(closedError())
                 : scripts.callAsync("EVAL", script.text(), keys, args, "EVAL " + script.name());
+    }
+
+    @Override
+    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
+        return closed.get() ? CompletableFuture.failedFuture(closedError())
+                : scripts.callUrgentAsync("EVALSHA", script.sha1(), keys, args, "EVALSHA " + script.name());
+    }
+
+    @Override
+    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
+        return closed.get() ? CompletableFuture.failedFuture(closedError())
+                : scripts.callUrgentAsync("EVAL", script.text(), keys, args, "EVAL " + script.name());
     }
 
     @Override

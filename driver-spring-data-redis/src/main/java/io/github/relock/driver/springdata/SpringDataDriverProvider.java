@@ -48,7 +48,7 @@ public final class SpringDataDriverProvider implements RedisDriverProvider {
                 : isA(factory.getClass(), JEDIS_FACTORY) && JedisClusterScripts.isCluster(factory);
         ScriptCalls scripts = lettuce
                 ? new LettuceScriptCalls(factory, options.commandTimeout())
-                : new GenericScriptCalls(factory, cluster);
+                : new GenericScriptCalls(factory, cluster, options.commandTimeout());
         return new SpringDataCommandExecutor(factory, scripts, lettuce, cluster, options);
     }
 

@@ -2,7 +2,7 @@ package io.github.relock.spi.pubsub;
 
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
-import io.github.relock.core.internal.util.Slots;
+import io.github.relock.spi.Slots;
 import io.github.relock.spi.ConnectionListener;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;

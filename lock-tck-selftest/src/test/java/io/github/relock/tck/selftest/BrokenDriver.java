@@ -232,6 +232,57 @@ enum BrokenDriver {
         }
     },
 
+    /**
+     * Async calls wait in a FIFO queue of its own for its one thread, with no deadline: a call
+     * queued behind a stall is sent whenever its turn comes (as the Jedis and Spring Data drivers
+     * did before rule 27.1).
+     */
+    QUEUED_WITHOUT_DEADLINE("queues async calls for its one thread with no deadline, sending them however late") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            java.util.concurrent.ExecutorService fifo = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "broken-fifo");
+                t.setDaemon(true);
+                return t;
+            });
+            return new ForwardingExecutor(e) {
+                @Override
+                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+                    return CompletableFuture.supplyAsync(() -> inner.eval(script, keys, args), fifo);
+                }
+
+                @Override
+                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
+                    return CompletableFuture.supplyAsync(() -> inner.evalSha(script, keys, args), fifo);
+                }
+
+                @Override
+                public void close() {
+                    fifo.shutdownNow();
+                    inner.close();
+                }
+            };
+        }
+    },
+
+    /** The watchdog's renewals go on the application's async path, behind whatever it queued. */
+    RENEWALS_SHARE_LANE("sends renewals (evalShaUrgentAsync) behind the application's async calls") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            return new ForwardingExecutor(e) {
+                @Override
+                public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
+                    return inner.evalShaAsync(script, keys, args);
+                }
+
+                @Override
+                public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
+                    return inner.evalAsync(script, keys, args);
+                }
+            };
+        }
+    },
+
     /** Every script is sent twice (a "retry" after the first reply): Redis counts every re-entry twice. */
     RESENT_SCRIPTS("sends every script twice and answers the first reply") {
         @Override

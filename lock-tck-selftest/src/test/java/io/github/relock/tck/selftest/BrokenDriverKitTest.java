@@ -11,6 +11,7 @@ import io.github.relock.tck.FailureChapter;
 import io.github.relock.tck.FaultChapter;
 import io.github.relock.tck.LivenessChapter;
 import io.github.relock.tck.LockListenerChapter;
+import io.github.relock.tck.QueuedCallsChapter;
 import io.github.relock.tck.ReentrantLockChapter;
 import io.github.relock.tck.RuleStrength.Strength;
 import io.github.relock.tck.WaitingChapter;
@@ -99,6 +100,11 @@ class BrokenDriverKitTest {
                         conformance("1.1.1")),
                 new Case(BrokenDriver.BLOCKING_ASYNC, conformance("1.4.2"), conformance("1.4.1")),
                 new Case(BrokenDriver.THREAD_PER_ASYNC_CALL, rules(WaitingChapter.class, "5.5"), conformance("1.4.1")),
+                // queued calls and the renewal lane
+                new Case(BrokenDriver.QUEUED_WITHOUT_DEADLINE, rules(QueuedCallsChapter.class, "27.1"),
+                        conformance("1.4.1")),
+                new Case(BrokenDriver.RENEWALS_SHARE_LANE, rules(QueuedCallsChapter.class, "27.2"),
+                        rules(QueuedCallsChapter.class, "27.1")),
                 // pub/sub
                 new Case(BrokenDriver.CONNECTION_PER_BATCH, conformance("1.5.1"), conformance("1.5.2")),
                 new Case(BrokenDriver.EARLY_UNSUBSCRIBE, conformance("1.5.1", "1.5.2", "1.5.3", "1.5.6"),

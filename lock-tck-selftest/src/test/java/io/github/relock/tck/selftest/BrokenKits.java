@@ -42,6 +42,8 @@ final class BrokenKits {
             case ASYNC_UNNORMALISED -> AsyncUnnormalised.class;
             case BLOCKING_ASYNC -> BlockingAsync.class;
             case THREAD_PER_ASYNC_CALL -> ThreadPerAsyncCall.class;
+            case QUEUED_WITHOUT_DEADLINE -> QueuedWithoutDeadline.class;
+            case RENEWALS_SHARE_LANE -> RenewalsShareLane.class;
             case RESENT_SCRIPTS -> ResentScripts.class;
             case SWALLOWED_RELEASES -> SwallowedReleases.class;
             case DROPPED_MESSAGES -> DroppedMessages.class;
@@ -317,6 +319,20 @@ final class BrokenKits {
     static final class ClosesHandedClient extends Broken {
         ClosesHandedClient() {
             super(BrokenDriver.CLOSES_HANDED_CLIENT);
+        }
+    }
+
+    /** {@link BrokenDriver#QUEUED_WITHOUT_DEADLINE}. */
+    static final class QueuedWithoutDeadline extends Broken {
+        QueuedWithoutDeadline() {
+            super(BrokenDriver.QUEUED_WITHOUT_DEADLINE);
+        }
+    }
+
+    /** {@link BrokenDriver#RENEWALS_SHARE_LANE}. */
+    static final class RenewalsShareLane extends Broken {
+        RenewalsShareLane() {
+            super(BrokenDriver.RENEWALS_SHARE_LANE);
         }
     }
 }

@@ -44,6 +44,16 @@ class ForwardingExecutor implements CommandExecutor {
     }
 
     @Override
+    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
+        return inner.evalShaUrgentAsync(script, keys, args);
+    }
+
+    @Override
+    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
+        return inner.evalUrgentAsync(script, keys, args);
+    }
+
+    @Override
     public List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args, int replicas,
             long timeoutMs) {
         return inner.evalShaWithWait(script, keys, args, replicas, timeoutMs);

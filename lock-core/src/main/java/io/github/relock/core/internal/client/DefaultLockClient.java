@@ -300,7 +300,8 @@ public final class DefaultLockClient implements LockClient {
     /**
      * Closes the client. In order: renewal stops and every hold still registered is reported
      * CLIENT_CLOSED; every caller still waiting asynchronously is failed; every wait of this
-     * client is woken and waited for (up to the command timeout) while it leaves its channel,
+     * client, one whose first attempt is still on its way included (that attempt may have queued
+     * it), is woken and waited for (up to the command timeout) while it leaves its channel,
      * its hand-off offer and, for a fair lock, its queue entry and deadline in Redis, so no queue
      * entry outlives a closed client's waiter; unsubscribes finish; the timer stops; the driver is
      * closed if this client opened it. If Redis cannot be reached, the queue entries are left to

@@ -211,6 +211,15 @@ public final class HoldRegistry {
     }
 
     /**
+     * Undoes one {@link #register} of a hold this client made on another owner's behalf (a local
+     * hand-off whose waiter refused the grant): one acquisition fewer, the hold removed when none
+     * is left. Acquisitions the owner registered itself keep their count.
+     */
+    public void unregister(String key, String field) {
+        holds.computeIfPresent(id(key, field), (id, h) -> --h.count > 0 ? h : null);
+    }
+
+    /**
      * The release found the owner not holding the lock: its hold leaves the registry.
      *
      * @param report whether a hold still believed valid is reported lost now (a fair unlock that

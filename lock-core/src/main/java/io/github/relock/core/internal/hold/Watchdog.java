@@ -3,7 +3,7 @@ package io.github.relock.core.internal.hold;
 import io.github.relock.core.internal.observe.LockEvents;
 import io.github.relock.core.internal.run.ReplicaShortfall;
 import io.github.relock.core.internal.util.Scripts;
-import io.github.relock.core.internal.util.Slots;
+import io.github.relock.spi.Slots;
 import io.github.relock.spi.Script;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,7 @@
 package io.github.relock.core.internal.lock;
 
 import io.github.relock.core.internal.hold.Hold;
+import io.github.relock.core.internal.protocol.Acquire;
 import io.github.relock.core.internal.protocol.Call;
 import io.github.relock.core.internal.protocol.Candidate;
 import io.github.relock.core.internal.protocol.Release;
@@ -22,7 +23,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * Outcome:
  *   HandedOff      the script made the claimed waiter the owner: register its hold, grant the
- *                  offer (a waiter that left meanwhile refuses the grant: give the lock back)
+ *                  offer; a waiter that gave up on the claim meanwhile refuses the grant: no hold
+ *                  is registered for it, and the lock is given back only if it left (one that
+ *                  waits on takes it with its next attempt, in RESOLVE mode)
  *   Released(n)    the lock went (published): the claim, if any, is withdrawn; if nobody heard
  *                  the message (n == 0) while waiters of this client wait, one of them is woken
  *                  here: a release this client expected its own waiters to hear, unheard
@@ -177,19 +180,29 @@ final class LockRelease {
 
     /**
      * The release script handed the lock to the claimed waiter: register its hold and wake it. If
-     * the client closed meanwhile, or the waiter already left, the lock is given back.
+     * the waiter gave up on the claim first, no hold is registered for it, and the lock is given
+     * back only if the waiter left: a waiter that waits on takes it with its next attempt (see
+     * Handoff's design comment). If the client closed meanwhile, the lock is given back.
      */
     private void handOff(Releasing r) {
         Engine engine = lock.engine;
+        Handoff handoff = engine.handoff();
         Handoff.Offer to = r.to;
-        if (engine.holds().register(lock.name, to.field(), to.ownerId(), lock.name, to.ttlMs(), r.sentAt,
-                io.github.relock.core.internal.protocol.Acquire.NO_TOKEN, lock.protocol.timeoutKeyPrefix()) == null) {
-            engine.handoff().unclaim(to, Handoff.Unclaim.WAKE); // closed: the waiter sees it; the lock goes back below
-            GiveBack.unregistered(lock, to.field(), lock.ttlArg(to.ttlMs()));
-            return;
+        if (handoff.claimed(to)) {
+            if (engine.holds().register(lock.name, to.field(), to.ownerId(), lock.name, to.ttlMs(), r.sentAt,
+                    Acquire.NO_TOKEN, lock.protocol.timeoutKeyPrefix()) == null) {
+                // closed: the waiter sees it; given back, unless the waiter gave up on the claim and may take it
+                if (handoff.unclaim(to, Handoff.Unclaim.WAKE) || !handoff.landed(to)) {
+                    GiveBack.unregistered(lock, to.field(), lock.ttlArg(to.ttlMs()));
+                }
+                return;
+            }
+            if (handoff.grant(to)) {
+                return;
+            }
+            engine.holds().unregister(lock.name, to.field()); // the waiter gave up on the claim just now: not ours
         }
-        if (!engine.handoff().grant(to)) {
-            engine.holds().released(lock.name, to.field(), false); // the waiter left before the grant: not its hold
+        if (!handoff.landed(to)) { // the waiter left: nobody will take it
             GiveBack.unregistered(lock, to.field(), lock.ttlArg(to.ttlMs()));
         }
     }

@@ -253,6 +253,11 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     }
 
     @Override
+    public void giveBackTransfer(long ownerId, long ttlMs) {
+        GiveBack.unregistered(this, field(ownerId), ttlArg(ttlMs));
+    }
+
+    @Override
     public long localHoldRemainingMs(String field) {
         return engine.holds().remainingMs(name, field);
     }

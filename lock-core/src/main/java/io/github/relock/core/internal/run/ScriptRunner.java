@@ -117,13 +117,19 @@ public final class ScriptRunner {
     }
 
     /**
-     * The watchdog's script runner: plain when replica sync is off; otherwise synced, and a reply
+     * The watchdog's script runner: on the driver's renewal lane
+     * ({@link CommandExecutor#evalShaUrgentAsync}) when replica sync is off; otherwise synced, and a reply
      * acknowledged by too few replicas comes back as a {@link ReplicaShortfall} object (not
      * thrown), so the watchdog can tell "renewed on the master only" from "failed".
      */
     public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args) {
-        if (syncReplicas == 0) {
-            return evalAsync(script, keys, args);
+        if (syncReplicas == 0) { // on the driver's renewal lane, never behind the application's calls
+            return executor.evalShaUrgentAsync(script, keys, args).exceptionallyCompose(t -> {
+                Throwable cause = unwrap(t);
+                return cause instanceof NoScriptException
+                        ? executor.evalUrgentAsync(script, keys, args)
+                        : CompletableFuture.failedFuture(cause);
+            });
         }
         Call<Object> call = new Call<>(script, keys, args, reply -> reply);
         return runWriteAsync("renewing locks", call).exceptionally(t -> {

@@ -70,6 +70,12 @@ abstract class SyncTarget implements WaitTarget {
         }
     }
 
+    /** Never called: synchronizers hand nothing off (their policies have no hand-off family). */
+    @Override
+    public void giveBackTransfer(long ownerId, long ttlMs) {
+        throw new IllegalStateException("synchronizer '" + name() + "' takes no local hand-off");
+    }
+
     @Override
     public void giveBack(long ownerId) {
         Call<?> back = giveBackCall();

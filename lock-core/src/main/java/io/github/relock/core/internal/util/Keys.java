@@ -1,5 +1,7 @@
 package io.github.relock.core.internal.util;
 
+import io.github.relock.spi.Slots;
+
 /**
  * Key, field and channel names, all from one place, following Redisson's rules (spec 1.3/1.4):
  * the only test is whether the name contains '{'. On a cluster, {@link #requireOneSlot} refuses a

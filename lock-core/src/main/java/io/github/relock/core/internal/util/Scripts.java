@@ -1,6 +1,7 @@
 package io.github.relock.core.internal.util;
 
 import io.github.relock.spi.Script;
+import io.github.relock.spi.Slots;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -46,19 +46,19 @@ public final class BlockingWait extends Wait {
      * @throws InterruptedException if interrupted while {@code interruptible}
      */
     public boolean run() throws InterruptedException {
-        Next next = start();
-        while (next != Next.FINISH) {
-            next = switch (next) {
-                case ATTEMPT -> attemptNow();
-                case SUBSCRIBE -> awaitSubscription();
-                case PARK -> park();
-                default -> throw new IllegalStateException(String.valueOf(next));
-            };
-        }
-        while (finishing() == Finish.SETTLE) {
-            awaitSettle(); // one script at most: not interruptible
-        }
         try {
+            Next next = start();
+            while (next != Next.FINISH) {
+                next = switch (next) {
+                    case ATTEMPT -> attemptNow();
+                    case SUBSCRIBE -> awaitSubscription();
+                    case PARK -> park();
+                    default -> throw new IllegalStateException(String.valueOf(next));
+                };
+            }
+            while (finishing() == Finish.SETTLE) {
+                awaitSettle(); // one script at most: not interruptible
+            }
             if (unwanted) {
                 try {
                     target.releaseNow(ownerId); // handed to us while we left with an error: give it back first
@@ -70,7 +70,7 @@ public final class BlockingWait extends Wait {
                 awaitGiveUp();
             }
         } finally {
-            done();
+            done(); // on every path, so close() never waits for a wait that is over
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -127,7 +127,7 @@ public final class BlockingWait extends Wait {
         }
         boolean ok;
         try {
-            ok = offer != null ? awaitHandoff(parkNanos) : awaitWake(parkNanos);
+            ok = offerStanding() ? awaitHandoff(parkNanos) : awaitWake(parkNanos);
         } finally {
             if (parkOnEntry) {
                 entry.unpark(this);

@@ -26,17 +26,30 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Offer states. ARMED: claimable; the waiter is parked or about to park. BUSY: the waiter is
  * sending its own attempt (a transfer landing beside an acquisition by the same field would count
  * the hold twice). CLAIMED: a releaser's script is in flight. GRANTED: the waiter owns the lock.
- * GONE: the waiter left. Only the waiter moves ARMED<->BUSY, ARMED|BUSY->GONE and, when the
- * releaser never answered within twice the command timeout, CLAIMED->GONE; only a releaser moves
- * ARMED->CLAIMED and CLAIMED->GRANTED|ARMED. Every move a releaser makes wakes the waiter. A waiter
- * that finds its offer CLAIMED parks until the claim is decided (one script, bounded by the
- * command timeout); a transfer that lands after the waiter gave up on it finds its grant refused
- * and the releaser gives the lock back, so no hold is ever registered for a waiter that left.
+ * GONE: the waiter left. A claim its releaser has not decided within twice the command timeout
+ * (its script may sit in a stalled driver queue for longer) is given up in one of two ways:
+ * ABANDONED: the waiter waits on, its attempts in RESOLVE mode, so a transfer that lands later is
+ * taken by its next attempt as its grant (never counted twice); or GONE, when it gives up while
+ * leaving. LANDED: the late transfer to an ABANDONED waiter landed, and the waiter was woken to
+ * take it. TAKEN: an ABANDONED waiter acquired (a late transfer, if any, was that acquisition).
+ * Only the waiter moves ARMED<->BUSY, ARMED|BUSY->GONE, CLAIMED->ABANDONED|GONE and
+ * ABANDONED|LANDED->GONE|TAKEN; only a releaser moves ARMED->CLAIMED, CLAIMED->GRANTED|ARMED and
+ * ABANDONED->LANDED. Every move a releaser makes wakes the waiter. A waiter that finds its offer
+ * CLAIMED parks until the claim is decided (one script, bounded by the command timeout).
+ *
+ * No transfer is ever given back to an owner that may still take it. A transfer that lands after
+ * its waiter gave up on the claim registers no hold (the waiter registers its own when it takes
+ * it); it is given back by exactly one side: by the releaser if the offer is GONE (the waiter left
+ * first), by the waiter if it leaves finding the offer LANDED (the transfer landed after its last
+ * attempt); ABANDONED becomes LANDED or TAKEN, and is then the waiter's. A releaser whose grant is
+ * refused because the waiter gave up between its check and its grant undoes only its own
+ * registration of the hold, never one the waiter made.
  *
  * Lost replies. A transfer whose reply is lost may or may not have landed: the releaser re-arms
  * the offer with `resolve` set and wakes the waiter, whose next attempts run in resolve mode (a
  * field already there is its grant, kept rather than counted again). So the lock is held once,
- * and is free as soon as the waiter's one unlock returns.
+ * and is free as soon as the waiter's one unlock returns. A waiter that had ABANDONED the claim
+ * already attempts in resolve mode; it is woken all the same.
  *
  * Fairness. A transfer keeps the lock from other clients' waiters, so the release script hands off
  * only while no other client's waiter listens on the lock's channel (it counts the channel's
@@ -62,6 +75,9 @@ public final class Handoff {
     static final int CLAIMED = 2;
     static final int GRANTED = 3;
     static final int GONE = 4;
+    static final int ABANDONED = 5;
+    static final int LANDED = 6;
+    static final int TAKEN = 7;
 
     /** One waiting owner's standing offer to take its lock straight from a releaser of this client. */
     public static final class Offer {
@@ -181,32 +197,66 @@ public final class Handoff {
         offer.state.compareAndSet(BUSY, ARMED);
     }
 
-    /** The waiter gave up on a claim its releaser never decided: a transfer landing later is refused. */
+    /**
+     * The waiter gives up on a claim its releaser never decided, and waits on: a transfer that
+     * lands later is its grant, which its next attempt (in RESOLVE mode) takes. The offer stays on
+     * its line (no releaser claims it again) until the waiter leaves.
+     */
     boolean abandon(Offer offer) {
+        return offer.state.compareAndSet(CLAIMED, ABANDONED);
+    }
+
+    /**
+     * The waiter leaves while a claim its releaser never decided is in flight: a transfer landing
+     * later is given back by its releaser.
+     */
+    boolean leaveClaimed(Offer offer) {
         return offer.state.compareAndSet(CLAIMED, GONE);
+    }
+
+    /**
+     * @return whether the waiter gave up on a claim of this offer and waits on (or took the lock
+     *     since): its attempts resolve a late transfer, and no releaser claims the offer again
+     */
+    static boolean abandoned(Offer offer) {
+        int s = offer.state.get();
+        return s == ABANDONED || s == LANDED || s == TAKEN;
     }
 
     /**
      * The waiter leaves: unless its offer is claimed, it can no longer be claimed, and is removed.
      *
-     * @return the offer's final state: GRANTED (the waiter owns the lock), GONE, or CLAIMED (a claim
-     *     is in flight: the waiter must wait for it to be decided and leave again)
+     * @param acquired whether the waiter acquired the lock by its own attempt
+     * @return the offer's final state: GRANTED (the waiter owns the lock), GONE, TAKEN (it acquired
+     *     after abandoning a claim), LANDED (a late transfer landed after its last attempt and it
+     *     did not acquire: the waiter must give its field's one hold back), or CLAIMED (a claim is in
+     *     flight: the waiter must wait for it to be decided and leave again)
      */
-    int leave(Offer offer) {
+    int leave(Offer offer, boolean acquired) {
+        int s;
         while (true) {
-            int s = offer.state.get();
+            s = offer.state.get();
             if (s == CLAIMED) {
                 return CLAIMED;
             }
-            if ((s == ARMED || s == BUSY) && !offer.state.compareAndSet(s, GONE)) {
-                continue;
+            if (s == ARMED || s == BUSY || s == ABANDONED) {
+                if (!offer.state.compareAndSet(s, s == ABANDONED && acquired ? TAKEN : GONE)) {
+                    continue;
+                }
+                s = s == ABANDONED && acquired ? TAKEN : GONE;
+            } else if (s == LANDED) {
+                if (!offer.state.compareAndSet(LANDED, acquired ? TAKEN : GONE)) {
+                    continue;
+                }
+                s = acquired ? TAKEN : LANDED;
             }
-            lines.computeIfPresent(offer.line, (k, l) -> {
-                l.offers.remove(offer);
-                return l.offers.isEmpty() && l.heldBy == null ? null : l;
-            });
-            return s == GRANTED ? GRANTED : GONE;
+            break;
         }
+        lines.computeIfPresent(offer.line, (k, l) -> {
+            l.offers.remove(offer);
+            return l.offers.isEmpty() && l.heldBy == null ? null : l;
+        });
+        return s;
     }
 
     // ---------------------------------------------------------------- the releaser's side
@@ -227,6 +277,7 @@ public final class Handoff {
         if (bounded && l.run > 0
                 && (l.run >= maxConsecutive || System.nanoTime() - l.runStartNanos > maxRunNanos)) {
             l.run = 0; // this release ends the run: ordinary, so other clients' waiters get their chance
+            dropIfEmpty(line);
             return null;
         }
         for (Offer o : l.offers) {
@@ -238,8 +289,18 @@ public final class Handoff {
             }
         }
         l.run = 0;
-        lines.computeIfPresent(line, (k, x) -> x.offers.isEmpty() && x.heldBy == null ? null : x);
+        dropIfEmpty(line);
         return null;
+    }
+
+    /** Forgets a line with no offer and no local holder left (its memory only: it is made again when needed). */
+    private void dropIfEmpty(String line) {
+        lines.computeIfPresent(line, (k, x) -> x.offers.isEmpty() && x.heldBy == null ? null : x);
+    }
+
+    /** @return whether the offer is still claimed: its waiter waits for the claim's decision */
+    public boolean claimed(Offer offer) {
+        return offer.state.get() == CLAIMED;
     }
 
     /**
@@ -259,17 +320,50 @@ public final class Handoff {
         return granted;
     }
 
-    /** The claim did not become a transfer: re-armed, and its waiter woken unless told to sleep on. */
-    public void unclaim(Offer offer, Unclaim how) {
+    /**
+     * The transfer landed, but the waiter had given up on the claim before {@link #grant}: no hold
+     * is registered for it. A waiter that waits on (ABANDONED) is woken to take the lock with its
+     * next attempt; one that acquired meanwhile (TAKEN) took it already.
+     *
+     * @return false if the waiter left (GONE): the caller must give the lock back
+     */
+    public boolean landed(Offer offer) {
+        while (true) {
+            int s = offer.state.get();
+            if (s == ABANDONED) {
+                if (offer.state.compareAndSet(ABANDONED, LANDED)) {
+                    offer.wake.run();
+                    return true;
+                }
+                continue;
+            }
+            return s == TAKEN || s == LANDED;
+        }
+    }
+
+    /**
+     * The claim did not become a transfer: re-armed, and its waiter woken unless told to sleep on.
+     * A waiter that gave up on the claim and waits on is woken all the same unless told to sleep on.
+     *
+     * @return whether the offer was re-armed (false: the waiter gave up on the claim meanwhile)
+     */
+    public boolean unclaim(Offer offer, Unclaim how) {
         if (offer == null) {
-            return;
+            return false;
         }
         if (how == Unclaim.UNKNOWN) {
             offer.resolve = true;
         }
-        if (offer.state.compareAndSet(CLAIMED, ARMED) && (how != Unclaim.SLEEP_ON || offer.settling)) {
-            offer.wake.run();
+        if (offer.state.compareAndSet(CLAIMED, ARMED)) {
+            if (how != Unclaim.SLEEP_ON || offer.settling) {
+                offer.wake.run();
+            }
+            return true;
         }
+        if (how != Unclaim.SLEEP_ON && offer.state.get() == ABANDONED) {
+            offer.wake.run(); // the lock may be free, or a transfer may have landed unseen: attempt now
+        }
+        return false;
     }
 
     /**
@@ -308,7 +402,8 @@ public final class Handoff {
                 continue;
             }
             for (Offer o : l.offers) {
-                if (o.state.get() == ARMED) {
+                int s = o.state.get();
+                if (s == ARMED || s == ABANDONED) {
                     o.wake.run();
                     break;
                 }

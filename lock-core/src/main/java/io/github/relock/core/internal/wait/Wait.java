@@ -50,7 +50,7 @@ abstract class Wait implements Channel.Parked {
     private long firstTtl;
     private boolean first = true;
     private boolean spinning;
-    private boolean joined;
+    private boolean joined; // counted in Waiters.active (what close() waits for) until done()
     private int idlePolls;
     private long unavailableSince;
     private boolean resolve;
@@ -98,10 +98,23 @@ abstract class Wait implements Channel.Parked {
         wake();
     }
 
+    @Override
+    public boolean messagePending() {
+        return messageWake;
+    }
+
     Next start() {
         if (!queue) {
-            mode = AttemptMode.TRY;
+            mode = AttemptMode.TRY; // never queues: close() has nothing to wait for
             return Next.ATTEMPT;
+        }
+        // Counted before the first attempt, which may queue the owner (a fair lock): close() waits
+        // for the reply and for the give-up it calls for, so both go out before the driver closes.
+        joined = true;
+        ctx.waiters().started(this);
+        if (ctx.isClosed()) { // close() sets the flag, then waits for every started wait: either it saw us, or we see it
+            error = ctx.closedError(target.name());
+            return Next.FINISH; // nothing sent: nothing to leave
         }
         live = ctx.waiters().subscribedChannel(channel);
         long local = heldByAnotherLocalOwner();
@@ -151,6 +164,9 @@ abstract class Wait implements Channel.Parked {
         if (wasFirst) {
             return afterFirstBusy(ttl);
         }
+        if (offer != null && offer.state() == Handoff.LANDED) {
+            return beforeAttempt(); // a late transfer landed after this attempt ran: take it now
+        }
         return spinning ? spinPark() : parkAfter(ttl);
     }
 
@@ -178,9 +194,7 @@ abstract class Wait implements Channel.Parked {
 
     private Next afterFirstBusy(long ttl) {
         firstTtl = ttl;
-        joined = true;
-        ctx.waiters().started(this);
-        if (ctx.isClosed()) { // close() sets the flag, then wakes every started wait: either it saw us, or we see it
+        if (ctx.isClosed()) { // close() is waiting for us: leave the queue now instead of subscribing
             error = ctx.closedError(target.name());
             return Next.FINISH;
         }
@@ -252,7 +266,11 @@ abstract class Wait implements Channel.Parked {
             if (s == Handoff.ARMED) {
                 continue; // a claim withdrawn meanwhile: never drop an offer a releaser may claim again
             }
-            if (s != Handoff.CLAIMED) { // gone: we abandoned it
+            if (Handoff.abandoned(offer)) {
+                resolve = true; // we gave up on a claim: a transfer that landed since is ours to take
+                break;
+            }
+            if (s != Handoff.CLAIMED) { // gone (not expected while waiting): wait without it
                 dropOffer();
                 break;
             }
@@ -268,9 +286,8 @@ abstract class Wait implements Channel.Parked {
                 }
                 continue; // decided meanwhile
             }
-            if (ctx.handoff().abandon(offer)) { // it never answered: wait without the offer
+            if (ctx.handoff().abandon(offer)) { // it never answered: wait on, resolving a transfer that lands late
                 resolve = true;
-                dropOffer();
             }
         }
         if (offer != null) {
@@ -285,9 +302,15 @@ abstract class Wait implements Channel.Parked {
     }
 
     private void dropOffer() {
-        ctx.handoff().leave(offer);
+        ctx.handoff().leave(offer, acquired);
         offer = null;
     }
+
+    /** @return whether this wait parks with a claimable offer (a releaser of this client may make it the owner) */
+    boolean offerStanding() {
+        return offer != null && !Handoff.abandoned(offer);
+    }
+
     private Next parkAfter(long ttl) {
         if (offer != null) {
             ctx.handoff().arm(offer); // from now on a releaser of this client may hand the lock to us
@@ -342,7 +365,7 @@ abstract class Wait implements Channel.Parked {
      */
     Finish finishing() {
         while (offer != null) {
-            int s = ctx.handoff().leave(offer);
+            int s = ctx.handoff().leave(offer, acquired);
             if (s == Handoff.CLAIMED) {
                 long now = System.nanoTime();
                 if (settleDeadline == 0) {
@@ -356,10 +379,13 @@ abstract class Wait implements Channel.Parked {
                     }
                     continue; // decided meanwhile
                 }
-                ctx.handoff().abandon(offer); // its releaser gives back a transfer that lands later
+                ctx.handoff().leaveClaimed(offer); // its releaser gives back a transfer that lands later
                 continue;
             }
             offer = null;
+            if (s == Handoff.LANDED) {
+                target.giveBackTransfer(ownerId, ttlMs); // landed after our last attempt, and nobody will take it
+            }
             if (s == Handoff.GRANTED && !acquired) {
                 acquired = true; // handed to us just as we left
                 if (error != null || callerLeft) {
@@ -368,10 +394,7 @@ abstract class Wait implements Channel.Parked {
             }
         }
         if (entry != null) {
-            entry.unpark(this);
-            if (messageWake) {
-                entry.wakeOne(); // a message that picked us, unused: the next waiter's
-            }
+            entry.left(this, messageWake, acquired); // a message that picked us, unused: the next waiter's
             ctx.waiters().leave(entry);
             entry = null;
         }
@@ -384,12 +407,13 @@ abstract class Wait implements Channel.Parked {
 
     /** @return whether the wait must leave the wait queue before it ends (it queued, and ends without the lock) */
     boolean needsGiveUp() {
-        return queue && !acquired;
+        return queue && !acquired && !first; // first: no attempt went out (the client closed before it)
     }
 
-    /** The wait is over: close() no longer waits for it. */
+    /** The wait is over: close() no longer waits for it. Idempotent: the runner's last step. */
     void done() {
         if (joined) {
+            joined = false;
             ctx.waiters().finished(this);
         }
     }

@@ -47,6 +47,15 @@ public interface WaitTarget {
     /** Gives back, without blocking, an acquisition nobody will use (its caller left), retrying a release that was never sent. */
     void giveBack(long ownerId);
 
+    /**
+     * Gives back, without blocking, a local hand-off that landed for {@code ownerId} after it gave
+     * up on the claim and made its last attempt: its field holds the lock once in Redis, and no
+     * hold is registered for it. Retries a release that was never sent, as {@link #giveBack} does.
+     *
+     * @param ttlMs the TTL the transfer gave it, or {@code Args.TTL_WATCHDOG}
+     */
+    void giveBackTransfer(long ownerId, long ttlMs);
+
     /** @return how long the valid hold of {@code field} on this lock lasts, in ms, or -1 if there is none */
     long localHoldRemainingMs(String field);
 }

@@ -42,13 +42,27 @@ import java.util.concurrent.locks.ReentrantLock;
  * Cluster: Redisson 3.x publishes with PUBLISH, 4.x with SPUBLISH, and relock's scripts with both;
  * when the driver declares SHARDED_PUBSUB on a cluster each channel is subscribed both ways (one
  * entry, two subscriptions), so any of them wakes relock's waiters. A relock unlock then arrives
- * twice; the second "0" costs at most one extra attempt.
+ * twice, and the two copies are one wake-up (Channel.heardOne): the first wakes the longest-parked
+ * waiter; a copy heard the other way within a second is its twin and wakes no second waiter, so the
+ * waiters of one client are still served in the order they parked. The pairing cannot tell a twin
+ * from another release heard the other way (a Redisson 3 and a Redisson 4 unlock in quick
+ * succession), so a twin is never dropped unless it is provably covered: the waiter the first copy
+ * woke has not attempted yet (its attempt comes after the twin), or the first copy's banked wake-up
+ * is still untaken; otherwise the twin goes to that same waiter (woken again if it parked, or owed
+ * to its next park; passed on if it leaves without the lock). A copy that comes alone (the other
+ * subscription is down, or a Redisson client published it) wakes as any message does.
  *
  * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
  * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
- * count is touched only by calls that found the lock busy, never on the uncontended path. Every
- * wait that joins is also in `active` until it has finished (queue left, offer settled), which is
- * what close() waits for.
+ * count is touched only by calls that found the lock busy, never on the uncontended path.
+ *
+ * Closing: every wait that may queue (all but a single try, whose attempt never queues) is in
+ * `active` from before its first attempt until it has finished (queue left, offer settled), which
+ * is what close() waits for. Counting from the first attempt, not from the first busy reply,
+ * matters for the fair lock: that attempt queues the owner in Redis, so a wait whose attempt was
+ * on its way when the client closed must still be there to send its give-up before the driver
+ * closes. A wait adds itself, then checks the closed flag; close() sets the flag, then waits for
+ * `active`: either close() sees the wait, or the wait sees the flag and sends nothing.
  *
  * Ordering: subscribe and unsubscribe of one channel are serialised by a striped ReentrantLock
  * (no synchronized: virtual threads must not pin), and a subscribe that follows an unsubscribe
@@ -70,7 +84,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private final MessageListener shardedEar = (channel, message) -> deliver(channel, message, true);
     /** Calls now waiting: joined entries plus spin waiters. */
     private final AtomicInteger waiting = new AtomicInteger();
-    /** Every wait between its join (or spin start) and its finish: what close() wakes and waits for. */
+    /** Every wait that may queue, from before its first attempt to its finish: what close() wakes and waits for. */
     private final Set<Wait> active = ConcurrentHashMap.newKeySet();
 
     /**
@@ -239,17 +253,20 @@ public final class Waiters implements MessageListener, ConnectionListener {
         waiting.decrementAndGet();
     }
 
+    /** A wait that may queue is about to send its first attempt: close() waits for it from now on. */
     void started(Wait w) {
         active.add(w);
     }
 
+    /** The wait is over (its queue left, its offer settled): pairs with {@link #started}, once. */
     void finished(Wait w) {
         active.remove(w);
     }
 
     /**
-     * Wakes every wait so it sees its client closed, then waits until each has finished: left its
-     * offer, its channel and, for a fair lock, its queue (bounded by {@code timeoutNanos}).
+     * Wakes every wait so it sees its client closed, then waits until each has finished: had the
+     * reply to an attempt already sent, left its offer, its channel and, for a fair lock, its
+     * queue (bounded by {@code timeoutNanos}).
      *
      * @return whether every wait finished in time
      */
@@ -289,9 +306,12 @@ public final class Waiters implements MessageListener, ConnectionListener {
             e.wakeAll();
         } else if (n == 0) {
             LOG.log(System.Logger.Level.DEBUG, "no waiter to wake for message ''{0}'' on {1}", message, channel);
-        }
-        for (int i = 0; i < n; i++) {
-            e.wakeOne();
+        } else if (n == 1 && alsoSharded) {
+            e.heardOne(message, sharded); // heard twice, classic and sharded: one wake-up
+        } else {
+            for (int i = 0; i < n; i++) {
+                e.wakeOne();
+            }
         }
         for (Channel.Observer o : e.observers) {
             o.message(message, sharded);

@@ -34,8 +34,11 @@
  * arms it after each failed attempt and parks; a releaser of this client may then make it the owner
  * in the release script itself, and the wait finds its offer GRANTED when it wakes. An offer found
  * CLAIMED is waited on (bounded by twice the command timeout) before the wait attempts or leaves.
- * A claim whose reply was lost (or a claim abandoned) sets `resolve`: every later attempt of the
- * wait runs in RESOLVE mode, so a transfer that did land is taken once, never counted twice.
+ * A claim whose reply was lost, or one the wait gave up on (ABANDONED: its releaser's script may
+ * still run, late) sets `resolve`: every later attempt of the wait runs in RESOLVE mode, so a
+ * transfer that did land is taken once, never counted twice, and never given back under it. A
+ * wait that leaves without the lock after a late transfer landed (LANDED) gives it back itself
+ * in finishing(); one that left before it landed leaves that to the releaser.
  *
  * <p>Outages: an attempt after the first that fails for want of Redis (a failover) is retried every
  * RETRY_AFTER_OUTAGE_MS for up to the subscription timeout, in RESOLVE mode (it may have run),

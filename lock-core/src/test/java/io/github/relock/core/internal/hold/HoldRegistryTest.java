@@ -105,6 +105,20 @@ class HoldRegistryTest {
     }
 
     @Test
+    void unregister_undoesOneRegistrationOnly_keepingTheOwnersOwnCount() {
+        Hold own = f.watchdog("orders", "c:1"); // the owner's own acquisition
+        f.watchdog("orders", "c:1"); // a releaser's registration for it, refused
+
+        registry.unregister("orders", "c:1");
+
+        assertSame(own, registry.get("orders", "c:1"));
+        assertEquals(1, own.count);
+        registry.unregister("orders", "c:1");
+        assertNull(registry.get("orders", "c:1"), "none left: removed");
+        assertTrue(f.reasons().isEmpty(), "not a loss");
+    }
+
+    @Test
     void released_notStillHeld_dropsHoldWhateverItsCount() {
         f.watchdog("orders", "c:1");
         f.watchdog("orders", "c:1");

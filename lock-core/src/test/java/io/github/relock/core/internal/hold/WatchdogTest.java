@@ -19,7 +19,7 @@ import io.github.relock.core.internal.testing.FakeExecutor;
 import io.github.relock.core.internal.testing.FakeExecutor.Invocation;
 import io.github.relock.core.internal.testing.RecordingListener;
 import io.github.relock.core.internal.util.Args;
-import io.github.relock.core.internal.util.Slots;
+import io.github.relock.spi.Slots;
 import io.github.relock.spi.Capability;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -105,9 +105,14 @@ final class LockFixture implements AutoCloseable {
         }
     }
 
-    /** The waiter gives up on its claimed offer (a transfer landing later is refused). */
+    /** The waiter gives up on its claimed offer and waits on (a transfer landing later is its to take). */
     boolean abandon(Handoff.Offer offer) {
         return (Boolean) call("abandon", new Class<?>[] {Handoff.Offer.class}, offer);
+    }
+
+    /** The waiter leaves while its offer is claimed (a transfer landing later is given back by its releaser). */
+    boolean leaveClaimed(Handoff.Offer offer) {
+        return (Boolean) call("leaveClaimed", new Class<?>[] {Handoff.Offer.class}, offer);
     }
 
     static boolean resolve(Handoff.Offer offer) {
@@ -120,7 +125,7 @@ final class LockFixture implements AutoCloseable {
         }
     }
 
-    /** @return the offer's state: 0 armed, 1 busy, 2 claimed, 3 granted, 4 gone (Handoff's constants) */
+    /** @return the offer's state: 0 armed, 1 busy, 2 claimed, 3 granted, 4 gone, 5 abandoned, 6 landed, 7 taken (Handoff's) */
     static int state(Handoff.Offer offer) {
         try {
             Method m = Handoff.Offer.class.getDeclaredMethod("state");

@@ -40,6 +40,7 @@ class LockReleaseTest {
     private static final long WAITER = 9;
     private static final int ARMED = 0;
     private static final int GRANTED = 3;
+    private static final int LANDED = 6;
 
     private final LockFixture f = new LockFixture();
     private final RedisLock lock = f.reentrant("orders");
@@ -331,7 +332,7 @@ class LockReleaseTest {
         f.redis.hold(RELEASE).reply(RELEASE, List.of(1L, 0L));
 
         CompletableFuture<Void> released = lock.releaseAsync(OWNER);
-        assertTrue(f.abandon(offer), "the waiter gave up while the claim was in flight");
+        assertTrue(f.leaveClaimed(offer), "the waiter left while the claim was in flight");
         f.redis.pending(0).complete(List.of(2L, 0L));
 
         released.join();
@@ -339,6 +340,41 @@ class LockReleaseTest {
         List<Invocation> releases = f.redis.calls(RELEASE);
         assertEquals(2, releases.size());
         assertEquals(List.of(Long.toString(WATCHDOG_MS), "c1:9", "PUBLISH"), releases.get(1).args(), "given back");
+    }
+
+    @Test
+    void releaseAsync_handedOffToWaiterThatAbandonedTheClaim_registersNothingAndLeavesTheLockForItToTake() {
+        f.acquired(lock, OWNER);
+        AtomicInteger woken = new AtomicInteger();
+        Handoff.Offer offer = f.armedOffer(lock, WAITER, woken::incrementAndGet);
+        f.redis.hold(RELEASE);
+
+        CompletableFuture<Void> released = lock.releaseAsync(OWNER);
+        assertTrue(f.abandon(offer), "the waiter gave up on the claim and waits on, resolving");
+        f.redis.pending(0).complete(List.of(2L, 0L));
+
+        released.join();
+        assertEquals(1, f.redis.calls(RELEASE).size(), "not given back: the waiter's next attempt takes it");
+        assertNull(f.holds.get("orders", "c1:9"), "the waiter registers its hold when its attempt takes it");
+        assertEquals(LANDED, LockFixture.state(offer));
+        assertEquals(1, woken.get());
+    }
+
+    @Test
+    void releaseAsync_handedOffToWaiterThatAlreadyHoldsByItsOwnAttempt_keepsTheWaitersOwnHold() {
+        f.acquired(lock, OWNER);
+        Handoff.Offer offer = f.armedOffer(lock, WAITER, () -> { });
+        f.redis.hold(RELEASE);
+
+        CompletableFuture<Void> released = lock.releaseAsync(OWNER);
+        assertTrue(f.abandon(offer));
+        Hold own = f.acquired(lock, WAITER); // its RESOLVE attempt found the transfer and registered it
+        f.redis.pending(0).complete(List.of(2L, 0L));
+
+        released.join();
+        assertEquals(1, f.redis.calls(RELEASE).size(), "not given back");
+        assertSame(own, f.holds.get("orders", "c1:9"), "the waiter's own hold stays");
+        assertTrue(f.holds.lastHold("orders", "c1:9"), "counted once");
     }
 
     @Test

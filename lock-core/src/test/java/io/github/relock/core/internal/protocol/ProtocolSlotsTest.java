@@ -4,7 +4,7 @@ import static io.github.relock.core.internal.protocol.ReentrantProtocolTest.SHAR
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.relock.core.internal.protocol.ReentrantProtocol.Variant;
-import io.github.relock.core.internal.util.Slots;
+import io.github.relock.spi.Slots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

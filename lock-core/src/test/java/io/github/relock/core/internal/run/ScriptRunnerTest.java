@@ -19,7 +19,7 @@ import io.github.relock.core.internal.protocol.ReentrantProtocol;
 import io.github.relock.core.internal.testing.DirectExecutorService;
 import io.github.relock.core.internal.testing.FakeExecutor;
 import io.github.relock.core.internal.util.Scripts;
-import io.github.relock.core.internal.util.Slots;
+import io.github.relock.spi.Slots;
 import io.github.relock.spi.Capability;
 import java.io.IOException;
 import java.util.List;
@@ -216,6 +216,75 @@ class ScriptRunnerTest {
 
         assertEquals(List.of(1L), reply);
         assertEquals("evalShaAsync", redis.calls().get(0).method());
+    }
+
+    @Test
+    void renewAsync_goesOnTheDriversRenewalLane_withItsOwnNoScriptFallback() {
+        List<String> lane = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.github.relock.spi.CommandExecutor lanes = new io.github.relock.spi.CommandExecutor() {
+            // the fake's own async calls stand in for the application's lane; the two below record the renewal lane
+            @Override
+            public CompletableFuture<Object> evalShaUrgentAsync(io.github.relock.spi.Script s, List<String> k, List<String> a) {
+                lane.add("evalShaUrgentAsync");
+                return redis.evalShaAsync(s, k, a);
+            }
+
+            @Override
+            public CompletableFuture<Object> evalUrgentAsync(io.github.relock.spi.Script s, List<String> k, List<String> a) {
+                lane.add("evalUrgentAsync");
+                return redis.evalAsync(s, k, a);
+            }
+
+            @Override
+            public Object evalSha(io.github.relock.spi.Script s, List<String> k, List<String> a) {
+                return redis.evalSha(s, k, a);
+            }
+
+            @Override
+            public Object eval(io.github.relock.spi.Script s, List<String> k, List<String> a) {
+                return redis.eval(s, k, a);
+            }
+
+            @Override
+            public CompletableFuture<Object> evalShaAsync(io.github.relock.spi.Script s, List<String> k, List<String> a) {
+                return redis.evalShaAsync(s, k, a);
+            }
+
+            @Override
+            public CompletableFuture<Object> evalAsync(io.github.relock.spi.Script s, List<String> k, List<String> a) {
+                return redis.evalAsync(s, k, a);
+            }
+
+            @Override
+            public CompletableFuture<io.github.relock.spi.Subscription> subscribe(String c, boolean sharded,
+                                                                                 io.github.relock.spi.MessageListener l) {
+                return redis.subscribe(c, sharded, l);
+            }
+
+            @Override
+            public void setConnectionListener(io.github.relock.spi.ConnectionListener l) {
+                redis.setConnectionListener(l);
+            }
+
+            @Override
+            public java.util.Set<Capability> capabilities() {
+                return redis.capabilities();
+            }
+
+            @Override
+            public void close() {
+                redis.close();
+            }
+        };
+        ScriptRunner runner = new ScriptRunner(lanes, 0, 0, null, "c");
+        redis.noScriptOnce("lock-renew").reply("lock-renew", List.of(1L));
+
+        assertEquals(List.of(1L), runner.renewAsync(Scripts.LOCK_RENEW, List.of("orders"), List.of("30000", "c:1", "")).join());
+        assertEquals(List.of("evalShaUrgentAsync", "evalUrgentAsync"), lane);
+
+        redis.reply(RELEASE, List.of(1L, 0L));
+        runner.runAsync(release).join(); // the application's calls never take the renewal lane
+        assertEquals(2, lane.size());
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import io.github.relock.spi.Slots;
 
 /** The Lua scripts load, their {@code --@include} fragments are inlined, and their SHA-1 is Redis's. */
 class ScriptsTest {

@@ -209,6 +209,46 @@ class AsyncWaitTest {
     }
 
     @Test
+    void clientClosedWhileTheFirstAttemptIsOut_closeWaitsForIt_andItLeavesTheQueue() {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        lock.holdAsync = true;
+        CompletableFuture<Boolean> w = lockAsync(lock, 1, Args.WAIT_FOREVER);
+        f.closed.set(true);
+        w.completeExceptionally(new IllegalStateException("closed")); // what close() does to every pending caller
+        assertFalse(f.waiters.closeAll(0), "close() must wait for a wait whose first attempt is out: it may have queued");
+        lock.completeAsync(); // the attempt queued the owner, and answers busy
+        assertEquals(List.of(1L), lock.giveUps, "it leaves the queue");
+        assertTrue(f.waiters.closeAll(0), "and then close() has nothing left to wait for");
+        assertEquals(0, f.pubsub.subscribes.get());
+    }
+
+    @Test
+    void clientClosedBeforeTheFirstAttempt_sendsNothing_andCloseHasNothingToWaitFor() {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        f.closed.set(true);
+        CompletableFuture<Boolean> w = lockAsync(lock, 1, Args.WAIT_FOREVER);
+        ExecutionException e = assertThrows(ExecutionException.class, w::get);
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertEquals(List.of(), lock.attempts);
+        assertEquals(List.of(), lock.giveUps, "nothing sent: nothing to leave");
+        assertTrue(f.waiters.closeAll(0));
+    }
+
+    @Test
+    void tryOnce_isNotWaitedFor_itNeverQueues() {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        lock.holdAsync = true;
+        CompletableFuture<Boolean> w = lockAsync(lock, 1, Args.TRY_ONCE);
+        assertTrue(f.waiters.closeAll(0), "a single try's attempt never queues: close() need not wait for it");
+        lock.completeAsync();
+        assertFalse(w.join());
+        assertEquals(List.of(), lock.giveUps);
+    }
+
+    @Test
     void clientClosed_timerRefuses_waitEndsWithTheClosedError() {
         FakeLock lock = f.reentrant("a");
         lock.holdBy("other:1");

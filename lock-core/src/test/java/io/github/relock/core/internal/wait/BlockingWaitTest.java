@@ -291,6 +291,65 @@ class BlockingWaitTest {
     }
 
     @Test
+    void clientClosedWhileTheFirstAttemptIsOut_closeWaitsForIt_andItLeavesTheQueue() throws Exception {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Void> reply = new CompletableFuture<>();
+        lock.holdSync = reply;
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> lock.syncHeld.get() == 1, () -> "the first attempt never went out");
+        f.closed.set(true);
+        assertFalse(f.waiters.closeAll(0), "close() must wait for a wait whose first attempt is out: it may have queued");
+        reply.complete(null); // the attempt queued the owner, and answers busy
+        assertTrue(f.waiters.closeAll(TimeUnit.SECONDS.toNanos(10)), "close() waits for every wait to finish");
+        synchronized (lock) {
+            assertEquals(List.of(1L), lock.giveUps, "the queue entry is gone before close() returns");
+        }
+        ExecutionException e = assertThrows(ExecutionException.class, () -> w.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertEquals(0, f.pubsub.subscribes.get(), "a wait that sees its client closed subscribes nothing");
+    }
+
+    @Test
+    void clientClosedBeforeTheFirstAttempt_sendsNothing_andCloseHasNothingToWaitFor() {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        f.closed.set(true);
+        assertThrows(IllegalStateException.class, () -> lock(lock, 1, Args.WAIT_FOREVER));
+        assertEquals(List.of(), lock.attempts);
+        assertEquals(List.of(), lock.giveUps, "nothing sent: nothing to leave");
+        assertTrue(f.waiters.closeAll(0));
+    }
+
+    @Test
+    void everyEnd_finishesTheWait_soCloseHasNothingLeftToWaitFor() throws Exception {
+        FakeLock lock = f.fair("a");
+        assertTrue(lock(lock, 1, Args.WAIT_FOREVER), "uncontended");
+        assertTrue(f.waiters.closeAll(0), "after an uncontended acquisition");
+        lock.free();
+        lock.holdBy("other:1");
+        assertFalse(lock(lock, 2, 20), "timed out");
+        assertTrue(f.waiters.closeAll(0), "after a timed-out wait");
+        lock.failNext = new RedisUnavailableException("injected");
+        assertThrows(RedisUnavailableException.class, () -> lock(lock, 3, Args.WAIT_FOREVER));
+        assertTrue(f.waiters.closeAll(0), "after a failed first attempt");
+    }
+
+    @Test
+    void tryOnce_isNotWaitedFor_itNeverQueues() throws Exception {
+        FakeLock lock = f.fair("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Void> reply = new CompletableFuture<>();
+        lock.holdSync = reply;
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.TRY_ONCE);
+        await(() -> lock.syncHeld.get() == 1, () -> "the attempt never went out");
+        assertTrue(f.waiters.closeAll(0), "a single try's attempt never queues: close() need not wait for it");
+        reply.complete(null);
+        assertFalse(w.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of(), lock.giveUps);
+    }
+
+    @Test
     void spinLock_pollsWithBackOff_untilFree_withoutAnyChannel() throws Exception {
         FakeLock lock = f.spin("a");
         lock.holdBy("other:1");

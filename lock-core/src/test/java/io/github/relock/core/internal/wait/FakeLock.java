@@ -9,12 +9,14 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A wait target whose "lock" is a few fields in memory: one holder field and its count, as the
  * reentrant acquire script keeps them. It answers attempts as the script would (acquired, or busy
  * with {@link #ttlMs}), records every attempt's mode, and lets a test fail attempts, hold async
- * replies, refuse, and release the lock (with or without a message on the channel).
+ * replies, hold blocking attempts, refuse, and release the lock (with or without a message on the
+ * channel).
  */
 final class FakeLock implements WaitTarget {
     final LockProtocol protocol;
@@ -26,6 +28,7 @@ final class FakeLock implements WaitTarget {
     final List<Long> giveUps = new ArrayList<>();
     final List<Long> givenBack = new ArrayList<>();
     final List<Long> releasedNow = new ArrayList<>();
+    final List<Long> transfersGivenBack = new ArrayList<>();
     /** Thrown by the next attempt before it "runs". */
     RuntimeException failNext;
     /** The next attempt runs, then its reply is lost. */
@@ -35,6 +38,10 @@ final class FakeLock implements WaitTarget {
     /** Async attempts wait for {@link #completeAsync} while set. */
     boolean holdAsync;
     final Queue<Runnable> heldReplies = new ArrayDeque<>();
+    /** Blocking attempts wait for it to complete while set: the attempt is on its way to "Redis". */
+    volatile CompletableFuture<Void> holdSync;
+    /** Blocking attempts now waiting for {@link #holdSync}. */
+    final AtomicInteger syncHeld = new AtomicInteger();
 
     FakeLock(LockProtocol protocol, String clientId) {
         this.protocol = protocol;
@@ -57,7 +64,17 @@ final class FakeLock implements WaitTarget {
     }
 
     @Override
-    public synchronized Acquire attempt(long ttlMs, long ownerId, AttemptMode mode) {
+    public Acquire attempt(long ttlMs, long ownerId, AttemptMode mode) {
+        CompletableFuture<Void> gate = holdSync;
+        if (gate != null) {
+            syncHeld.incrementAndGet();
+            gate.join();
+            syncHeld.decrementAndGet();
+        }
+        return attemptNow(ownerId, mode);
+    }
+
+    private synchronized Acquire attemptNow(long ownerId, AttemptMode mode) {
         attempts.add(mode);
         if (failNext != null) {
             RuntimeException e = failNext;
@@ -129,6 +146,12 @@ final class FakeLock implements WaitTarget {
     @Override
     public synchronized void giveBack(long ownerId) {
         givenBack.add(ownerId);
+        release(field(ownerId));
+    }
+
+    @Override
+    public synchronized void giveBackTransfer(long ownerId, long ttlMs) {
+        transfersGivenBack.add(ownerId);
         release(field(ownerId));
     }
 

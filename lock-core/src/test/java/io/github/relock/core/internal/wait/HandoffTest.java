@@ -41,18 +41,61 @@ class HandoffTest {
         assertEquals(Handoff.GRANTED, o.state());
         assertEquals(1, wakes.get());
         assertEquals("client:1", handoff.heldLocally(LINE));
-        assertEquals(Handoff.GRANTED, handoff.leave(o));
+        assertEquals(Handoff.GRANTED, handoff.leave(o, false));
         assertNull(handoff.claim(LINE, true), "its holder's release clears the memory");
         assertNull(handoff.heldLocally(LINE));
     }
 
     @Test
-    void leave_whileClaimed_saysSo_andAGrantAfterAbandonIsRefused() {
+    void leave_whileClaimed_saysSo_andATransferLandingAfterTheWaiterLeftIsGivenBack() {
         Handoff.Offer o = armed(1);
         handoff.claim(LINE, true);
-        assertEquals(Handoff.CLAIMED, handoff.leave(o), "a claim in flight must be settled first");
-        assertTrue(handoff.abandon(o));
-        assertFalse(handoff.grant(o), "a transfer that lands after the waiter gave up is refused: given back");
+        assertEquals(Handoff.CLAIMED, handoff.leave(o, false), "a claim in flight must be settled first");
+        assertTrue(handoff.leaveClaimed(o));
+        assertEquals(Handoff.GONE, handoff.leave(o, false));
+        assertFalse(handoff.grant(o), "a transfer that lands after the waiter left is refused");
+        assertFalse(handoff.landed(o), "and nobody will take it: its releaser gives it back");
+        assertEquals(0, handoff.activeLines());
+    }
+
+    @Test
+    void abandon_keepsTheOfferUnclaimable_aLateTransferLandsForTheWaiterToTake() {
+        Handoff.Offer o = armed(1);
+        handoff.claim(LINE, true);
+        assertTrue(handoff.abandon(o), "the waiter gives up on the claim and waits on");
+        assertFalse(handoff.busy(o), "its attempts resolve; the offer is not BUSY");
+        assertNull(handoff.claim(LINE, true), "no releaser claims an abandoned offer again");
+        assertFalse(handoff.grant(o), "a late transfer registers no hold for it");
+        int before = wakes.get();
+        assertTrue(handoff.landed(o), "the waiter waits on: not given back");
+        assertEquals(Handoff.LANDED, o.state());
+        assertEquals(before + 1, wakes.get(), "woken to take it");
+        assertEquals(Handoff.TAKEN, handoff.leave(o, true), "its RESOLVE attempt took the transfer");
+        assertEquals(0, handoff.activeLines());
+    }
+
+    @Test
+    void abandonedOffer_waiterLeavesWithoutTheLock_whoeverComesSecondGivesBack() {
+        Handoff.Offer first = armed(1);
+        handoff.claim(LINE, true);
+        handoff.abandon(first);
+        assertEquals(Handoff.GONE, handoff.leave(first, false), "left before the transfer landed");
+        assertFalse(handoff.landed(first), "its releaser gives it back");
+
+        Handoff.Offer second = armed(2);
+        handoff.claim(LINE, true);
+        handoff.abandon(second);
+        assertTrue(handoff.landed(second));
+        assertEquals(Handoff.LANDED, handoff.leave(second, false), "landed after its last attempt: it gives it back");
+    }
+
+    @Test
+    void abandonedOffer_waiterAcquired_aLateTransferIsThatAcquisition() {
+        Handoff.Offer o = armed(1);
+        handoff.claim(LINE, true);
+        handoff.abandon(o);
+        assertEquals(Handoff.TAKEN, handoff.leave(o, true));
+        assertTrue(handoff.landed(o), "nothing to give back: the waiter's RESOLVE attempt took it");
     }
 
     @Test
@@ -122,7 +165,7 @@ class HandoffTest {
     @Test
     void leave_removesTheOfferAndTheLine() {
         Handoff.Offer o = armed(1);
-        assertEquals(Handoff.GONE, handoff.leave(o));
+        assertEquals(Handoff.GONE, handoff.leave(o, false));
         assertEquals(0, handoff.activeLines());
         assertNull(handoff.claim(LINE, true));
     }

@@ -1,4 +1,4 @@
-package io.github.relock.core.internal.util;
+package io.github.relock.spi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,8 +1,14 @@
-package io.github.relock.core.internal.util;
+package io.github.relock.spi;
 
 import java.nio.charset.StandardCharsets;
 
-/** Redis Cluster hash slots (CRC16-XMODEM of the hash tag, modulo 16384). */
+/**
+ * Redis Cluster hash slots: CRC16/XMODEM of the key, or of its hash tag (the bytes between the first
+ * '{' and the first '}' after it, when not empty), modulo 16384. For drivers that route by slot (the
+ * pub/sub helpers group channels by it) and for the engine, which batches renewals by it.
+ *
+ * <p>Thread-safety: stateless; safe for use by several threads.
+ */
 public final class Slots {
     private static final int[] TABLE = new int[256];
 
@@ -19,6 +25,10 @@ public final class Slots {
     private Slots() {
     }
 
+    /**
+     * @param key a key or channel name
+     * @return its hash slot, 0 to 16383
+     */
     public static int slot(String key) {
         int open = key.indexOf('{');
         if (open >= 0) {
