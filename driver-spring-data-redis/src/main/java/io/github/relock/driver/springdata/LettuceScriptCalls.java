@@ -31,9 +31,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *
  * <p>The watchdog's renewals ({@link #callUrgentAsync}) go on a command connection of relock's own,
  * from the factory's Lettuce client ({@code getRequiredNativeClient()}): on the factory's shared
- * connection a renewal would queue behind every application call pipelined before it. It opens
- * when the executor is made, on a short-lived thread {@code relock-sdr-renewal-connect} (a later
- * open may be asked for on a Lettuce event loop, where a blocking connect deadlocks; see
+ * connection a renewal would queue behind every application call pipelined before it. The first
+ * renewal opens it, on a short-lived thread {@code relock-sdr-renewal-connect} (the renewal may be
+ * sent from a Lettuce event loop, where a blocking connect deadlocks; see
  * {@link LettucePubSubTransport}). A renewal waits for a connect under way; when the connection
  * cannot be opened (the factory not started yet, say), renewals take the shared path and the next
  * one tries to open it again.
@@ -57,7 +57,8 @@ final class LettuceScriptCalls implements ScriptCalls {
     LettuceScriptCalls(RedisConnectionFactory factory, Duration timeout) {
         this.factory = factory;
         this.timeout = timeout;
-        this.renewal = connectRenewal(); // ready before the first renewal, which would otherwise wait for it
+        // Opened by the first renewal, not here: an executor made while its server is paused or
+        // unreachable would otherwise leave a connect thread behind for as long as the connect takes.
     }
 
     /** @return whether the factory talks to a Redis Cluster (its connections are cluster connections) */
