@@ -527,7 +527,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * (and that another of its threads still waits for) sends no script before it parks: its
      * attempt could only fail. It gets the lock once the threads holding it before it are done.
      * (Which of the two waiters goes first is not this rule's business: the hand-off run may end
-     * by time on a slow machine, and then a release wakes a waiter; rule 20.17 holds that order.)
+     * by time on a slow machine, and then a release wakes a waiter.)
      * When it fails: a thread asking for a lock its own client was just handed must park without
      * sending a script: its attempt could only fail.
      */
@@ -548,52 +548,6 @@ public abstract class LocalHandoffChapter extends TckChapter {
                         "scripts sent by a waiter for a lock its client holds through a hand-off");
                 finishInTurn(holder);
                 finishAsGranted(queued, late);
-            }
-        }
-        assertFalse(lock.isLocked());
-    }
-
-    /**
-     * Rule 20.17: a release that publishes (by another client, so no hand-off) wakes one waiter of
-     * a client, the one that parked first, on a cluster too, where each relock release reaches the
-     * client twice (classic and sharded): the earlier of two waiters gets the lock, and the later
-     * sends no attempt meanwhile. Round after round.
-     * When it fails: the two copies of one release (classic and sharded) must be one wake-up:
-     * look at how the client pairs a copy with its twin ({@code Channel.heardOne}); "the later
-     * waiter got the lock first" or an attempt by the later waiter means the twin woke it.
-     */
-    @Test
-    void rule20_17_publishedRelease_wakesOnlyTheEarliestLocalWaiter() throws Exception {
-        String name = "tck:handoff-fifo";
-        DistributedLock held = client().getLock(name); // another client: its release has nobody to hand to
-        Faults faults = new Faults(); // no faults: it tells which thread sent each attempt
-        List<String> attempts = new CopyOnWriteArrayList<>();
-        faults.on("lock-acquire").times(Integer.MAX_VALUE).beforeSend(() -> attempts.add(Thread.currentThread().getName()));
-        DistributedLock lock = kit.newFaultyLockClient(LockOptions.defaults(), faults).getLock(name);
-        for (int round = 0; round < 3; round++) {
-            assertTrue(held.tryLock(0, 60, TimeUnit.SECONDS));
-            try (Waiter earlier = new Waiter(lock, "tck-fifo-earlier-" + round);
-                    Waiter later = startAfterParked(earlier, lock, "tck-fifo-later-" + round)) {
-                later.awaitParked();
-                int before = attempts.size();
-                held.unlock(); // publishes "0"; on a cluster classic and sharded
-                CompletableFuture.anyOf(earlier.acquired, later.acquired).get(30, TimeUnit.SECONDS);
-                assertFalse(later.acquired.isDone(), "round " + round + ": the later waiter got the lock first");
-                int[] last = {attempts.size()};
-                long[] since = {System.nanoTime()};
-                Await.until(Duration.ofSeconds(20), () -> { // quiet for 200 ms: a woken later waiter has attempted
-                    if (attempts.size() != last[0]) {
-                        last[0] = attempts.size();
-                        since[0] = System.nanoTime();
-                        return false;
-                    }
-                    return System.nanoTime() - since[0] > Duration.ofMillis(200).toNanos();
-                }, () -> "attempts never went quiet: " + attempts);
-                later.awaitParked();
-                assertEquals(List.of(earlier.thread.get().getName()), attempts.subList(before, attempts.size()),
-                        "round " + round + ": attempts sent from the other client's release until the earlier waiter"
-                                + " held the lock and the client went quiet");
-                finishInTurn(earlier, later);
             }
         }
         assertFalse(lock.isLocked());
