@@ -11,6 +11,7 @@ import io.github.relock.api.LockOptions;
 import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
@@ -146,6 +147,42 @@ public abstract class LockListenerChapter extends TckChapter {
         assertTrue(lock.tryLock(0, 1500, TimeUnit.MILLISECONDS));
         Await.until(DEADLINE, () -> events.size() == 2, () -> "the lease's expiry was not heard: " + events);
         assertEquals("expired tck:listen-fair", events.get(1));
+        lock.removeListener(d);
+        lock.removeListener(e);
+    }
+
+    /**
+     * Rule 23.6: a fair lock's own release is reported once, even when the listener's poll finds
+     * the lock gone before the release's reply reaches its client: the release, then an expiry,
+     * are heard as exactly one deletion and one expiry.
+     * When it fails: a fair lock's listener hears its own client's releases at once and also polls
+     * the lock; a poll that finds it gone while the release's reply is still on its way must wait
+     * for that release (or a grace period) instead of reporting the same deletion a second time.
+     */
+    @Test
+    void rule23_6_fairLock_ownReleaseOvertakenByAPoll_reportedOnce() throws Exception {
+        Faults faults = new Faults();
+        LockClient c = kit.newFaultyLockClient(LockOptions.defaults(), faults);
+        DistributedLock lock = c.getFairLock("tck:listen-fair-once");
+        List<String> events = new CopyOnWriteArrayList<>();
+        int d = lock.addListener(deleted(events));
+        int e = lock.addListener(expired(events));
+        lock.lock();
+        Faults.Gate releaseReply = faults.on("fair-release").delayReply();
+        CompletableFuture<Void> unlocked = lock.unlockAsync();
+        // the release ran; the watches' polls are serialised, so two more state reads sent after
+        // it mean the first of them has been answered (it found the lock gone)
+        Await.until(DEADLINE, () -> faults.sent("fair-release") == 1, () -> "the release was not sent");
+        int polls = faults.sent("lock-state");
+        Await.until(DEADLINE, () -> faults.sent("lock-state") >= polls + 6,
+                () -> "the listeners stopped polling the fair lock: " + faults.sent("lock-state") + " reads");
+        releaseReply.release();
+        unlocked.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        assertTrue(lock.tryLock(0, 1500, TimeUnit.MILLISECONDS));
+        Await.until(DEADLINE, () -> events.contains("expired tck:listen-fair-once"),
+                () -> "the lease's expiry was not heard: " + events);
+        assertEquals(List.of("deleted tck:listen-fair-once", "expired tck:listen-fair-once"), events,
+                "one release and one expiry");
         lock.removeListener(d);
         lock.removeListener(e);
     }

@@ -54,17 +54,22 @@ final class LockRelease {
     void release(long ownerId) {
         lock.engine.ensureOpen();
         Releasing r = prepare(ownerId);
-        Release outcome;
+        Runnable settled = lock.engine.watches().ownRelease(lock.name);
         try {
-            outcome = lock.engine.runner().runWrite(what(), r.call);
-        } catch (ReplicaShortfall e) {
-            apply(r, e.outcome(Release.class)); // done on the master: keep the registry in step
-            throw e;
-        } catch (RuntimeException e) {
-            failed(r, e);
-            throw e;
+            Release outcome;
+            try {
+                outcome = lock.engine.runner().runWrite(what(), r.call);
+            } catch (ReplicaShortfall e) {
+                apply(r, e.outcome(Release.class)); // done on the master: keep the registry in step
+                throw e;
+            } catch (RuntimeException e) {
+                failed(r, e);
+                throw e;
+            }
+            apply(r, outcome);
+        } finally {
+            settled.run();
         }
-        apply(r, outcome);
     }
 
     CompletableFuture<Void> releaseAsync(long ownerId) {
@@ -74,6 +79,7 @@ final class LockRelease {
             return CompletableFuture.failedFuture(e);
         }
         Releasing r = prepare(ownerId);
+        Runnable settled = lock.engine.watches().ownRelease(lock.name);
         CompletableFuture<Release> sent;
         try {
             sent = lock.engine.runner().runWriteAsync(what(), r.call);
@@ -81,17 +87,21 @@ final class LockRelease {
             sent = CompletableFuture.failedFuture(e);
         }
         return sent.handle((outcome, error) -> {
-            if (error != null) {
-                Throwable cause = ScriptRunner.unwrap(error);
-                if (cause instanceof ReplicaShortfall shortfall) {
-                    apply(r, shortfall.outcome(Release.class));
-                } else {
-                    failed(r, cause);
+            try {
+                if (error != null) {
+                    Throwable cause = ScriptRunner.unwrap(error);
+                    if (cause instanceof ReplicaShortfall shortfall) {
+                        apply(r, shortfall.outcome(Release.class));
+                    } else {
+                        failed(r, cause);
+                    }
+                    throw ScriptRunner.asRuntime(cause);
                 }
-                throw ScriptRunner.asRuntime(cause);
+                apply(r, outcome);
+                return null;
+            } finally {
+                settled.run();
             }
-            apply(r, outcome);
-            return null;
         });
     }
 

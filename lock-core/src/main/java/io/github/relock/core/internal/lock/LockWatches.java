@@ -4,6 +4,8 @@ import io.github.relock.api.LockListener;
 import io.github.relock.core.internal.protocol.LockState;
 import io.github.relock.core.internal.wait.Channel;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -36,7 +38,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * head's own channel, and the spin lock's nowhere, so their watches subscribe nothing and read the
  * state every POLL_NANOS, held or free, to tell a release from an expiry (a hold shorter than
  * that, by another client, may go unheard); the listening client's own releases of these are
- * reported at once (freed). So a listened lock costs one state read per TTL period (every 20-30 s
+ * reported at once (freed); a poll that finds one gone while a release of this client is in
+ * flight (ownRelease) leaves the report to that release's outcome: freed reports it, and a release
+ * that freed nothing hands the finding to the grace period, so one release is one event however
+ * late its reply. So a listened lock costs one state read per TTL period (every 20-30 s
  * under the watchdog; every second for fair and spin locks), one per release message, and one per
  * 10 s while it is free. The listening client's own acquisitions are read at once (taken), so
  * its short leases are heard expiring; another client's lease shorter than the idle check, taken
@@ -78,6 +83,31 @@ final class LockWatches {
                 w.released();
             }
         }
+    }
+
+    /**
+     * This client is about to send a release (or force unlock) of lock {@code name}: until the
+     * returned action runs, after the outcome is applied, a poll of a lock that publishes no
+     * release and finds it gone leaves the report to that outcome (freed, or else the grace
+     * period), so one release is never reported twice.
+     *
+     * @return what to run once the release's outcome is applied, whatever it was
+     */
+    Runnable ownRelease(String name) {
+        if (watches.isEmpty()) {
+            return () -> { };
+        }
+        List<Watch> quiet = new ArrayList<>();
+        for (Watch w : watches.values()) {
+            if (w.quietReleases && w.lock.name.equals(name)) {
+                w.ownReleaseStarted();
+                quiet.add(w);
+            }
+        }
+        if (quiet.isEmpty()) {
+            return () -> { };
+        }
+        return () -> quiet.forEach(Watch::ownReleaseSettled);
     }
 
     /**
@@ -138,6 +168,10 @@ final class LockWatches {
 
         /** Releases heard so far: a state read sent before the latest one is stale. */
         private final AtomicLong releases = new AtomicLong();
+        /** This client's releases of the lock in flight (counted for quiet locks only). */
+        private final AtomicInteger ownReleases = new AtomicInteger();
+        /** Releases heard when a poll found a quiet lock gone, not yet reported; -1 for none. */
+        private final AtomicLong goneUnreported = new AtomicLong(-1);
         private final ReentrantLock pairing = new ReentrantLock();
         private final ArrayDeque<Long> unpairedClassic = new ArrayDeque<>(); // guarded by pairing
         private final ArrayDeque<Long> unpairedSharded = new ArrayDeque<>(); // guarded by pairing
@@ -276,14 +310,54 @@ final class LockWatches {
             if (seenHeld) {
                 seenHeld = false;
                 boolean expired = expectedGoneNanos != 0 && now - (expectedGoneNanos - EXPIRY_SLACK_NANOS) >= 0;
-                if (expired || quietReleases) {
-                    deliver(expired);
+                if (expired) {
+                    deliver(true);
+                } else if (quietReleases) {
+                    goneWhileQuiet();
                 } else {
                     awaitReleaseMessage(releases.get());
                 }
             }
             long idle = TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3);
             schedule(quietReleases ? Math.min(idle, POLL_NANOS) : idle);
+        }
+
+        /**
+         * A lock that publishes no release found gone: reported now, unless a release of this
+         * client is in flight, whose outcome then decides (see ownReleaseSettled).
+         */
+        private void goneWhileQuiet() {
+            goneUnreported.set(releases.get());
+            if (ownReleases.get() == 0) {
+                reportDeferredGone(false);
+            }
+        }
+
+        /** This client's release of the lock is about to be sent. */
+        void ownReleaseStarted() {
+            ownReleases.incrementAndGet();
+        }
+
+        /** This client's release of the lock has its outcome, and freed() has run if it freed the lock. */
+        void ownReleaseSettled() {
+            if (ownReleases.decrementAndGet() == 0) {
+                reportDeferredGone(true);
+            }
+        }
+
+        /** Reports a deletion a poll found, unless a release reported since covers it. */
+        private void reportDeferredGone(boolean afterOwnRelease) {
+            long heard = goneUnreported.getAndSet(-1);
+            if (heard < 0) {
+                return;
+            }
+            if (!afterOwnRelease) {
+                if (releases.compareAndSet(heard, heard + 1)) {
+                    deliver(false);
+                }
+                return;
+            }
+            awaitReleaseMessage(heard); // not freed by ours: another client's release, or expiry
         }
 
         /**

@@ -308,14 +308,19 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     @Override
     public boolean forceUnlock() {
         engine.ensureOpen();
-        boolean deleted;
+        Runnable settled = engine.watches().ownRelease(name);
         try {
-            deleted = engine.runner().runWrite("forceUnlock of lock '" + name + "'", protocol.forceRelease());
-        } catch (ReplicaShortfall e) {
-            forced(e.outcome(Boolean.class)); // deleted on the master
-            throw e;
+            boolean deleted;
+            try {
+                deleted = engine.runner().runWrite("forceUnlock of lock '" + name + "'", protocol.forceRelease());
+            } catch (ReplicaShortfall e) {
+                forced(e.outcome(Boolean.class)); // deleted on the master
+                throw e;
+            }
+            return forced(deleted);
+        } finally {
+            settled.run();
         }
-        return forced(deleted);
     }
 
     @Override
@@ -325,17 +330,27 @@ public class RedisLock extends AbstractLock implements WaitTarget {
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return engine.runner().runWriteAsync("forceUnlock of lock '" + name + "'", protocol.forceRelease())
-                .handle((deleted, error) -> {
-                    if (error != null) {
-                        Throwable cause = ScriptRunner.unwrap(error);
-                        if (cause instanceof ReplicaShortfall shortfall) {
-                            forced(shortfall.outcome(Boolean.class)); // deleted on the master
-                        }
-                        throw ScriptRunner.asRuntime(cause);
+        Runnable settled = engine.watches().ownRelease(name);
+        CompletableFuture<Boolean> sent;
+        try {
+            sent = engine.runner().runWriteAsync("forceUnlock of lock '" + name + "'", protocol.forceRelease());
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.handle((deleted, error) -> {
+            try {
+                if (error != null) {
+                    Throwable cause = ScriptRunner.unwrap(error);
+                    if (cause instanceof ReplicaShortfall shortfall) {
+                        forced(shortfall.outcome(Boolean.class)); // deleted on the master
                     }
-                    return forced(deleted);
-                });
+                    throw ScriptRunner.asRuntime(cause);
+                }
+                return forced(deleted);
+            } finally {
+                settled.run();
+            }
+        });
     }
 
     /** A read-write lock's half deletes only in its own mode: the other half's holds stay. */
