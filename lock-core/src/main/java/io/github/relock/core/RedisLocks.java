@@ -46,7 +46,7 @@ public final class RedisLocks {
 
     private static final System.Logger LOG = System.getLogger(RedisLocks.class.getName());
     private static final String ARTIFACTS =
-            "add io.github.relock:driver-jedis or io.github.relock:driver-lettuce (versions from io.github.relock:relock-bom)";
+            "add io.github.relock:relock-jedis or io.github.relock:relock-lettuce (versions from io.github.relock:relock-bom)";
 
     private RedisLocks() {
     }

@@ -33,7 +33,7 @@ class DiscoveryDiagnosticsTest {
         IllegalStateException e = new RedisLocks.Discovery(List.of(), List.of("driver 'old' (x.Old) built for SPI version 0"))
                 .noDriver();
         assertTrue(e.getMessage().contains("driver 'old'") && e.getMessage().contains("SPI version "
-                + RedisDriverProvider.SPI_VERSION) && e.getMessage().contains("driver-jedis"), e.getMessage());
+                + RedisDriverProvider.SPI_VERSION) && e.getMessage().contains("relock-jedis"), e.getMessage());
     }
 
     @Test

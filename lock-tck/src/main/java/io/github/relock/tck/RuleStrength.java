@@ -13,7 +13,7 @@ import java.lang.annotation.Target;
  *
  * <ul>
  * <li>{@link Strength#REQUIRED}: a driver must pass it. What it checks depends on the driver
- *     keeping the {@code CommandExecutor} contract, and {@code lock-tck-selftest} shows a broken
+ *     keeping the {@code CommandExecutor} contract, and {@code verification/tck-selftest} shows a broken
  *     driver failing it. Every required rule is in {@link DriverTck}.</li>
  * <li>{@link Strength#OPTIONAL}: a conforming driver passes it too, but what it checks is the
  *     engine's (a driver cannot break it without breaking a required rule first), or it needs

@@ -5,6 +5,6 @@
  * {@link io.github.relock.tck.RelockTck} both. Chapters are abstract JUnit classes whose tests are
  * named after numbered rules. Also the {@link io.github.relock.tck.FaultInjectingDriver}. The
  * real Redis they run on is in {@code io.github.relock.tck.fixtures} (artifact
- * {@code lock-tck-fixtures}).
+ * {@code relock-tck-fixtures}).
  */
 package io.github.relock.tck;

@@ -5,7 +5,7 @@ import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.redisson.RedissonTck;
 import redis.clients.jedis.RedisClient;
 
-/** Runs the kit's Redisson interop chapter (lock-tck-redisson) against the Jedis driver. */
+/** Runs the kit's Redisson interop chapter (relock-tck-redisson) against the Jedis driver. */
 class JedisRedissonInteropTest extends RedissonTck {
 
     @Override

@@ -6,7 +6,7 @@ import io.github.relock.tck.redisson.RedissonTck;
 import io.lettuce.core.RedisClient;
 
 /**
- * Runs the kit's whole Redisson interop chapter (lock-tck-redisson) against the Lettuce driver:
+ * Runs the kit's whole Redisson interop chapter (relock-tck-redisson) against the Lettuce driver:
  * only in {@code -Pfull}. The default build runs the rules where the driver matters in
  * {@link LettuceTckTest} and the whole chapter on the reference driver (Jedis).
  */

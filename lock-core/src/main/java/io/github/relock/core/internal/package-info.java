@@ -1,6 +1,6 @@
 /**
  * <b>Internal</b> (not exported by the module; may change in any release): the lock engine, in
- * rooms with one job each. Lower rooms never reach up (boundary-tests' EngineLayersTest):
+ * rooms with one job each. Lower rooms never reach up (verification/boundaries' EngineLayersTest):
  *
  * <ul>
  *   <li>{@code util}: argument checks, key names, cluster slots, the Lua scripts, reply shapes;</li>
