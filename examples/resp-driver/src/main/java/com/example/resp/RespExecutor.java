@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *  - Scripts (evalSha, eval): the calling thread takes an idle connection (or opens one), sends one
  *    command, reads one reply, and gives the connection back. No call waits for a connection, so
  *    nothing here can be interrupted (rule 1.3.2): a platform thread blocked in a socket read ignores
- *    interrupts. An error reply leaves the connection in step; a timeout or a broken socket does not,
+ *    interrupts (a virtual thread's socket is closed instead: left out here, see the guide). An error reply leaves the connection in step; a timeout or a broken socket does not,
  *    so that connection is closed and the call reports "reply lost" (whether it ran is unknown).
  *  - Async scripts: the same call on a small pool of driver threads (relock-resp-async-N) with a
  *    bounded queue. A call that waited in the queue past the command timeout is never sent: it fails
