@@ -1,7 +1,11 @@
 package com.example.resp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.core.RedisLocks;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverTck;
 import io.github.relock.tck.fixtures.RedisServer;
@@ -39,6 +43,22 @@ class RespDriverTckTest extends DriverTck {
     protected Object newNativeClient(RedisTopology topology, String user, String password) {
         RedisServer server = (RedisServer) topology;
         return new RespEndpoint(server.host(), server.port(), user, password, 0);
+    }
+
+    /**
+     * The kit hands the provider in; an application finds it through
+     * {@code META-INF/services}: by its client ({@code create}) and by a URI ({@code connect},
+     * which opens a connection at once).
+     */
+    @Test
+    void registeredService_foundByClientAndByUri() {
+        try (LockClient byClient = RedisLocks.create(RespEndpoint.of(server().host(), server().port()));
+             LockClient byUri = RedisLocks.connect(server().uri().toString())) {
+            DistributedLock lock = byClient.getLock("resp:discovery");
+            lock.lock();
+            assertTrue(byUri.getLock("resp:discovery").isLocked(), "both clients must see one lock");
+            lock.unlock();
+        }
     }
 
     /** The boundary: the driver is written from scratch, so no Redis client library is on its class path. */
