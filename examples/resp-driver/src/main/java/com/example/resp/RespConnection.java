@@ -49,7 +49,7 @@ final class RespConnection implements AutoCloseable {
      * for connections a driver opens itself).
      *
      * @param endpoint where to connect
-     * @param timeoutMs the connect timeout, and the read timeout of every reply (0: wait forever)
+     * @param timeoutMs the connect timeout, and the read timeout of every reply
      * @param clientName the connection's name
      * @return the open connection
      * @throws IOException if the server cannot be reached
@@ -58,7 +58,7 @@ final class RespConnection implements AutoCloseable {
     static RespConnection open(RespEndpoint endpoint, int timeoutMs, String clientName) throws IOException {
         Socket socket = new Socket();
         try {
-            socket.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), timeoutMs == 0 ? 10_000 : timeoutMs);
+            socket.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), timeoutMs);
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(timeoutMs);
             RespConnection c = new RespConnection(socket);
@@ -75,6 +75,11 @@ final class RespConnection implements AutoCloseable {
             socket.close();
             throw e;
         }
+    }
+
+    /** Reads without a timeout from now on: a pub/sub connection waits for messages as long as it takes. */
+    void waitForRepliesForever() throws IOException {
+        socket.setSoTimeout(0);
     }
 
     /** One command and its reply; an error reply is returned as its exception, not thrown. */

@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  *  - Scripts (evalSha, eval): the calling thread takes an idle connection (or opens one), sends one
  *    command, reads one reply, and gives the connection back. No call waits for a connection, so
- *    nothing here can be interrupted (rule 1.3.2): a platform thread blocked in a socket read ignores
- *    interrupts (a virtual thread's socket is closed instead: left out here, see the guide). An error reply leaves the connection in step; a timeout or a broken socket does not,
+ *    nothing here can be interrupted (rule 1.3.2): a platform thread blocked in a socket read
+ *    ignores interrupts (a virtual thread's socket is closed instead: left out here, see the
+ *    guide). An error reply leaves the connection in step; a timeout or a broken socket does not,
  *    so that connection is closed and the call reports "reply lost" (whether it ran is unknown).
  *  - Async scripts: the same call on a small pool of driver threads (relock-resp-async-N) with a
  *    bounded queue. A call that waited in the queue past the command timeout is never sent: it fails
@@ -52,6 +53,7 @@ final class RespExecutor implements CommandExecutor {
     static final String THREAD_PREFIX = "relock-resp-";
     /** Idle connections kept for the next call; a burst opens more and closes the extra ones after. */
     private static final int MAX_IDLE = 8;
+    /** Each async call holds a thread for one round trip; a few suffice for a lock client's traffic. */
     private static final int ASYNC_THREADS = 4;
     private static final int ASYNC_QUEUE = 10_000;
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -73,7 +75,7 @@ final class RespExecutor implements CommandExecutor {
         this.timeoutMs = Math.toIntExact(Math.max(1, options.commandTimeout().toMillis()));
         this.async = lane(ASYNC_THREADS, ASYNC_QUEUE, "async-");
         this.renewal = lane(1, 1_000, "renewal-");
-        this.pubsub = new SessionPubSub(events -> new RespSubscriber(endpoint, options.clientName(), events),
+        this.pubsub = new SessionPubSub(events -> new RespSubscriber(endpoint, timeoutMs, options.clientName(), events),
                 THREAD_PREFIX + "pubsub-" + THREADS.incrementAndGet(), endpoint.toString(),
                 options.commandTimeout().plusSeconds(1));
     }
@@ -173,7 +175,7 @@ final class RespExecutor implements CommandExecutor {
         }
         RespConnection c = pool.poll();
         if (c == null) {
-            c = open(script);
+            c = open(script.name()); // nothing sent yet: a failure here is no "reply lost"
         }
         Object reply;
         try {
@@ -192,14 +194,14 @@ final class RespExecutor implements CommandExecutor {
 
     /** Opens the first connection now (it waits in the pool), so that an unreachable server fails here. */
     void connectNow() {
-        giveBack(idle, open(new Script("connect", "")));
+        giveBack(idle, open("the first connection"));
     }
 
-    private RespConnection open(Script script) {
+    private RespConnection open(String what) {
         try {
             return RespConnection.open(endpoint, timeoutMs, options.clientName());
         } catch (IOException e) {
-            throw new RedisUnavailableException("cannot connect to " + endpoint + " for " + script.name() + ": " + e, e);
+            throw new RedisUnavailableException("cannot connect to " + endpoint + " for " + what + ": " + e, e);
         }
     }
 

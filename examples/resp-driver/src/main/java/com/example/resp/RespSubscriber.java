@@ -46,13 +46,21 @@ final class RespSubscriber implements SessionTransport.Link {
     }
 
     private final RespEndpoint endpoint;
+    private final int timeoutMs;
     private final String clientName;
     private final SessionTransport.Events events;
     private final Deque<Sent> inFlight = new ConcurrentLinkedDeque<>();
     private volatile RespConnection connection;
 
-    RespSubscriber(RespEndpoint endpoint, String clientName, SessionTransport.Events events) {
+    /**
+     * @param endpoint where to connect
+     * @param timeoutMs the connect and log-in timeout (then it waits for messages without one)
+     * @param clientName the connection's name
+     * @param events where the session's confirmations and messages go
+     */
+    RespSubscriber(RespEndpoint endpoint, int timeoutMs, String clientName, SessionTransport.Events events) {
         this.endpoint = endpoint;
+        this.timeoutMs = timeoutMs;
         this.clientName = clientName;
         this.events = events;
     }
@@ -60,7 +68,8 @@ final class RespSubscriber implements SessionTransport.Link {
     /** Rules 1.5.1 (one connection for every channel) and 1.5.4 (a break throws; the helper reconnects). */
     @Override
     public void run(List<String> initial) {
-        try (RespConnection c = RespConnection.open(endpoint, 0, clientName)) { // no read timeout: it waits for messages
+        try (RespConnection c = RespConnection.open(endpoint, timeoutMs, clientName)) {
+            c.waitForRepliesForever();
             connection = c;
             send(true, initial);
             readUntilNoChannelIsLeft(c);
