@@ -10,8 +10,9 @@ import java.net.URI;
  * A sample third-party relock driver, for {@link AcmeClient}: how a driver author's code looks
  * beside the kit. It carries relock's traffic over the Jedis pool inside the Acme client by
  * handing that pool to relock's Jedis driver; a driver for a client of its own implements
- * {@link CommandExecutor} itself instead (see its javadoc for the contract, and
- * {@link AcmeDriverTckTest} for the one class that checks it).
+ * {@link CommandExecutor} itself instead (see its javadoc for the contract, the reference driver
+ * in {@code examples/resp-driver} for one written from scratch, and {@link AcmeDriverTckTest} for
+ * the one class that checks it).
  *
  * <p>Registered in {@code META-INF/services/io.github.relock.spi.RedisDriverProvider}, so
  * {@code RedisLocks.create(acmeClient)} finds it.
