@@ -40,8 +40,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * kit). So the connection opens on a short-lived thread {@code relock-sdr-pubsub-connect} (a
  * {@link RedisClient}'s own URI is reachable only through its blocking {@code connectPubSub}, as
  * Spring connects), and commands sent meanwhile follow in order; a failed open is tried again by
- * the next subscribe. A static master/replica configuration's client has no URI of its own (Spring
- * has no pub/sub there either): subscribing fails with an {@link IllegalStateException} saying so.
+ * the next subscribe. A factory that is stopped ({@code SmartLifecycle.stop()}: a context restart, a
+ * Spring Cloud refresh, a CRaC checkpoint) shuts its client down, which closes the connection for
+ * good (Lettuce reconnects only a connection that broke); the next subscribe opens a new one from
+ * the factory's client as it is then, and {@link Events#reconnected()} has the channels of the old
+ * one subscribed again there. While the factory is stopped a subscribe fails as Redis being
+ * unavailable, never with {@link IllegalStateException}, which the SPI keeps for "the executor is
+ * closed". A static master/replica configuration's client has no URI of its own (Spring has no
+ * pub/sub there either): subscribing fails with a {@link Misconfigured} saying so.
  *
  * <p>With {@link LettuceScriptCalls} and {@link LettuceReply}, the only classes that touch Lettuce;
  * loaded only for a {@code LettuceConnectionFactory}.
@@ -58,6 +64,8 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     private final Map<String, Set<String>> shardNodes = new ConcurrentHashMap<>();
     /** Opened at the first subscribe; again at the next one after a failed open. */
     private volatile CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection;
+    /** A connection that was open is closed for good (the factory stopped): tell ConnectionPubSub once a new one opens. */
+    private volatile boolean lost;
     /** The last command handed to the client, or waiting for the connection: the next one goes after it. */
     private CompletableFuture<?> last = CompletableFuture.completedFuture(null);
 
@@ -110,11 +118,23 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     private CompletableFuture<Void> send(Function<StatefulRedisPubSubConnection<String, String>, CompletionStage<Void>> command,
                                          boolean subscribe, String what) {
         CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
-        if (c == null || c.isCompletedExceptionally()) {
+        boolean closedForGood = c != null && c.isDone() && !c.isCompletedExceptionally()
+                && c.join() instanceof RedisChannelHandler<?, ?> h && h.isClosed();
+        if (c == null || c.isCompletedExceptionally() || closedForGood) {
             if (!subscribe) {
                 return CompletableFuture.completedFuture(null);
             }
+            if (closedForGood) { // the factory was stopped (and maybe started again): its client closed it
+                lost = true;
+                shardNodes.clear();
+            }
             connection = c = connect();
+            c.thenRun(() -> {
+                if (lost) { // the channels of the closed connection: ConnectionPubSub subscribes them again here
+                    lost = false;
+                    events.reconnected();
+                }
+            });
         }
         CompletableFuture<StatefulRedisPubSubConnection<String, String>> open = c;
         CompletableFuture<CompletionStage<Void>> handed = last.handle((v, e) -> null).thenCompose(v -> open).thenApply(command);
@@ -138,7 +158,7 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
                 try {
                     c = ((RedisClient) client).connectPubSub(StringCodec.UTF8);
                 } catch (IllegalStateException e) { // the client has no URI of its own
-                    throw !String.valueOf(e.getMessage()).contains("RedisURI") ? e : new IllegalStateException("relock's "
+                    throw !String.valueOf(e.getMessage()).contains("RedisURI") ? e : new Misconfigured("relock's "
                             + "pub/sub on a LettuceConnectionFactory needs a standalone, socket, Sentinel or cluster "
                             + "configuration, not static master/replica: " + e.getMessage(), e);
                 }
