@@ -41,15 +41,20 @@ import org.junit.jupiter.api.Test;
  * around its client misbehaves the way deployments do every day: the application has taken every
  * connection of its own pool (normal under load, or with blocking commands), Redis refuses a
  * channel to a least-privilege ACL user (Redis 7 gives a new user no channel by default), a slot
- * moved behind the client's slot cache (a reshard). The faults come from the kit's fixtures
+ * moved behind the client's slot cache (a reshard), the application's container stopped and
+ * started the client (a Spring context restart or refresh), the server is loading, read-only or
+ * busy for a while. The faults come from the kit's fixtures
  * ({@link AclUser}, {@link RedisCluster#moveEmptySlot}) and the driver kit's hooks
- * ({@link DriverKit#exhaustPool}, {@link DriverKit#newNativeClient(RedisTopology, String, String)}),
+ * ({@link DriverKit#exhaustPool}, {@link DriverKit#newNativeClient(RedisTopology, String, String)},
+ * {@link DriverKit#restartNativeClient}),
  * so a third-party driver's author runs the same rules by overriding the hooks; a rule whose hook
  * the kit leaves at its default, or that needs another topology, is skipped with the reason.
  *
  * <p>When a rule fails: look at what the driver does on the one thread core lends it (nodeOfSlot on
  * core's timer must not wait for a pooled connection) and at where a pub/sub connection goes when
- * its session ends in an error (never back into the application's pool).
+ * its session ends in an error (never back into the application's pool), at what the driver
+ * keeps of a client that was stopped (reopen from the client as it is now), and at how it
+ * classifies an error reply ({@link io.github.relock.spi.ErrorReplies}).
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
