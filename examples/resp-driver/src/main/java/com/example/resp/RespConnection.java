@@ -1,6 +1,8 @@
 package com.example.resp;
 
+import io.github.relock.api.LockException;
 import io.github.relock.api.RedisErrorException;
+import io.github.relock.spi.ErrorReplies;
 import io.github.relock.spi.NoScriptException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -22,8 +24,10 @@ import java.util.List;
  * <p>The decoder already speaks the SPI's language (its section <i>Replies</i>, kit rules 1.1.1 to
  * 1.1.3 and 1.3.1): nil → {@code null}; integer → {@link Long}; bulk and status strings →
  * {@link String}, decoded as UTF-8; array → {@code List<Object>}, element by element at any depth,
- * an empty array as an empty list; an error reply → a {@link RedisErrorException} <em>value</em>
- * ({@link NoScriptException} for {@code NOSCRIPT}), returned, not thrown, because an error reply
+ * an empty array as an empty list; an error reply → the exception
+ * {@link ErrorReplies#toException} classifies it as, as a <em>value</em> ({@link NoScriptException}
+ * for {@code NOSCRIPT}, a {@code RedisUnavailableException} for a server that cannot serve now,
+ * such as {@code LOADING} or {@code BUSY}, else a {@link RedisErrorException}), returned, not thrown, because an error reply
  * leaves the connection in step and usable. An {@link IOException} means the opposite: the
  * connection is out of step or gone, and its owner closes it.
  *
@@ -112,7 +116,7 @@ final class RespConnection implements AutoCloseable {
         return switch (type) {
             case '+' -> line;
             case ':' -> Long.parseLong(line);
-            case '-' -> line.startsWith("NOSCRIPT") ? new NoScriptException(line, null) : new RedisErrorException(line);
+            case '-' -> ErrorReplies.toException(line, "a command", null); // rules 1.2.x, 1.3.1, 28.7
             case '$' -> {
                 int length = Integer.parseInt(line);
                 if (length < 0) {
@@ -151,7 +155,7 @@ final class RespConnection implements AutoCloseable {
 
     private void expectOk(List<String> command) throws IOException {
         Object reply = call(command);
-        if (reply instanceof RedisErrorException refused) {
+        if (reply instanceof LockException refused) {
             throw refused;
         }
     }

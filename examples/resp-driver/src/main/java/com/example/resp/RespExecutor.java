@@ -1,5 +1,6 @@
 package com.example.resp;
 
+import io.github.relock.api.LockException;
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.Capability;
@@ -186,8 +187,8 @@ final class RespExecutor implements CommandExecutor {
                     + " got no reply (" + e + "); whether it ran is unknown", e);
         }
         giveBack(pool, c);
-        if (reply instanceof RedisErrorException error) {
-            throw error; // NoScriptException for NOSCRIPT (rules 1.2.x), RedisErrorException otherwise (1.3.1)
+        if (reply instanceof LockException error) {
+            throw error; // NoScriptException for NOSCRIPT (rules 1.2.x), unavailable for LOADING, BUSY, ... (28.7), else RedisErrorException (1.3.1)
         }
         return reply;
     }

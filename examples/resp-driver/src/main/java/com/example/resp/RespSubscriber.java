@@ -1,5 +1,6 @@
 package com.example.resp;
 
+import io.github.relock.api.LockException;
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.pubsub.SessionPubSub;
@@ -84,7 +85,7 @@ final class RespSubscriber implements SessionTransport.Link {
         long count = 0; // channels Redis counts on this connection
         do {
             Object reply = c.read();
-            if (reply instanceof RedisErrorException error) { // rule 28.3: only that command fails
+            if (reply instanceof LockException error) { // rule 28.3: only that command fails
                 Sent refused = inFlight.poll();
                 if (refused == null || !refused.subscribe) {
                     throw error;

@@ -136,8 +136,23 @@ public abstract class DriverKit {
     }
 
     /**
-     * @return a native client of {@link #topology()}, closed after the test
-     */    /**
+     * Stops {@code nativeClient} and starts it again, as the application's container does with a
+     * client that has a life cycle of its own: a Spring connection factory on a context restart, a
+     * Spring Cloud refresh or a CRaC checkpoint ({@code stop()}, then {@code start()}), which drops
+     * every connection the client had and builds its transport anew. Chapter 28 checks that the
+     * driver's executor, made before the restart, still serves scripts and pub/sub after it. The
+     * default does nothing and answers false: the rules that need it are then skipped, saying so.
+     * A kit whose client has no such notion (a Jedis pool, a Lettuce client, which cannot start
+     * again once shut down) leaves it so.
+     *
+     * @param nativeClient a client from {@link #nativeClient()}
+     * @return whether the client was stopped and started again
+     */
+    protected boolean restartNativeClient(Object nativeClient) {
+        return false;
+    }
+
+    /**
      * @return a native client of {@link #topology()}, closed after the test
      */
     public Object nativeClient() {

@@ -1,6 +1,7 @@
 package io.github.relock.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -9,6 +10,8 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
+import io.github.relock.api.RedisErrorException;
+import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.RedisLocks;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
@@ -38,15 +41,20 @@ import org.junit.jupiter.api.Test;
  * around its client misbehaves the way deployments do every day: the application has taken every
  * connection of its own pool (normal under load, or with blocking commands), Redis refuses a
  * channel to a least-privilege ACL user (Redis 7 gives a new user no channel by default), a slot
- * moved behind the client's slot cache (a reshard). The faults come from the kit's fixtures
+ * moved behind the client's slot cache (a reshard), the application's container stopped and
+ * started the client (a Spring context restart or refresh), the server is loading, read-only or
+ * busy for a while. The faults come from the kit's fixtures
  * ({@link AclUser}, {@link RedisCluster#moveEmptySlot}) and the driver kit's hooks
- * ({@link DriverKit#exhaustPool}, {@link DriverKit#newNativeClient(RedisTopology, String, String)}),
+ * ({@link DriverKit#exhaustPool}, {@link DriverKit#newNativeClient(RedisTopology, String, String)},
+ * {@link DriverKit#restartNativeClient}),
  * so a third-party driver's author runs the same rules by overriding the hooks; a rule whose hook
  * the kit leaves at its default, or that needs another topology, is skipped with the reason.
  *
  * <p>When a rule fails: look at what the driver does on the one thread core lends it (nodeOfSlot on
  * core's timer must not wait for a pooled connection) and at where a pub/sub connection goes when
- * its session ends in an error (never back into the application's pool).
+ * its session ends in an error (never back into the application's pool), at what the driver
+ * keeps of a client that was stopped (reopen from the client as it is now), and at how it
+ * classifies an error reply ({@link io.github.relock.spi.ErrorReplies}).
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
@@ -57,6 +65,12 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
     private static final Duration WATCHDOG = Duration.ofSeconds(3);
     private static final String LOCK = "tck:faults:pool";
     private static final String ALLOWED = "tck:acl:ok";
+    private static final String RESTARTED = "tck:restarted:";
+    private static final String RESTART_LOCK = "tck:faults:restart";
+    private static final String NO_RESTART = "the kit's client has no life cycle to stop and start again "
+            + "(DriverKit.restartNativeClient answers false)";
+    private static final String NO_RESTART_BECAUSE = "needs a native client the application stops and starts again"
+            + " (DriverKit.restartNativeClient), as Spring's connection factories";
     private static final String NO_POOL = "the kit's client has no pool the application can exhaust "
             + "(DriverKit.exhaustPool answers null)";
 
@@ -321,6 +335,206 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
             stop.set(true);
             publisher.join(TimeUnit.SECONDS.toMillis(30));
             cluster.moveEmptySlot(slot, before);
+        }
+    }
+
+    /**
+     * Rule 28.5: after the native client was stopped and started again (a Spring connection
+     * factory's {@code stop()} and {@code start()}, as a context restart, a Spring Cloud refresh or
+     * a CRaC checkpoint does), the executor made before it still works: scripts run, a channel
+     * subscribed before the restart hears its messages again without another subscribe to prompt
+     * the driver (on the connection it had, if the restart left that open; else subscribed again
+     * on a new one, and then core is told of the reconnect, so that its waiters look again for the
+     * releases missed meanwhile), and a new subscribe is confirmed and hears its messages.
+     * When it fails: the driver keeps the pub/sub connection of the client it first saw, which the
+     * restart closed for good; notice the close (it is no break the client reconnects), reopen
+     * from the client as it is once it runs again, and never report a stopped client as
+     * {@link IllegalStateException}, which the SPI keeps for "the executor is closed" (core gives
+     * up on a closed executor).
+     */
+    @Test
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = NO_RESTART_BECAUSE)
+    void rule28_5_nativeClientStoppedAndStartedAgain_scriptsAndPubSubWork_earlierChannelsHearAgain() throws Exception {
+        Object nativeClient = kit.nativeClient();
+        CommandExecutor executor = kit.closeAfterTest(kit.provider().create(nativeClient,
+                new DriverOptions(Duration.ofSeconds(5), "relock-tck")));
+        List<String> earlierHeard = new CopyOnWriteArrayList<>();
+        List<String> laterHeard = new CopyOnWriteArrayList<>();
+        Subscription earlier = executor.subscribe(RESTARTED + "earlier", false, (c, m) -> earlierHeard.add(m))
+                .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        if (!kit.restartNativeClient(nativeClient)) {
+            earlier.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            assumeTrue(false, NO_RESTART);
+        }
+        Script echo = new Script("tck-echo", "return ARGV[1]");
+        assertEquals("ran", executor.eval(echo, List.of(RESTARTED + "key"), List.of("ran")),
+                "a script after the restart");
+        Await.until(DEADLINE, () -> {
+            redis("PUBLISH", RESTARTED + "earlier", "again");
+            return earlierHeard.contains("again");
+        }, () -> "the channel subscribed before the restart is not heard again (" + numsub(RESTARTED + "earlier")
+                + " subscriber(s) of it now), though no other subscribe came to reopen the connection");
+        Subscription later;
+        try {
+            later = executor.subscribe(RESTARTED + "later", false, (c, m) -> laterHeard.add(m))
+                    .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new AssertionError("a subscribe after the client was stopped and started again failed with " + e.getCause()
+                    + (e.getCause() instanceof IllegalStateException ? " (the SPI's \"executor closed\": every"
+                    + " contended lock() fails from now on)" : ""), e.getCause());
+        }
+        Await.until(DEADLINE, () -> {
+            redis("PUBLISH", RESTARTED + "later", "after");
+            return laterHeard.contains("after");
+        }, () -> "the channel subscribed after the restart heard nothing");
+        later.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        earlier.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Rule 28.6: a lock client over a native client that was stopped and started again still
+     * acquires a contended lock: its {@code lock()} waits while another client holds the lock and
+     * takes it once that client releases, as it did before the restart, and not a TTL later.
+     * When it fails: the waiter's subscribe fails after the restart (rule 28.5), and every
+     * {@code lock()} or {@code tryLock(wait)} that has to wait fails with it.
+     */
+    @Test
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = NO_RESTART_BECAUSE)
+    void rule28_6_nativeClientStoppedAndStartedAgain_contendedLockStillAcquired() throws Exception {
+        Object nativeClient = kit.nativeClient();
+        LockClient waiting = kit.closeAfterTest(RedisLocks.create(kit.provider(), nativeClient, LockOptions.defaults()));
+        LockClient holding = kit.newLockClient(LockOptions.defaults());
+        assertContendedAcquire(holding, waiting, "before the restart");
+        assumeTrue(kit.restartNativeClient(nativeClient), NO_RESTART);
+        assertContendedAcquire(holding, waiting, "after the client was stopped and started again");
+    }
+
+    /**
+     * {@code holding} holds the lock while {@code waiting}'s caller waits for it, then releases it:
+     * the caller gets it, long before the holder's TTL.
+     */
+    private void assertContendedAcquire(LockClient holding, LockClient waiting, String when) throws Exception {
+        String channel = "redisson_lock__channel:{" + RESTART_LOCK + "}";
+        DistributedLock held = holding.getLock(RESTART_LOCK);
+        held.lock();
+        CompletableFuture<Boolean> waiter = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            DistributedLock lock = waiting.getLock(RESTART_LOCK);
+            try {
+                boolean got = lock.tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+                if (got) {
+                    lock.unlock();
+                }
+                waiter.complete(got);
+            } catch (Throwable e) {
+                waiter.completeExceptionally(e);
+            }
+        }, "tck-restart-waiter");
+        try {
+            t.start();
+            Await.until(DEADLINE, () -> waiter.isDone() || numsub(channel) > 0, () -> "the waiter " + when
+                    + " neither subscribed nor gave up");
+        } finally {
+            held.unlock();
+        }
+        boolean got;
+        try {
+            got = waiter.get(DEADLINE.toMillis() * 2, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new AssertionError("a contended lock() " + when + " failed: " + e.getCause(), e.getCause());
+        } finally {
+            t.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        assertTrue(got, "a contended lock() " + when + " was not granted within " + DEADLINE
+                + " of its holder's release (its TTL is 30 s: the waiter missed the release)");
+        // the waiter leaves its channel once it has the lock: the next round's waiter is then seen subscribing
+        Await.until(DEADLINE, () -> numsub(channel) == 0, () -> "the waiter " + when + " left its channel subscribed");
+    }
+
+    /**
+     * Rule 28.7: an error reply that says the server cannot serve <em>now</em> ({@code LOADING},
+     * {@code READONLY}, {@code MASTERDOWN}, {@code TRYAGAIN}, {@code CLUSTERDOWN}, {@code BUSY})
+     * is {@link RedisUnavailableException}, blocking and async, as a broken connection is; a
+     * refusal ({@code NOPERM}, as an ACL answers, or any other code) stays
+     * {@link RedisErrorException} with its code. The states are sent as a script's error replies
+     * (the same bytes a server in that state sends), and {@code BUSY} also for real, from a server
+     * running a script past its {@code busy-reply-threshold}.
+     * When it fails: the driver maps every error reply to {@link RedisErrorException}, so core
+     * takes a server that is loading, failing over or resharding for one that refuses the lock
+     * for good, and gives up where it retries an unavailable server (a waiter, a release). Classify
+     * the reply with {@link io.github.relock.spi.ErrorReplies#toException}.
+     */
+    @Test
+    void rule28_7_transientServerStates_unavailable_refusalsStayRedisErrors() throws Exception {
+        CommandExecutor executor = kit.newExecutor();
+        String key = "tck:faults:{transient}";
+        Script noperm = new Script("tck-noperm", "return redis.error_reply('NOPERM tck: this user has no permissions')");
+        RedisErrorException refused = assertThrows(RedisErrorException.class,
+                () -> executor.eval(noperm, List.of(key), List.of()), "NOPERM is a refusal");
+        assertEquals("NOPERM", refused.errorCode(), refused.getMessage());
+        assertInstanceOf(RedisErrorException.class, failureOf(executor.evalAsync(noperm, List.of(key), List.of())),
+                "NOPERM is a refusal (async)");
+        for (String code : List.of("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "BUSY")) {
+            Script replying = new Script("tck-" + code, "return redis.error_reply('" + code + " tck: cannot serve now')");
+            assertUnavailable(executor, replying, key, code + " from a script");
+        }
+
+        Script echo = new Script("tck-echo", "return ARGV[1]");
+        assertEquals("warm", executor.eval(echo, List.of(key), List.of("warm"))); // a connection before BUSY
+        try (RespClient admin = kit.topology().adminFor(key)) {
+            String threshold = String.valueOf(((List<?>) admin.call("CONFIG", "GET", "lua-time-limit")).get(1));
+            admin.call("CONFIG", "SET", "lua-time-limit", "1");
+            Thread looping = new Thread(() -> {
+                try (RespClient c = kit.topology().adminFor(key)) {
+                    c.call("EVAL", "while true do end", "1", key);
+                } catch (RuntimeException killed) {
+                    // SCRIPT KILL ends it with an error reply
+                }
+            }, "tck-busy-script");
+            try {
+                looping.start();
+                Await.until(DEADLINE, () -> busy(admin), () -> "the server did not get busy");
+                assertUnavailable(executor, echo, key, "BUSY from a server running a script");
+            } finally {
+                Await.until(DEADLINE, () -> {
+                    try {
+                        admin.call("SCRIPT", "KILL");
+                    } catch (RespClient.RespError notBusy) {
+                        // NOTBUSY: ended already
+                    }
+                    return !busy(admin);
+                }, () -> "the busy script could not be killed");
+                looping.join(TimeUnit.SECONDS.toMillis(30));
+                admin.call("CONFIG", "SET", "lua-time-limit", threshold);
+            }
+        }
+        assertEquals("served", executor.eval(echo, List.of(key), List.of("served")), "the server serves again");
+    }
+
+    private static void assertUnavailable(CommandExecutor executor, Script script, String key, String what)
+            throws Exception {
+        Throwable blocking = assertThrows(Throwable.class, () -> executor.eval(script, List.of(key), List.of()));
+        assertInstanceOf(RedisUnavailableException.class, blocking, () -> what + ": reported as " + blocking);
+        Throwable async = failureOf(executor.evalAsync(script, List.of(key), List.of()));
+        assertInstanceOf(RedisUnavailableException.class, async, () -> what + " (async): reported as " + async);
+    }
+
+    private static Throwable failureOf(CompletableFuture<?> f) throws Exception {
+        try {
+            f.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
+        throw new AssertionError("the call succeeded");
+    }
+
+    /** @return whether the node answers BUSY (a script runs past the threshold) */
+    private static boolean busy(RespClient admin) {
+        try {
+            admin.call("PING");
+            return false;
+        } catch (RespClient.RespError e) {
+            return String.valueOf(e.getMessage()).startsWith("BUSY");
         }
     }
 

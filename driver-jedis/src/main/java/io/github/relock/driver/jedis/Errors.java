@@ -2,6 +2,7 @@ package io.github.relock.driver.jedis;
 
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.ErrorReplies;
 import io.github.relock.spi.NoScriptException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -34,11 +35,8 @@ final class Errors {
             return new NoScriptException(e.getMessage(), e);
         }
         if (e instanceof JedisDataException) {
-            String msg = e.getMessage();
-            if (msg != null && msg.startsWith("NOSCRIPT")) {
-                return new NoScriptException(msg, e);
-            }
-            return new RedisErrorException(msg, e);
+            // an error reply: NOSCRIPT, a transient state (LOADING, BUSY ...: unavailable), or a refusal
+            return ErrorReplies.toException(e.getMessage(), what, e);
         }
         if (e instanceof JedisValidationException) {
             // Jedis refused the arguments before sending anything: a caller error, not an outage

@@ -3,6 +3,7 @@ package io.github.relock.driver.lettuce;
 import io.github.relock.api.LockException;
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.ErrorReplies;
 import io.github.relock.spi.NoScriptException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -16,8 +17,9 @@ import java.util.function.Supplier;
 
 /**
  * Turns Lettuce's exceptions into the types the SPI lets cross the boundary, so core never sees
- * (or parses) a Lettuce exception: error replies → {@link RedisErrorException}
- * ({@link NoScriptException} for {@code NOSCRIPT}); everything else Lettuce raises (closed or
+ * (or parses) a Lettuce exception: error replies as {@link ErrorReplies} classifies them
+ * ({@link RedisErrorException}, {@link NoScriptException} for {@code NOSCRIPT}, unavailable for a
+ * server in a transient state such as {@code LOADING}); everything else Lettuce raises (closed or
  * broken connections, timeouts, connect failures) → {@link RedisUnavailableException}.
  *
  * <p>Thread-safety: stateless.
@@ -45,8 +47,8 @@ final class Errors {
                 || (c instanceof RedisCommandExecutionException && message != null && message.startsWith("NOSCRIPT"))) {
             return new NoScriptException(message, c);
         }
-        if (c instanceof RedisCommandExecutionException) {
-            return new RedisErrorException(message, c);
+        if (c instanceof RedisCommandExecutionException) { // its subclasses too: RedisBusyException, RedisLoadingException ...
+            return ErrorReplies.toException(message, what, c); // a transient state is unavailable, NOPERM refused
         }
         if (c instanceof RedisCommandTimeoutException || c instanceof TimeoutException) {
             return new RedisUnavailableException(what + " got no reply in time; whether it ran is unknown", c);

@@ -83,7 +83,7 @@ final class JedisPubSubTransport implements SessionTransport {
                 } else if (client instanceof UnifiedJedis other) {
                     other.subscribe(this, first); // lends and takes back a connection itself
                 } else {
-                    throw new IllegalStateException("the driver subscribes over a Jedis or UnifiedJedis, not a "
+                    throw new Misconfigured("the driver subscribes over a Jedis or UnifiedJedis, not a "
                             + (client == null ? "null" : client.getClass().getName()) + " from " + factory.getClass().getName());
                 }
             } catch (RuntimeException e) {

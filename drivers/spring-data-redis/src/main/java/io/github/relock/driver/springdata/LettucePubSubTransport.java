@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -40,8 +41,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * kit). So the connection opens on a short-lived thread {@code relock-sdr-pubsub-connect} (a
  * {@link RedisClient}'s own URI is reachable only through its blocking {@code connectPubSub}, as
  * Spring connects), and commands sent meanwhile follow in order; a failed open is tried again by
- * the next subscribe. A static master/replica configuration's client has no URI of its own (Spring
- * has no pub/sub there either): subscribing fails with an {@link IllegalStateException} saying so.
+ * the next subscribe. A factory that is stopped ({@code SmartLifecycle.stop()}: a context restart, a
+ * Spring Cloud refresh, a CRaC checkpoint) shuts its client down, which closes the connection for
+ * good (Lettuce reconnects only a connection that broke); once the factory runs again (or at the
+ * next subscribe, whichever comes first) a new one opens from the factory's client as it is then,
+ * and {@link Events#reconnected()} has the channels of the old one subscribed again there. While the factory is stopped a subscribe fails as Redis being
+ * unavailable, never with {@link IllegalStateException}, which the SPI keeps for "the executor is
+ * closed". A static master/replica configuration's client has no URI of its own (Spring has no
+ * pub/sub there either): subscribing fails with a {@link Misconfigured} saying so.
  *
  * <p>With {@link LettuceScriptCalls} and {@link LettuceReply}, the only classes that touch Lettuce;
  * loaded only for a {@code LettuceConnectionFactory}.
@@ -58,6 +65,10 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     private final Map<String, Set<String>> shardNodes = new ConcurrentHashMap<>();
     /** Opened at the first subscribe; again at the next one after a failed open. */
     private volatile CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection;
+    /** A connection that was open is closed for good (the factory stopped): tell ConnectionPubSub once a new one opens. */
+    private volatile boolean lost;
+    /** {@link #close()} was called. */
+    private volatile boolean shut;
     /** The last command handed to the client, or waiting for the connection: the next one goes after it. */
     private CompletableFuture<?> last = CompletableFuture.completedFuture(null);
 
@@ -110,17 +121,55 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     private CompletableFuture<Void> send(Function<StatefulRedisPubSubConnection<String, String>, CompletionStage<Void>> command,
                                          boolean subscribe, String what) {
         CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
-        if (c == null || c.isCompletedExceptionally()) {
+        boolean closedForGood = closedForGood(c);
+        if (c == null || c.isCompletedExceptionally() || closedForGood) {
             if (!subscribe) {
                 return CompletableFuture.completedFuture(null);
             }
+            if (closedForGood) { // the factory was stopped (and maybe started again): its client closed it
+                lost = true;
+                shardNodes.clear();
+            }
             connection = c = connect();
+            c.thenRun(() -> {
+                if (lost) { // the channels of the closed connection: ConnectionPubSub subscribes them again here
+                    lost = false;
+                    events.reconnected();
+                }
+            });
         }
         CompletableFuture<StatefulRedisPubSubConnection<String, String>> open = c;
         CompletableFuture<CompletionStage<Void>> handed = last.handle((v, e) -> null).thenCompose(v -> open).thenApply(command);
         last = handed;
         return handed.thenCompose(f -> f).exceptionally(failure -> {
             throw SpringErrors.translate(failure, what);
+        });
+    }
+
+    /** @return whether {@code c} opened and was closed since, by its client's shutdown (Lettuce reconnects only a break) */
+    private static boolean closedForGood(CompletableFuture<StatefulRedisPubSubConnection<String, String>> c) {
+        return c != null && c.isDone() && !c.isCompletedExceptionally()
+                && c.join() instanceof RedisChannelHandler<?, ?> h && h.isClosed();
+    }
+
+    /**
+     * After the factory's client closed the connection: once the factory runs again, has
+     * {@link ConnectionPubSub} subscribe its channels again ({@link Events#reconnected()}), which
+     * reopens the connection through {@link #send}, so that a waiter parked across the restart
+     * hears the next release without waiting for another subscribe. Looks every 50 ms, then less
+     * often, up to every 2 s, while the factory is stopped; stops once the connection was replaced
+     * or this transport closed. Runs on the JDK's delayed executor: no thread waits meanwhile.
+     */
+    private void reopenWhenStarted(long delayMs) {
+        CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(() -> {
+            if (shut || !closedForGood(connection)) {
+                return;
+            }
+            if (!factory.isRunning()) {
+                reopenWhenStarted(Math.min(2000, delayMs * 2));
+                return;
+            }
+            events.reconnected(); // nothing wanted: nothing sent, and the next subscribe reopens it
         });
     }
 
@@ -138,7 +187,7 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
                 try {
                     c = ((RedisClient) client).connectPubSub(StringCodec.UTF8);
                 } catch (IllegalStateException e) { // the client has no URI of its own
-                    throw !String.valueOf(e.getMessage()).contains("RedisURI") ? e : new IllegalStateException("relock's "
+                    throw !String.valueOf(e.getMessage()).contains("RedisURI") ? e : new Misconfigured("relock's "
                             + "pub/sub on a LettuceConnectionFactory needs a standalone, socket, Sentinel or cluster "
                             + "configuration, not static master/replica: " + e.getMessage(), e);
                 }
@@ -156,6 +205,7 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     /** Detaches from and closes the connection now, or when an open still under way ends. */
     @Override
     public void close() {
+        shut = true;
         CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
         if (c != null) {
             c.thenAccept(open -> {
@@ -181,6 +231,13 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     @Override
     public void sunsubscribed(String channel, long count) {
         events.shardDropped(channel);
+    }
+
+    @Override
+    public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
+        if (handler.isClosed() && !shut) { // not a break Lettuce reconnects: its client shut down (the factory stopped)
+            reopenWhenStarted(50);
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.github.relock.driver.springdata;
 
 import io.github.relock.api.RedisUnavailableException;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulConnection;
@@ -50,7 +51,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 
     private final RedisConnectionFactory factory;
     private final Duration timeout;
-    /** The renewal connection, once asked for; null before, or again after a failed open. */
+    /** The renewal connection, once asked for; null before, or again after a failed open or once a factory stop closed it. */
     private volatile CompletableFuture<StatefulConnection<byte[], byte[]>> renewal;
     private volatile boolean closed;
 
@@ -130,9 +131,20 @@ final class LettuceScriptCalls implements ScriptCalls {
             return callAsync(command, body, keys, args, label);
         }
         // the first renewal waits for the connect (milliseconds); a failed open takes the shared path
-        return open.handle((c, failure) -> c).thenCompose(c -> c == null || !c.isOpen()
-                ? callAsync(command, body, keys, args, label)
-                : dispatchOn(c, command, body, keys, args, label));
+        return open.handle((c, failure) -> c).thenCompose(c -> {
+            if (c instanceof RedisChannelHandler<?, ?> h && h.isClosed()) {
+                forget(open); // the factory was stopped, and its client closed it: the next renewal opens another
+            }
+            return c == null || !c.isOpen()
+                    ? callAsync(command, body, keys, args, label)
+                    : dispatchOn(c, command, body, keys, args, label);
+        });
+    }
+
+    private synchronized void forget(CompletableFuture<StatefulConnection<byte[], byte[]>> open) {
+        if (renewal == open) {
+            renewal = null;
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -192,11 +204,7 @@ final class LettuceScriptCalls implements ScriptCalls {
                     LOG.log(System.Logger.Level.WARNING, "relock could not open its renewal connection ("
                             + failure + "); renewals share the factory's connection until it opens");
                 }
-                synchronized (this) {
-                    if (renewal == open) {
-                        renewal = null;
-                    }
-                }
+                forget(open);
             }
         });
         return open;

@@ -2,7 +2,7 @@ package io.github.relock.driver.springdata;
 
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
-import io.github.relock.spi.NoScriptException;
+import io.github.relock.spi.ErrorReplies;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -12,7 +12,10 @@ import org.springframework.dao.TransientDataAccessException;
 /**
  * Maps what Spring Data Redis, Jedis and Lettuce throw to core's exception types: a resource
  * failure or timeout anywhere in the chain means Redis could not be used; otherwise the client's
- * exception carrying Redis's reply ({@code NOSCRIPT ...}, {@code ERR ...}) means Redis refused.
+ * exception carrying Redis's reply is classified by {@link ErrorReplies} ({@code NOSCRIPT}; a
+ * transient state such as {@code LOADING} or {@code BUSY} is unavailable; {@code NOPERM}, {@code ERR}
+ * and the rest are refusals). An {@link IllegalStateException} from a factory or a client (a
+ * factory that was stopped) is unavailable too: only {@link Misconfigured} crosses as one.
  *
  * <p>Thread-safety: stateless.
  */
@@ -32,19 +35,18 @@ final class SpringErrors {
             e = e.getCause();
         }
         if (e instanceof RedisErrorException || e instanceof RedisUnavailableException
-                || e instanceof IllegalStateException || e instanceof IllegalArgumentException) {
+                || e instanceof Misconfigured || e instanceof IllegalArgumentException) {
             return (RuntimeException) e;
         }
         String redisText = redisReply(e);
-        if (redisText != null && redisText.startsWith("NOSCRIPT")) {
-            return new NoScriptException(redisText, e);
+        if (redisText != null && (redisText.startsWith("NOSCRIPT") || !isOutage(e))) {
+            return ErrorReplies.toException(redisText, what, e); // a transient state is unavailable, NOPERM refused
         }
         if (isOutage(e)) {
             return new RedisUnavailableException(what + " failed: " + e.getMessage(), e);
         }
-        if (redisText != null) {
-            return new RedisErrorException(redisText, e);
-        }
+        // anything else, IllegalStateException included (a stopped factory, a client shut down
+        // under the driver): the SPI keeps IllegalStateException for "the executor is closed"
         return new RedisUnavailableException(what + " failed: " + e, e);
     }
 
@@ -67,15 +69,23 @@ final class SpringErrors {
 
     /**
      * The Redis error reply in the chain, if the client reported one: Jedis' {@code JedisDataException}
-     * and Lettuce's {@code RedisCommandExecutionException} carry the reply as their message.
+     * and Lettuce's {@code RedisCommandExecutionException} carry the reply as their message, and so
+     * do their subclasses ({@code JedisAccessControlException} for {@code NOPERM},
+     * {@code JedisBusyException}, {@code RedisReadOnlyException} ...), matched by the class they
+     * extend (neither client need be on the class path). A redirection ({@code MOVED}, {@code ASK})
+     * that the cluster client did not follow is not taken as a refusal: it stays unavailable.
      */
     private static String redisReply(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            String type = t.getClass().getName();
-            if (type.endsWith("JedisDataException") || type.endsWith("JedisNoScriptException")
-                    || type.endsWith("RedisCommandExecutionException") || type.endsWith("RedisNoScriptException")
-                    || type.endsWith("RedisBusyException") || type.endsWith("RedisLoadingException")) {
-                return t.getMessage();
+            for (Class<?> k = t.getClass(); k != null && k != Object.class; k = k.getSuperclass()) {
+                String type = k.getName();
+                if (type.endsWith("JedisRedirectionException")) {
+                    return null;
+                }
+                if (type.equals("redis.clients.jedis.exceptions.JedisDataException")
+                        || type.equals("io.lettuce.core.RedisCommandExecutionException")) {
+                    return t.getMessage();
+                }
             }
         }
         return null;

@@ -158,6 +158,18 @@ final class Factories {
         return () -> held.forEach(pool::returnObject);
     }
 
+    /**
+     * Stops a factory and starts it again, as a context restart, a Spring Cloud refresh or a CRaC
+     * checkpoint does ({@code SmartLifecycle.stop()}, then {@code start()}): a
+     * {@code LettuceConnectionFactory} shuts its Lettuce client down and builds a new one, a
+     * {@code JedisConnectionFactory} closes its pool and opens a new one.
+     */
+    static void restart(Object factory) {
+        org.springframework.context.SmartLifecycle f = (org.springframework.context.SmartLifecycle) factory;
+        f.stop();
+        f.start();
+    }
+
     /** Stops a factory the way the application context would. */
     static void dispose(Object factory) {
         try {

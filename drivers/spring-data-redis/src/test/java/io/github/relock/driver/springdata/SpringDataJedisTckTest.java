@@ -44,4 +44,10 @@ class SpringDataJedisTckTest extends RedissonDriverTck {
     protected AutoCloseable exhaustPool(Object factory, String key) {
         return Factories.exhaust(factory, key, topology());
     }
+
+    @Override
+    protected boolean restartNativeClient(Object factory) {
+        Factories.restart(factory);
+        return true;
+    }
 }

@@ -39,4 +39,10 @@ class SpringDataLettuceTckTest extends RedissonDriverTck {
     protected Object newNativeClient(RedisTopology topology, String user, String password) {
         return Factories.loggedIn(false, topology, user, password);
     }
+
+    @Override
+    protected boolean restartNativeClient(Object factory) {
+        Factories.restart(factory);
+        return true;
+    }
 }

@@ -136,6 +136,25 @@ enum BrokenDriver {
         }
     },
 
+    /**
+     * Every error reply is a refusal: a server that is loading, read-only after a failover,
+     * resharding or busy with a script reads as refusing for good (the three drivers before
+     * issue 38's F8).
+     */
+    TRANSIENT_AS_REFUSED("reports every error reply as RedisErrorException, LOADING and BUSY too") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            return errors(e, t -> {
+                for (Throwable c = t; t instanceof RedisUnavailableException && c != null; c = c.getCause()) {
+                    if (c instanceof redis.clients.jedis.exceptions.JedisDataException reply) {
+                        return new RedisErrorException(reply.getMessage(), reply);
+                    }
+                }
+                return t;
+            });
+        }
+    },
+
     /** Connection failures escape as the client's own exception type. */
     UNAVAILABLE_UNTYPED("lets connection failures escape as IllegalStateException") {
         @Override

@@ -37,6 +37,7 @@ final class BrokenKits {
             case LATIN1 -> Latin1.class;
             case NOSCRIPT_IGNORED -> NoscriptIgnored.class;
             case ERRORS_UNTYPED -> ErrorsUntyped.class;
+            case TRANSIENT_AS_REFUSED -> TransientAsRefused.class;
             case UNAVAILABLE_UNTYPED -> UnavailableUntyped.class;
             case INTERRUPTIBLE_CALLS -> InterruptibleCalls.class;
             case ASYNC_UNNORMALISED -> AsyncUnnormalised.class;
@@ -207,6 +208,13 @@ final class BrokenKits {
     static final class ErrorsUntyped extends Broken {
         ErrorsUntyped() {
             super(BrokenDriver.ERRORS_UNTYPED);
+        }
+    }
+
+    /** {@link BrokenDriver#TRANSIENT_AS_REFUSED}. */
+    static final class TransientAsRefused extends Broken {
+        TransientAsRefused() {
+            super(BrokenDriver.TRANSIENT_AS_REFUSED);
         }
     }
 
