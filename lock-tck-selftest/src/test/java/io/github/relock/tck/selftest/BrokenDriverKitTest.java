@@ -115,7 +115,9 @@ class BrokenDriverKitTest {
                 new Case(BrokenDriver.CLOSES_HANDED_CLIENT, conformance("1.6.1"), List.of()),
                 // the world's faults
                 new Case(BrokenDriver.REFUSED_SUBSCRIPTION_POOLED, rules(DriverUnderFaultsChapter.class, "28.3"),
-                        conformance("1.5.2")));
+                        conformance("1.5.2")),
+                new Case(BrokenDriver.SILENT_AFTER_RECONNECT, rules(DriverUnderFaultsChapter.class, "28.17"),
+                        rules(DriverUnderFaultsChapter.class, "28.3")));
     }
 
     /**
