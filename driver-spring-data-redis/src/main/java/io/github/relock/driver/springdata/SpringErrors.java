@@ -72,7 +72,9 @@ final class SpringErrors {
     private static String redisReply(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             String type = t.getClass().getName();
+            // JedisAccessControlException: NOPERM, e.g. a channel an ACL refuses (a JedisDataException)
             if (type.endsWith("JedisDataException") || type.endsWith("JedisNoScriptException")
+                    || type.endsWith("JedisAccessControlException")
                     || type.endsWith("RedisCommandExecutionException") || type.endsWith("RedisNoScriptException")
                     || type.endsWith("RedisBusyException") || type.endsWith("RedisLoadingException")) {
                 return t.getMessage();
