@@ -314,12 +314,13 @@ public abstract class FailoverChapter {
     }
 
     /**
-     * Rule 28.15 (numbered with the driver-under-faults chapter 28): on a cluster with sharded
-     * pub/sub, the master serving a sharded channel dies ({@code SIGKILL}) and its replica is
-     * promoted: within {@value #AFTER_FAILOVER_SECONDS} s of the promotion (a third of a lock's
-     * default lease) the channel is subscribed on the promoted master, so a message published
-     * there arrives, and core is told of a reconnect (what was published meanwhile is lost: every
-     * waiter polls once). A Redisson 4 client publishes its releases sharded only.
+     * Rule 28.15: on a cluster with sharded pub/sub, the master serving a sharded channel dies
+     * ({@code SIGKILL}) and its replica is promoted: within {@value #AFTER_FAILOVER_SECONDS} s of
+     * the promotion (a third of a lock's default lease) the channel is subscribed on the promoted
+     * master, so a message published there arrives, and core is told of a reconnect (what was
+     * published meanwhile is lost: every waiter polls once). A Redisson 4 client publishes its
+     * releases sharded only. (Numbered with chapter 28, the driver under faults; it runs here, on
+     * the failover kit's cluster, which this chapter breaks and heals anyway.)
      * When it fails: the driver's subscription lived on a connection to the dead node only and the
      * driver did not notice that link break: a node's pub/sub link going down must hand its sharded
      * channels back for routing (Lettuce's node connections report no event to the cluster
