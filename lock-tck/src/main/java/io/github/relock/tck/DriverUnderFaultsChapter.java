@@ -266,12 +266,9 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
     @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "needs a cluster and a driver with"
             + " SHARDED_PUBSUB, on Redis 7 or later")
     void rule28_4_shardedSubscribeAnsweredMoved_routedAgain_otherChannelsOfTheNodeUndisturbed() throws Exception {
-        assumeTrue(kit.topology() instanceof RedisCluster, "a slot moves between the masters of a cluster");
-        RedisCluster cluster = (RedisCluster) kit.topology();
-        CommandExecutor executor = kit.newExecutor();
-        assumeTrue(executor.capabilities().contains(Capability.SHARDED_PUBSUB), "the executor declares no SHARDED_PUBSUB");
         AtomicInteger reconnects = new AtomicInteger();
-        executor.setConnectionListener(reconnects::incrementAndGet);
+        CommandExecutor executor = shardedExecutor(reconnects);
+        RedisCluster cluster = (RedisCluster) kit.topology();
         String steady = "tck:moved:{steady}";
         var node = cluster.masterFor(steady);
         String moving = null;
@@ -339,12 +336,9 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
     @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "needs a cluster and a driver with"
             + " SHARDED_PUBSUB, on Redis 7 or later")
     void rule28_16_shardedChannelsNodeLinkCut_coreToldOfTheReconnectAndChannelHeardAgain() throws Exception {
-        assumeTrue(kit.topology() instanceof RedisCluster, "sharded channels live on a cluster's nodes");
-        RedisCluster cluster = (RedisCluster) kit.topology();
-        CommandExecutor executor = kit.newExecutor();
-        assumeTrue(executor.capabilities().contains(Capability.SHARDED_PUBSUB), "the executor declares no SHARDED_PUBSUB");
         AtomicInteger reconnects = new AtomicInteger();
-        executor.setConnectionListener(reconnects::incrementAndGet);
+        CommandExecutor executor = shardedExecutor(reconnects);
+        RedisCluster cluster = (RedisCluster) kit.topology();
         String channel = "tck:cut:{sharded}";
         List<String> heard = new CopyOnWriteArrayList<>();
         Subscription sub = executor.subscribe(channel, true, (c, message) -> heard.add(message))
@@ -401,8 +395,22 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
         keptSub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Skips the rule unless the kit runs on a cluster and its executor declares sharded pub/sub.
+     *
+     * @param reconnects counts what the executor tells core of reconnects
+     * @return a new executor of the kit's cluster, closed after the test
+     */
+    private CommandExecutor shardedExecutor(AtomicInteger reconnects) {
+        assumeTrue(kit.topology() instanceof RedisCluster, "sharded channels live on a cluster's nodes");
+        CommandExecutor executor = kit.newExecutor();
+        assumeTrue(executor.capabilities().contains(Capability.SHARDED_PUBSUB), "the executor declares no SHARDED_PUBSUB");
+        executor.setConnectionListener(reconnects::incrementAndGet);
+        return executor;
+    }
+
     /** Publishes {@code message} on the channel's master now; @return whether the listener has heard it (now or before) */
-    private static boolean spublishHeard(RedisCluster cluster, String channel, String message, List<String> heard) {
+    static boolean spublishHeard(RedisCluster cluster, String channel, String message, List<String> heard) {
         try (RespClient owner = cluster.masterFor(channel).admin()) {
             owner.call("SPUBLISH", channel, message);
         } catch (RuntimeException failingOver) {

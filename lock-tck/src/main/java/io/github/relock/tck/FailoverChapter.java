@@ -342,13 +342,15 @@ public abstract class FailoverChapter {
         List<String> heard = new CopyOnWriteArrayList<>();
         Subscription sub = executor.subscribe(channel, true, (c, message) -> heard.add(message))
                 .get(20, TimeUnit.SECONDS);
-        Await.until(Duration.ofSeconds(10), () -> spublishHeard(cluster, channel, "before", heard),
+        Await.until(Duration.ofSeconds(10),
+                () -> DriverUnderFaultsChapter.spublishHeard(cluster, channel, "before", heard),
                 () -> "the subscription heard nothing");
         RedisServer killed = cluster.killMasterOf(channel);
         long promoted = System.nanoTime();
         try {
-            Await.until(Duration.ofSeconds(AFTER_FAILOVER_SECONDS), () -> spublishHeard(cluster, channel, "after", heard)
-                    && reconnects.get() > 0, () -> "after its master was killed and the replica promoted, the sharded "
+            Await.until(Duration.ofSeconds(AFTER_FAILOVER_SECONDS),
+                    () -> DriverUnderFaultsChapter.spublishHeard(cluster, channel, "after", heard) && reconnects.get() > 0,
+                    () -> "after its master was killed and the replica promoted, the sharded "
                     + "channel " + (heard.contains("after") ? "is heard again"
                     : "is still deaf (a message published on the new master does not arrive)") + " and core was "
                     + (reconnects.get() > 0 ? "told" : "never told of a reconnect"));
@@ -358,16 +360,6 @@ public abstract class FailoverChapter {
         } finally {
             killed.start(); // it rejoins as a replica; the next rule's clean() waits until the cluster is healthy
         }
-    }
-
-    /** Publishes {@code message} on the channel's master now; @return whether the listener has heard it (now or before) */
-    private static boolean spublishHeard(RedisCluster cluster, String channel, String message, List<String> heard) {
-        try (RespClient owner = cluster.masterFor(channel).admin()) {
-            owner.call("SPUBLISH", channel, message);
-        } catch (RuntimeException failingOver) {
-            return false;
-        }
-        return heard.contains(message);
     }
 
     private void skipIfKnownIssue(String rule) {
