@@ -21,6 +21,7 @@ import io.github.relock.spi.Subscription;
 import io.github.relock.tck.fixtures.AclUser;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
@@ -61,7 +62,8 @@ import org.junit.jupiter.api.Test;
 @Tag("driver-faults")
 @RuleStrength(RuleStrength.Strength.REQUIRED)
 public abstract class DriverUnderFaultsChapter extends TckChapter {
-    private static final Duration DEADLINE = Duration.ofSeconds(10);
+    private static final long DEADLINE_SECONDS = 10;
+    private static final Duration DEADLINE = Duration.ofSeconds(DEADLINE_SECONDS);
     private static final Duration WATCHDOG = Duration.ofSeconds(3);
     private static final String LOCK = "tck:faults:pool";
     private static final String ALLOWED = "tck:acl:ok";
@@ -278,12 +280,9 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
     @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "needs a cluster and a driver with"
             + " SHARDED_PUBSUB, on Redis 7 or later")
     void rule28_4_shardedSubscribeAnsweredMoved_routedAgain_otherChannelsOfTheNodeUndisturbed() throws Exception {
-        assumeTrue(kit.topology() instanceof RedisCluster, "a slot moves between the masters of a cluster");
-        RedisCluster cluster = (RedisCluster) kit.topology();
-        CommandExecutor executor = kit.newExecutor();
-        assumeTrue(executor.capabilities().contains(Capability.SHARDED_PUBSUB), "the executor declares no SHARDED_PUBSUB");
         AtomicInteger reconnects = new AtomicInteger();
-        executor.setConnectionListener(reconnects::incrementAndGet);
+        CommandExecutor executor = shardedExecutor(reconnects);
+        RedisCluster cluster = (RedisCluster) kit.topology();
         String steady = "tck:moved:{steady}";
         var node = cluster.masterFor(steady);
         String moving = null;
@@ -536,6 +535,102 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
         } catch (RespClient.RespError e) {
             return String.valueOf(e.getMessage()).startsWith("BUSY");
         }
+    }
+
+    /**
+     * Rule 28.16: on a cluster with sharded pub/sub, the connection carrying a sharded channel on
+     * its node is cut ({@code CLIENT KILL}, as a network blip does) while the node stays master:
+     * core is told of a reconnect within {@value #DEADLINE_SECONDS} s (a message published while
+     * the link was down is lost, so every waiter polls once), and the channel is heard again.
+     * When it fails: the driver reconnected the node's link (its client may even resubscribe by
+     * itself) but never told core, so a release published in the gap is lost silently and a waiter
+     * sleeps until the lock's lease runs out.
+     */
+    @Test
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "needs a cluster and a driver with"
+            + " SHARDED_PUBSUB, on Redis 7 or later")
+    void rule28_16_shardedChannelsNodeLinkCut_coreToldOfTheReconnectAndChannelHeardAgain() throws Exception {
+        AtomicInteger reconnects = new AtomicInteger();
+        CommandExecutor executor = shardedExecutor(reconnects);
+        RedisCluster cluster = (RedisCluster) kit.topology();
+        String channel = "tck:cut:{sharded}";
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Subscription sub = executor.subscribe(channel, true, (c, message) -> heard.add(message))
+                .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        Await.until(DEADLINE, () -> spublishHeard(cluster, channel, "before", heard), () -> "the subscription heard nothing");
+        RedisServer node = cluster.masterFor(channel);
+        int cut = 0;
+        try (RespClient admin = node.admin()) {
+            for (String line : String.valueOf(admin.call("CLIENT", "LIST")).split("\n")) {
+                if (line.contains(" ssub=") && !line.contains(" ssub=0 ")) { // the links carrying sharded channels only
+                    admin.call("CLIENT", "KILL", "ID", line.substring(3, line.indexOf(' ')));
+                    cut++;
+                }
+            }
+        }
+        assertTrue(cut > 0, "no connection of " + node + " carries a sharded channel");
+        Await.until(DEADLINE, () -> spublishHeard(cluster, channel, "after", heard) && reconnects.get() > 0,
+                () -> "after the node's pub/sub link was cut, core was " + (reconnects.get() > 0 ? "told" : "never told")
+                        + " and the channel " + (heard.contains("after") ? "is heard again" : "is still deaf"));
+        sub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Rule 28.17: the executor's pub/sub link breaks and its resubscribe of a channel is refused
+     * (an operator took the channel from the ACL user, which makes Redis drop the user's subscribed
+     * connections): core is still told of the reconnect within {@value #DEADLINE_SECONDS} s, so
+     * every waiter polls once instead of sleeping until the lease runs out.
+     * When it fails: the driver (or the SPI helper it delegates to) tells core only once every
+     * channel is subscribed again, and says nothing when one resubscribe fails while the link stays
+     * up: no next reconnect comes to tell it. Tell core once the resubscribes have settled, and
+     * subscribe the failed ones again with a back-off while they are wanted.
+     */
+    @Test
+    void rule28_17_resubscribeRefusedAfterAReconnect_coreStillTold() throws Exception {
+        AclUser user = kit.closeAfterTest(AclUser.withChannels(kit.topology(), "tck:revoke:*"));
+        Object nativeClient = kit.newNativeClient(kit.topology(), user.name(), user.password());
+        assumeTrue(nativeClient != null, "the kit cannot make a client that logs in as an ACL user"
+                + " (DriverKit.newNativeClient(RedisTopology, String, String) answers null)");
+        kit.closeAfterTest(() -> kit.closeNativeClient(nativeClient));
+        CommandExecutor executor = kit.closeAfterTest(kit.provider().create(nativeClient,
+                new DriverOptions(Duration.ofSeconds(2), "relock-tck")));
+        AtomicInteger reconnects = new AtomicInteger();
+        executor.setConnectionListener(reconnects::incrementAndGet);
+        String kept = "tck:revoke:kept";
+        String taken = "tck:revoke:taken";
+        Subscription keptSub = executor.subscribe(kept, false, (c, message) -> { })
+                .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        Subscription takenSub = executor.subscribe(taken, false, (c, message) -> { })
+                .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        user.allowOnlyChannels(kept); // Redis drops the connection subscribed to the taken channel
+        Await.until(DEADLINE, () -> reconnects.get() > 0, () -> "the pub/sub link was dropped and its resubscribe of '"
+                + taken + "' refused; core was never told, so the channel's waiters sleep until the lease runs out");
+        takenSub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        keptSub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Skips the rule unless the kit runs on a cluster and its executor declares sharded pub/sub.
+     *
+     * @param reconnects counts what the executor tells core of reconnects
+     * @return a new executor of the kit's cluster, closed after the test
+     */
+    private CommandExecutor shardedExecutor(AtomicInteger reconnects) {
+        assumeTrue(kit.topology() instanceof RedisCluster, "sharded channels live on a cluster's nodes");
+        CommandExecutor executor = kit.newExecutor();
+        assumeTrue(executor.capabilities().contains(Capability.SHARDED_PUBSUB), "the executor declares no SHARDED_PUBSUB");
+        executor.setConnectionListener(reconnects::incrementAndGet);
+        return executor;
+    }
+
+    /** Publishes {@code message} on the channel's master now; @return whether the listener has heard it (now or before) */
+    static boolean spublishHeard(RedisCluster cluster, String channel, String message, List<String> heard) {
+        try (RespClient owner = cluster.masterFor(channel).admin()) {
+            owner.call("SPUBLISH", channel, message);
+        } catch (RuntimeException failingOver) {
+            return false;
+        }
+        return heard.contains(message);
     }
 
     /** @return how many subscribers Redis counts for a classic channel, over every node */

@@ -7,6 +7,10 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
+import io.github.relock.spi.Capability;
+import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Subscription;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisSentinelGroup;
@@ -19,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +55,8 @@ public abstract class FailoverChapter {
     /** Longer than a failover takes here (a few seconds), so a renewal answers before the timeout runs out. */
     private static final Duration WATCHDOG = Duration.ofSeconds(10);
     private static final Duration PERIOD = WATCHDOG.dividedBy(3);
+    /** Rule 28.15's bound after a promotion: a third of a lock's default lease. */
+    private static final long AFTER_FAILOVER_SECONDS = 10;
 
     /** The kit this chapter runs in. */
     protected final DriverKit kit;
@@ -62,8 +69,17 @@ public abstract class FailoverChapter {
     /** @return the deployment this chapter breaks and heals (its own, not the kit's shared one) */
     protected abstract RedisTopology deployment();
 
+    /**
+     * @return the kind of {@link #deployment()}, without starting it: the cluster-only rules are
+     *     skipped before a deployment of another kind is started for them
+     */
+    protected RedisTopology.Kind kind() {
+        return deployment().kind();
+    }
+
     @BeforeEach
-    void clean() {
+    void clean(org.junit.jupiter.api.TestInfo test) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(runsHere(test), "sharded channels live on a cluster's nodes");
         heal();
         deployment().call("FLUSHALL");
         kit.checkThreadsAfterTest();
@@ -71,10 +87,19 @@ public abstract class FailoverChapter {
 
     /** Hygiene: nothing left behind once every client unlocked and closed. */
     @AfterEach
-    void hygiene() {
+    void hygiene(org.junit.jupiter.api.TestInfo test) {
+        if (!runsHere(test)) {
+            return; // skipped before its deployment was started
+        }
         Await.until(Duration.ofSeconds(20), () -> channels().isEmpty(), () -> "channels still subscribed: " + channels());
         Await.until(Duration.ofSeconds(10), () -> ((List<?>) deployment().call("KEYS", "*")).isEmpty(),
                 () -> "keys left behind: " + deployment().call("KEYS", "*"));
+    }
+
+    /** @return false for a cluster-only rule on another kind of deployment */
+    private boolean runsHere(org.junit.jupiter.api.TestInfo test) {
+        boolean clusterOnly = test.getTestMethod().map(m -> m.getName().startsWith("rule28_15_")).orElse(false);
+        return !clusterOnly || kind() == RedisTopology.Kind.CLUSTER;
     }
 
     private List<String> channels() {
@@ -286,6 +311,55 @@ public abstract class FailoverChapter {
             }
         }, () -> "the holder could not unlock after the failover");
         assertEquals(0L, deployment().call("EXISTS", name));
+    }
+
+    /**
+     * Rule 28.15: on a cluster with sharded pub/sub, the master serving a sharded channel dies
+     * ({@code SIGKILL}) and its replica is promoted: within {@value #AFTER_FAILOVER_SECONDS} s of
+     * the promotion (a third of a lock's default lease) the channel is subscribed on the promoted
+     * master, so a message published there arrives, and core is told of a reconnect (what was
+     * published meanwhile is lost: every waiter polls once). A Redisson 4 client publishes its
+     * releases sharded only. (Numbered with chapter 28, the driver under faults; it runs here, on
+     * the failover kit's cluster, which this chapter breaks and heals anyway.)
+     * When it fails: the driver's subscription lived on a connection to the dead node only and the
+     * driver did not notice that link break: a node's pub/sub link going down must hand its sharded
+     * channels back for routing (Lettuce's node connections report no event to the cluster
+     * connection's listeners: listen on each node connection that carries an {@code SSUBSCRIBE}).
+     */
+    @Test
+    void rule28_15_shardedChannelsMasterKilledAndReplicaPromoted_subscribedOnTheNewMasterAndCoreTold()
+            throws Exception {
+        RedisCluster cluster = (RedisCluster) deployment(); // clean() skipped it elsewhere
+        Object nativeClient = kit.newNativeClient(cluster);
+        kit.closeAfterTest(() -> kit.closeNativeClient(nativeClient));
+        CommandExecutor executor = kit.closeAfterTest(kit.provider().create(nativeClient,
+                new DriverOptions(Duration.ofSeconds(2), "relock-tck")));
+        org.junit.jupiter.api.Assumptions.assumeTrue(executor.capabilities().contains(Capability.SHARDED_PUBSUB),
+                "the executor declares no SHARDED_PUBSUB");
+        AtomicInteger reconnects = new AtomicInteger();
+        executor.setConnectionListener(reconnects::incrementAndGet);
+        String channel = "tck:fo:{sharded}";
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Subscription sub = executor.subscribe(channel, true, (c, message) -> heard.add(message))
+                .get(20, TimeUnit.SECONDS);
+        Await.until(Duration.ofSeconds(10),
+                () -> DriverUnderFaultsChapter.spublishHeard(cluster, channel, "before", heard),
+                () -> "the subscription heard nothing");
+        RedisServer killed = cluster.killMasterOf(channel);
+        long promoted = System.nanoTime();
+        try {
+            Await.until(Duration.ofSeconds(AFTER_FAILOVER_SECONDS),
+                    () -> DriverUnderFaultsChapter.spublishHeard(cluster, channel, "after", heard) && reconnects.get() > 0,
+                    () -> "after its master was killed and the replica promoted, the sharded "
+                    + "channel " + (heard.contains("after") ? "is heard again"
+                    : "is still deaf (a message published on the new master does not arrive)") + " and core was "
+                    + (reconnects.get() > 0 ? "told" : "never told of a reconnect"));
+            LOG.log(System.Logger.Level.INFO, "28.15: promotion to a sharded subscription on the new master {0} ms",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - promoted));
+            sub.unsubscribe().get(20, TimeUnit.SECONDS);
+        } finally {
+            killed.start(); // it rejoins as a replica; the next rule's clean() waits until the cluster is healthy
+        }
     }
 
     private void skipIfKnownIssue(String rule) {

@@ -86,6 +86,11 @@ public abstract class FailoverKit extends DriverKit {
         }
 
         @Override
+        protected RedisTopology.Kind kind() {
+            return RedisTopology.Kind.SENTINEL;
+        }
+
+        @Override
         protected RedisTopology deployment() {
             if (group == null) {
                 group = closeAfterTest(RedisSentinelGroup.start());

@@ -47,6 +47,10 @@ final class PubSubTransport implements ConnectionTransport {
     private final Events events;
     /** Sharded on a cluster: every node ({@code host:port}) an SSUBSCRIBE of a channel went to. */
     private final Map<String, Set<String>> shardNodes = new ConcurrentHashMap<>();
+    /** Sharded on a cluster: the node ({@code host:port}) the latest SSUBSCRIBE of each channel went to. */
+    private final Map<String, String> shardNode = new ConcurrentHashMap<>();
+    /** The node pub/sub connections (Lettuce's, one per node) a {@link NodeLinkHook} listens on. */
+    private final Set<StatefulRedisPubSubConnection<String, String>> watchedNodeLinks = ConcurrentHashMap.newKeySet();
 
     private final RedisPubSubAdapter<String, String> dispatcher = new RedisPubSubAdapter<>() {
         @Override
@@ -86,6 +90,8 @@ final class PubSubTransport implements ConnectionTransport {
             String owner = shardOwner(channel);
             if (owner != null) {
                 shardNodes.computeIfAbsent(channel, c -> ConcurrentHashMap.newKeySet()).add(owner);
+                shardNode.put(channel, owner);
+                watchNodeLink(owner);
             }
         }
         return Errors.translated(sharded ? pubSub.async().ssubscribe(channel) : pubSub.async().subscribe(channel),
@@ -94,6 +100,9 @@ final class PubSubTransport implements ConnectionTransport {
 
     @Override
     public CompletableFuture<Void> unsubscribe(String channel, boolean sharded) {
+        if (sharded) {
+            shardNode.remove(channel);
+        }
         Set<String> nodes = sharded ? shardNodes.remove(channel) : null;
         if (nodes != null && pubSub instanceof StatefulRedisClusterPubSubConnection<String, String> cluster) {
             String owner = shardOwner(channel);
@@ -112,6 +121,46 @@ final class PubSubTransport implements ConnectionTransport {
         }
         return Errors.translated(sharded ? pubSub.async().sunsubscribe(channel) : pubSub.async().unsubscribe(channel),
                 () -> (sharded ? "SUNSUBSCRIBE " : "UNSUBSCRIBE ") + channel + " on " + target);
+    }
+
+    /**
+     * Listens on the pub/sub connection Lettuce keeps to {@code node} (the one a sharded command
+     * routed there travels), once per connection: Lettuce reports that connection's breaks and
+     * reconnects to no listener of the cluster connection (F6 of issue 38).
+     */
+    private void watchNodeLink(String node) {
+        if (pubSub instanceof StatefulRedisClusterPubSubConnection<String, String> cluster) {
+            int colon = node.lastIndexOf(':');
+            cluster.getConnectionAsync(node.substring(0, colon), Integer.parseInt(node.substring(colon + 1)))
+                    .thenAccept(link -> {
+                        if (watchedNodeLinks.add(link)) {
+                            link.addListener(new NodeLinkHook(node));
+                        }
+                    });
+        }
+    }
+
+    /**
+     * A node's pub/sub link broke: its sharded channels are handed back to core's
+     * {@link ConnectionPubSub} as dropped, which subscribes them again, routed by the slot's owner
+     * now, and tells core once they are confirmed. Lettuce's own resubscribe on that link covers a
+     * blip but not a master that died: it is never heard again, and its replica took the slot.
+     */
+    private final class NodeLinkHook implements RedisConnectionStateListener {
+        private final String node;
+
+        NodeLinkHook(String node) {
+            this.node = node;
+        }
+
+        @Override
+        public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+            shardNode.forEach((channel, at) -> {
+                if (at.equals(node)) {
+                    events.shardDropped(channel);
+                }
+            });
+        }
     }
 
     /** On a cluster: {@code host:port} of the node Lettuce routes a sharded channel to now (its slot's master), else null. */

@@ -60,19 +60,25 @@ import java.util.function.Function;
  * <h2>Reconnects</h2>
  * When the transport reports the connection back, every wanted channel is subscribed again by this
  * class too (redundant with the client's own resubscribe, harmless, and independent of when that
- * runs); once all of them are confirmed, {@link ConnectionListener#onReconnect()} is called once. If
- * a resubscribe fails (the connection broke again), or another reconnect came meanwhile, nothing is
- * told: the next reconnect tells. A channel unsubscribed meanwhile is unsubscribed again after the
+ * runs); once all of them have settled (confirmed, failed or timed out), and unless another
+ * reconnect came meanwhile (it tells), {@link ConnectionListener#onReconnect()} is called once,
+ * failures or not: a resubscribe can fail while the connection stays up (Redis refused the
+ * channel, e.g. an ACL tightened while the link was down), and then no later reconnect would come
+ * to tell, and the channel's waiters would sleep until their leases ran out. The failed channels
+ * are subscribed again with the back-off below while they are wanted, and core is told again when
+ * one is confirmed. A channel unsubscribed meanwhile is unsubscribed again after the
  * confirmation of its resubscribe: when the unsubscribe did not travel the same connection (a
  * cluster node's), the two commands may have crossed, and Redis, and the client's own resubscribe
  * list, would keep the channel with no listener.
  *
- * <h2>Slot moves</h2>
- * When the server drops a sharded channel that is still wanted (its slot moved), it is subscribed
- * again (the client routes it by the slot's new owner), retried after a failure or timeout with a
- * back-off (50, 100 ms ... doubling to 2 s) while still wanted, then
- * {@link ConnectionListener#onReconnect()} is called: messages may have been lost meanwhile. The
- * same undo applies. A {@code sunsubscribe} for a channel whose subscribe Redis has not confirmed
+ * <h2>Slot moves and node links</h2>
+ * When the server drops a sharded channel that is still wanted (its slot moved), or the transport
+ * reports the link of the channel's node broken (a cluster client keeps one per node, and a
+ * master that died never answers on it again), it is subscribed again (the client routes it by
+ * the slot's owner now), retried after a failure or timeout with a back-off (50, 100 ms ...
+ * doubling to 2 s) while still wanted, then {@link ConnectionListener#onReconnect()} is called:
+ * messages may have been lost meanwhile. One retry chain runs per subscription; a drop reported
+ * while it runs makes it subscribe once more after its confirmation. The same undo applies. A {@code sunsubscribe} for a channel whose subscribe Redis has not confirmed
  * yet is not a drop of that subscription: it answers an earlier {@code SUNSUBSCRIBE} (core
  * subscribes a channel again as soon as its unsubscribe completes), and the pending
  * {@code SSUBSCRIBE} is carried after it; so it is ignored, rather than answered with a
@@ -248,63 +254,94 @@ public final class ConnectionPubSub implements AutoCloseable {
                 return;
             }
             int reconnect = ++reconnects;
-            List<CompletableFuture<Void>> confirmations = new ArrayList<>();
-            for (boolean kind : new boolean[] {false, true}) {
-                for (String channel : wanted(kind).keySet()) {
-                    confirmations.add(resubscribe(channel, kind));
-                }
-            }
-            if (confirmations.isEmpty()) {
+            List<Sub> subs = new ArrayList<>(classic.values());
+            subs.addAll(sharded.values());
+            if (subs.isEmpty()) {
                 return; // nobody waits for a message: nothing to tell core
             }
-            int count = confirmations.size();
-            CompletableFuture.allOf(confirmations.toArray(CompletableFuture[]::new))
-                    .whenComplete((v, failure) -> resubscribed(reconnect, count, failure));
+            List<Sub> failed = new ArrayList<>(); // guarded by the lock
+            CompletableFuture<?>[] settled = new CompletableFuture<?>[subs.size()];
+            for (int i = 0; i < settled.length; i++) {
+                Sub sub = subs.get(i);
+                String what = command("SUBSCRIBE", sub.channel, sub.sharded);
+                settled[i] = within(resubscribe(sub.channel, sub.sharded), what).handle((v, failure) -> {
+                    if (failure != null) {
+                        LOG.log(Level.DEBUG, "re" + what + " after a reconnect failed: " + failure);
+                        lock.lock();
+                        try {
+                            failed.add(sub);
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                });
+            }
+            CompletableFuture.allOf(settled).whenComplete((v, never) -> resubscribed(reconnect, subs.size(), failed));
         } finally {
             lock.unlock();
         }
     }
 
-    private void resubscribed(int reconnect, int count, Throwable failure) {
+    /** Every resubscribe of reconnect number {@code reconnect} settled; {@code failed} lists those that failed or timed out. */
+    private void resubscribed(int reconnect, int count, List<Sub> failed) {
         lock.lock();
         try {
             if (closed || reconnect != reconnects) {
-                return; // a later reconnect tells
+                return; // a later reconnect subscribes every channel again, and tells
             }
-            if (failure != null) {
-                LOG.log(Level.DEBUG, "resubscribing after a reconnect on " + description
-                        + " failed; the next reconnect tells: " + failure);
-                return;
+            for (Sub sub : failed) {
+                retry(sub, 1, "channel '" + sub.channel + "' of " + description + " subscribed again after a reconnect");
             }
-            tellCoreLocked("pub/sub connection of relock on " + description + " is back; " + count
-                    + " channel(s) subscribed again");
+            // Core is told even when a resubscribe failed: while the connection stays up no later
+            // reconnect comes to tell it, and its waiters would sleep until their leases run out.
+            tellCoreLocked("pub/sub connection of relock on " + description + " is back; " + (count - failed.size())
+                    + " of " + count + " channel(s) subscribed again" + (failed.isEmpty() ? ""
+                    : ", the others are retried: " + failed.stream().map(sub -> sub.channel).toList()));
         } finally {
             lock.unlock();
         }
     }
 
-    /** Subscribes a dropped sharded channel again while it is wanted; after {@code failures} failed tries. */
-    private void resubscribeShard(String channel, int failures) {
+    /**
+     * Under the lock: subscribes a wanted channel again after {@code failures} failed tries, with
+     * the back-off, while it is wanted; tells core ({@code why}) once Redis confirmed. One chain
+     * per subscription: asked again while one runs, the chain subscribes once more when its
+     * confirmation comes (the new break may have come after it).
+     */
+    private void retry(Sub sub, int failures, String why) {
+        if (sub.retrying) {
+            sub.retryAgain = true;
+            return;
+        }
+        sub.retrying = true;
+        schedule(() -> attempt(sub, failures, why), PubSubs.backoffMs(failures));
+    }
+
+    private void attempt(Sub sub, int failures, String why) {
         lock.lock();
         try {
-            if (closed || !sharded.containsKey(channel)) {
+            if (closed || wanted(sub.sharded).get(sub.channel) != sub) {
                 return;
             }
-            String what = command("SUBSCRIBE", channel, true);
-            within(resubscribe(channel, true), what).whenComplete((v, failure) -> {
+            sub.retryAgain = false;
+            String what = command("SUBSCRIBE", sub.channel, sub.sharded);
+            within(resubscribe(sub.channel, sub.sharded), what).whenComplete((v, failure) -> {
                 lock.lock();
                 try {
-                    if (closed || !sharded.containsKey(channel)) {
+                    if (closed || wanted(sub.sharded).get(sub.channel) != sub) {
                         return;
                     }
-                    if (failure != null) {
-                        long delayMs = PubSubs.backoffMs(failures + 1);
-                        LOG.log(Level.DEBUG, "subscribing moved " + what + " failed; again in " + delayMs + " ms: " + failure);
-                        schedule(() -> resubscribeShard(channel, failures + 1), delayMs);
+                    if (failure != null || sub.retryAgain) {
+                        int next = failure == null ? 0 : failures + 1;
+                        if (failure != null) {
+                            LOG.log(Level.DEBUG, what + " failed; again in " + PubSubs.backoffMs(next) + " ms: " + failure);
+                        }
+                        schedule(() -> attempt(sub, next, why), PubSubs.backoffMs(next));
                         return;
                     }
-                    tellCoreLocked("sharded channel '" + channel + "' moved to another node of " + description
-                            + "; subscribed again");
+                    sub.retrying = false;
+                    tellCoreLocked(why);
                 } finally {
                     lock.unlock();
                 }
@@ -462,7 +499,8 @@ public final class ConnectionPubSub implements AutoCloseable {
             try {
                 Sub sub = sharded.get(channel);
                 if (sub != null && sub.confirmed) { // else not this subscription's drop (see Slot moves)
-                    resubscribeShard(channel, 0);
+                    retry(sub, 0, "sharded channel '" + channel + "' of " + description
+                            + " was dropped by its node (its slot moved, or its link broke); subscribed again");
                 }
             } finally {
                 lock.unlock();
@@ -477,6 +515,10 @@ public final class ConnectionPubSub implements AutoCloseable {
         boolean settled;
         /** Guarded by the lock: Redis confirmed its subscribe. */
         boolean confirmed;
+        /** Guarded by the lock: a {@link #retry} chain runs for it. */
+        boolean retrying;
+        /** Guarded by the lock: asked to retry while a chain ran; the chain subscribes once more. */
+        boolean retryAgain;
 
         Sub(String channel, boolean sharded, MessageListener listener) {
             super(channel, listener);

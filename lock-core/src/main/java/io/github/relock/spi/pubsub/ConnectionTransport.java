@@ -64,6 +64,11 @@ public interface ConnectionTransport extends AutoCloseable {
          * unasked (its slot moved), or confirmed a {@code SUNSUBSCRIBE}. The transport need not
          * tell the two apart: {@link ConnectionPubSub} subscribes the channel again only while it
          * is wanted, and its own unsubscribe stops wanting it before the command is sent.
+         *
+         * <p>Also called for every sharded channel whose node link broke, when the client keeps
+         * one pub/sub connection per cluster node and reports no {@link #reconnected()} for them:
+         * a node that died is never heard again on that link, and its channel must be routed to
+         * the slot's new owner.
          */
         void shardDropped(String channel);
     }

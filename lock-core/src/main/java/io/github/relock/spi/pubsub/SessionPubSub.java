@@ -66,7 +66,10 @@ import java.util.function.Consumer;
  * an ACL) and are dropped, so nobody waits on a server that is not there. The confirmed ones stay
  * wanted: the reader opens a new session with all of them after a backoff (0, 50, 100 ms ...
  * doubling to 2 s) and, once every one is confirmed again, calls
- * {@link ConnectionListener#onReconnect()}. Sharded ({@link ShardedPubSub}'s node multiplexers),
+ * {@link ConnectionListener#onReconnect()}. When Redis answers but refuses that resubscribe (an
+ * error reply, e.g. an ACL tightened while the link was down), core is told at once as well, once
+ * per outage: no session may confirm every channel for a long time, and their waiters would sleep
+ * until their leases ran out. Sharded ({@link ShardedPubSub}'s node multiplexers),
  * the confirmed channels are instead detached and handed back, as are channels the server
  * unsubscribes on its own (a {@code sunsubscribe} push when a slot moves): their node may no
  * longer own them, so the router routes them again. A silently dead network is noticed only when
@@ -126,6 +129,8 @@ public final class SessionPubSub implements AutoCloseable {
     private Session session;
     private Thread reader;
     private boolean reconnecting;
+    /** This outage's refused resubscribe was told to core already. */
+    private boolean refusalTold;
     private int failures;
     private long backoffUntilNanos;
 
@@ -459,7 +464,23 @@ public final class SessionPubSub implements AutoCloseable {
                 // once per outage, not once per retry
                 LOG.log(anyWanted && failures == 0 ? Level.WARNING : Level.DEBUG, "pub/sub connection of relock on "
                         + description + " lost (" + failure + ")" + (anyWanted ? "; reconnecting" : ""));
+                if (!reconnecting) {
+                    refusalTold = false; // a new outage
+                }
                 reconnecting = reconnecting || anyWanted;
+                if (reconnecting && failure instanceof RedisErrorException && !s.awaitingResubscribe.isEmpty()
+                        && !refusalTold) {
+                    // Redis is back but refused the resubscribe (an ACL tightened meanwhile): no
+                    // session confirms these channels until it stops refusing, so the "every channel
+                    // is back" below may never come; their waiters would sleep until their leases
+                    // ran out. Told once per outage; the sessions go on with the back-off.
+                    refusalTold = true;
+                    ConnectionListener l = connectionListener;
+                    String what = "pub/sub connection of relock on " + description + " is back, but Redis refused"
+                            + " subscribing " + s.awaitingResubscribe + " again (" + failure.getMessage()
+                            + "); retried, and core is told again when every channel is back";
+                    lock.defer(() -> PubSubs.tellReconnect(l, what));
+                }
                 long delay = PubSubs.backoffMs(failures);
                 failures++;
                 backoffUntilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);

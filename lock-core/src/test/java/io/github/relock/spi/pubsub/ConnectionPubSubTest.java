@@ -220,14 +220,21 @@ class ConnectionPubSubTest {
     }
 
     @Test
-    void resubscribeFails_nothingIsTold_andTheNextReconnectTells() throws Exception {
+    void resubscribeFails_coreIsToldAnyway_andTheChannelIsRetriedAndToldAgainWhenConfirmed() throws Exception {
         confirmed("a", false);
+        confirmed("b", false);
         transport.events.reconnected();
-        transport.expect("SUB a").fail(new RedisUnavailableException("connection reset"));
-        assertEquals(0, reconnects.get());
-        transport.events.reconnected();
-        transport.expect("SUB a").confirm();
-        assertEquals(1, reconnects.get());
+        Map<String, Command> resubs = transport.expectAnyOrder("SUB a", "SUB b");
+        resubs.get("SUB a").fail(new RedisErrorException("NOPERM this user has no permissions to access the 'a' channel"));
+        assertEquals(0, reconnects.get(), "told before every resubscribe settled");
+        resubs.get("SUB b").confirm();
+        assertTrue(told.tryAcquire(), "a refused resubscribe while the link stays up: no later reconnect would tell");
+        transport.expect("SUB a").fail(new RedisErrorException("NOPERM still"));
+        transport.expect("SUB a").confirm(); // after the back-off; the timer thread may still be registering its callbacks
+        assertTrue(told.tryAcquire(FakeConnectionTransport.WAIT_MS, TimeUnit.MILLISECONDS),
+                "the retried channel is back, and what was published meanwhile is lost: core must be told again");
+        assertEquals(2, reconnects.get());
+        transport.expectNothing();
     }
 
     @Test
@@ -271,6 +278,20 @@ class ConnectionPubSubTest {
         assertEquals(1, reconnects.get());
         publish("a", "moved", true);
         assertEquals("a=moved", heard.poll());
+        transport.expectNothing();
+    }
+
+    @Test
+    void shardDroppedAgainWhileItsRetryRuns_oneChainSubscribesOnceMoreAfterTheConfirmation() throws Exception {
+        confirmed("a", true);
+        transport.events.shardDropped("a");
+        Command first = transport.expect("SSUB a");
+        transport.events.shardDropped("a"); // the node's link broke again before Redis confirmed
+        transport.expectNothing();
+        first.confirm(); // may have crossed the second break: not enough
+        transport.expect("SSUB a").confirm();
+        assertTrue(told.tryAcquire(FakeConnectionTransport.WAIT_MS, TimeUnit.MILLISECONDS), "core was not told");
+        assertEquals(1, reconnects.get());
         transport.expectNothing();
     }
 

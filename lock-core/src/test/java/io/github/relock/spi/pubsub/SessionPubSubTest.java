@@ -218,6 +218,24 @@ class SessionPubSubTest {
     }
 
     @Test
+    void resubscribeRefusedAfterABreak_coreIsToldOncePerOutage_andAgainWhenEveryChannelIsBack() throws Exception {
+        FakeLink first = active("a", "b");
+        first.breakWith(new RedisUnavailableException("connection reset")); // an ACL tightened: Redis dropped it
+        transport.expect("RUN a,b");
+        RedisErrorException refused = new RedisErrorException("NOPERM this user has no permissions to access the 'b' channel");
+        transport.nextLink().breakWith(refused);
+        transport.expect("RUN a,b"); // after the back-off, and after the reader told core of the refusal
+        assertEquals(1, reconnects.get(), "a refused resubscribe was never told: the channels' waiters sleep until"
+                + " their leases run out");
+        transport.nextLink().breakWith(refused);
+        transport.expect("RUN a,b");
+        assertEquals(1, reconnects.get(), "told once per outage");
+        FakeLink back = transport.nextLink();
+        back.confirm("a", "b").sync();
+        assertEquals(2, reconnects.get(), "told once for the refusals of this outage, once when every channel was back");
+    }
+
+    @Test
     void subscribeRefusedMidSession_failsOnlyIt_theSessionGoesOn_noReconnect_andTheChannelCanBeSubscribedAgain()
             throws Exception {
         FakeLink link = active("a");

@@ -63,6 +63,10 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     private final Events events;
     /** Sharded, on a cluster: every node ({@code host:port}) an {@code SSUBSCRIBE} of a channel went to. */
     private final Map<String, Set<String>> shardNodes = new ConcurrentHashMap<>();
+    /** Sharded, on a cluster: the node ({@code host:port}) the latest {@code SSUBSCRIBE} of each channel went to. */
+    private final Map<String, String> shardNode = new ConcurrentHashMap<>();
+    /** The node pub/sub connections (Lettuce's, one per node) a {@link NodeLinkHook} listens on. */
+    private final Set<StatefulRedisPubSubConnection<String, String>> watchedNodeLinks = ConcurrentHashMap.newKeySet();
     /** Opened at the first subscribe; again at the next one after a failed open. */
     private volatile CompletableFuture<StatefulRedisPubSubConnection<String, String>> connection;
     /** A connection that was open is closed for good (the factory stopped): tell ConnectionPubSub once a new one opens. */
@@ -81,7 +85,12 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     public CompletableFuture<Void> subscribe(String channel, boolean sharded) {
         return send(c -> {
             if (sharded && c instanceof StatefulRedisClusterPubSubConnection<String, String> cluster) {
-                addOwner(shardNodes.computeIfAbsent(channel, k -> ConcurrentHashMap.newKeySet()), cluster, channel);
+                String owner = owner(cluster, channel);
+                if (owner != null) {
+                    shardNodes.computeIfAbsent(channel, k -> ConcurrentHashMap.newKeySet()).add(owner);
+                    shardNode.put(channel, owner);
+                    watchNodeLink(cluster, owner);
+                }
             }
             return sharded ? c.async().ssubscribe(channel) : c.async().subscribe(channel);
         }, true, (sharded ? "SSUBSCRIBE " : "SUBSCRIBE ") + channel);
@@ -93,8 +102,12 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
             if (!sharded || !(c instanceof StatefulRedisClusterPubSubConnection<String, String> cluster)) {
                 return sharded ? c.async().sunsubscribe(channel) : c.async().unsubscribe(channel);
             }
+            shardNode.remove(channel);
             Set<String> nodes = new HashSet<>(Objects.requireNonNullElse(shardNodes.remove(channel), Set.of()));
-            addOwner(nodes, cluster, channel); // Lettuce may have resubscribed it there
+            String owner = owner(cluster, channel);
+            if (owner != null) {
+                nodes.add(owner); // Lettuce may have resubscribed it there
+            }
             List<CompletableFuture<Void>> all = new ArrayList<>();
             for (String node : nodes) {
                 int colon = node.lastIndexOf(':');
@@ -105,12 +118,48 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
         }, false, (sharded ? "SUNSUBSCRIBE " : "UNSUBSCRIBE ") + channel);
     }
 
-    /** Adds {@code host:port} of the slot's master, the key Lettuce routes a sharded command by, if known. */
-    private static void addOwner(Set<String> nodes, StatefulRedisClusterPubSubConnection<String, String> cluster,
-                                 String channel) {
+    /** @return {@code host:port} of the slot's master, the key Lettuce routes a sharded command by, or null if unknown */
+    private static String owner(StatefulRedisClusterPubSubConnection<String, String> cluster, String channel) {
         RedisClusterNode master = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(channel));
-        if (master != null && master.getUri() != null) {
-            nodes.add(master.getUri().getHost() + ":" + master.getUri().getPort());
+        return master == null || master.getUri() == null ? null
+                : master.getUri().getHost() + ":" + master.getUri().getPort();
+    }
+
+    /**
+     * Listens on the pub/sub connection Lettuce keeps to {@code node} (the one a sharded command
+     * routed there travels), once per connection: Lettuce reports that connection's breaks and
+     * reconnects to no listener of the cluster connection.
+     */
+    private void watchNodeLink(StatefulRedisClusterPubSubConnection<String, String> cluster, String node) {
+        int colon = node.lastIndexOf(':');
+        cluster.getConnectionAsync(node.substring(0, colon), Integer.parseInt(node.substring(colon + 1)))
+                .thenAccept(link -> {
+                    if (watchedNodeLinks.add(link)) {
+                        link.addListener(new NodeLinkHook(node));
+                    }
+                });
+    }
+
+    /**
+     * A node's pub/sub link broke: its sharded channels are handed back to core's
+     * {@link ConnectionPubSub} as dropped, which subscribes them again, routed by the slot's owner
+     * now, and tells core once they are confirmed. Lettuce's own resubscribe on that link covers a
+     * blip but not a master that died: it is never heard again, and its replica took the slot.
+     */
+    private final class NodeLinkHook implements RedisConnectionStateListener {
+        private final String node;
+
+        NodeLinkHook(String node) {
+            this.node = node;
+        }
+
+        @Override
+        public void onRedisDisconnected(RedisChannelHandler<?, ?> link) {
+            shardNode.forEach((channel, at) -> {
+                if (at.equals(node)) {
+                    events.shardDropped(channel);
+                }
+            });
         }
     }
 

@@ -582,6 +582,22 @@ enum BrokenDriver {
         }
     },
 
+    /**
+     * Core is never told of a reconnect: what relock's pub/sub helpers did when Redis refused a
+     * resubscribe while the link stayed up (issue 38 F7); no later reconnect came to tell.
+     */
+    SILENT_AFTER_RECONNECT("never tells core its pub/sub connection came back (as when a resubscribe was refused)") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            return new ForwardingExecutor(e) {
+                @Override
+                public void setConnectionListener(ConnectionListener l) {
+                    inner.setConnectionListener(() -> { });
+                }
+            };
+        }
+    },
+
     /** Once a connection failed, every later call fails: the driver never reconnects. */
     NEVER_RECONNECTS("fails every call once one call found the connection broken") {
         @Override

@@ -144,7 +144,10 @@ class BrokenDriverKitTest {
                         rules(DriverUnderFaultsChapter.class, "28.2")),
                 // an engine rule (optional for a driver) fails too: a release acknowledged unrun
                 new Case(BrokenDriver.SWALLOWED_RELEASES, rules(CancellationChapter.class, "12.4"),
-                        rules(CancellationChapter.class, "12.19")));
+                        rules(CancellationChapter.class, "12.19")),
+                // 28.17 waits out its deadline for the reconnect core is never told of
+                new Case(BrokenDriver.SILENT_AFTER_RECONNECT, rules(DriverUnderFaultsChapter.class, "28.17"),
+                        rules(DriverUnderFaultsChapter.class, "28.3")));
     }
 
     @AfterEach

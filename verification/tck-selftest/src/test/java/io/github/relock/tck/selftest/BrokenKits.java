@@ -58,6 +58,7 @@ final class BrokenKits {
             case CLOSES_HANDED_CLIENT -> ClosesHandedClient.class;
             case NODE_OF_SLOT_BORROWS -> NodeOfSlotBorrows.class;
             case REFUSED_SUBSCRIPTION_POOLED -> RefusedSubscriptionPooled.class;
+            case SILENT_AFTER_RECONNECT -> SilentAfterReconnect.class;
         };
     }
 
@@ -166,6 +167,13 @@ final class BrokenKits {
     static final class RefusedSubscriptionPooled extends Broken {
         RefusedSubscriptionPooled() {
             super(BrokenDriver.REFUSED_SUBSCRIPTION_POOLED);
+        }
+    }
+
+    /** {@link BrokenDriver#SILENT_AFTER_RECONNECT}. */
+    static final class SilentAfterReconnect extends Broken {
+        SilentAfterReconnect() {
+            super(BrokenDriver.SILENT_AFTER_RECONNECT);
         }
     }
 
