@@ -98,6 +98,11 @@ abstract class Wait implements Channel.Parked {
         wake();
     }
 
+    @Override
+    public boolean messagePending() {
+        return messageWake;
+    }
+
     Next start() {
         if (!queue) {
             mode = AttemptMode.TRY; // never queues: close() has nothing to wait for
@@ -389,10 +394,7 @@ abstract class Wait implements Channel.Parked {
             }
         }
         if (entry != null) {
-            entry.unpark(this);
-            if (messageWake) {
-                entry.wakeOne(); // a message that picked us, unused: the next waiter's
-            }
+            entry.left(this, messageWake, acquired); // a message that picked us, unused: the next waiter's
             ctx.waiters().leave(entry);
             entry = null;
         }
