@@ -98,11 +98,6 @@ abstract class Wait implements Channel.Parked {
         wake();
     }
 
-    @Override
-    public boolean messagePending() {
-        return messageWake;
-    }
-
     Next start() {
         if (!queue) {
             mode = AttemptMode.TRY; // never queues: close() has nothing to wait for
@@ -394,7 +389,10 @@ abstract class Wait implements Channel.Parked {
             }
         }
         if (entry != null) {
-            entry.left(this, messageWake, acquired); // a message that picked us, unused: the next waiter's
+            entry.unpark(this);
+            if (messageWake) {
+                entry.wakeOne(); // a message that picked us, unused: the next waiter's
+            }
             ctx.waiters().leave(entry);
             entry = null;
         }
