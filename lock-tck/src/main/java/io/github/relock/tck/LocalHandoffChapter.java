@@ -786,7 +786,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * {@code SUBSCRIBE} on the node that serves the lock) stops local hand-off, on a cluster too,
      * where this client's own classic subscription usually sits on another node: with a thread of
      * the client parked for the lock, the unlock publishes "0" (the outsider hears it) instead of
-     * handing off. On a cluster, once for a lock on each master.
+     * handing off; without the outsider it hands off. On a cluster, once for a lock on each master.
      * When it fails: the release script counts the lock's subscribers on the lock's node and
      * subtracts the client's own; on a cluster its classic subscription counts there only when its
      * classic pub/sub connection is on that node: look at
@@ -810,6 +810,14 @@ public abstract class LocalHandoffChapter extends TckChapter {
         }
         for (String name : names) {
             DistributedLock lock = client.getLock(name);
+            lock.lock();
+            try (Waiter w = new Waiter(lock, "tck-handoff-alone-waiter")) { // nobody else listens: it hands off
+                w.awaitParked();
+                lock.unlock();
+                assertEquals(Map.of(field(client, w.thread.get().getId()), "1"), hash(name), name + ": with no"
+                        + " other client listening the unlock must hand off (the client counted itself as another)");
+                w.finish();
+            }
             lock.lock();
             try (Waiter w = new Waiter(lock, "tck-handoff-outsider-waiter")) {
                 w.awaitParked();
