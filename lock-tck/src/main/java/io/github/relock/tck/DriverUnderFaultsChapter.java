@@ -17,7 +17,9 @@ import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
 import io.github.relock.tck.fixtures.AclUser;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.BlackHoleProxy;
 import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
@@ -57,6 +59,12 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
     private static final Duration WATCHDOG = Duration.ofSeconds(3);
     private static final String LOCK = "tck:faults:pool";
     private static final String ALLOWED = "tck:acl:ok";
+    /** The pub/sub probe interval of rules 28.10 and 28.11: short, so that they run quickly. */
+    private static final Duration PROBE = Duration.ofMillis(250);
+    /** The command timeout of rules 28.10 and 28.11: how long a probe waits for its answer. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofMillis(750);
+    /** What rules 28.10 and 28.11 allow beyond the probe interval and a command timeout: a reconnect under load. */
+    private static final long SLACK_MS = 2000;
     private static final String NO_POOL = "the kit's client has no pool the application can exhaust "
             + "(DriverKit.exhaustPool answers null)";
 
@@ -322,6 +330,131 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
             publisher.join(TimeUnit.SECONDS.toMillis(30));
             cluster.moveEmptySlot(slot, before);
         }
+    }
+
+    /**
+     * Rule 28.10: a waiter whose pub/sub connection was dropped without a reset (a NAT or load
+     * balancer forgot the idle flow: {@link BlackHoleProxy#dropPubSub()}) is woken by a release
+     * within the pub/sub probe interval plus one command timeout (and {@value #SLACK_MS} ms for
+     * the reconnect), not after the lock's TTL (30 s). The waiter's client probes every
+     * {@link #PROBE} ({@link LockOptions#pubSubProbeInterval()}) with a command timeout of
+     * {@link #PROBE_TIMEOUT}; its commands still flow.
+     * When it fails: the driver never noticed that its pub/sub connection went silent (a
+     * connection that only reads never learns that the flow is gone), so the release's message was
+     * lost and the waiter slept its TTL. Probe the link ({@code PING} in subscribed mode, answered
+     * within the command timeout; the SPI's helpers do it for a transport that implements
+     * {@code ping}), and break and reopen it when the answer does not come.
+     */
+    @Test
+    void rule28_10_pubSubLinkDroppedWithoutReset_waiterWokenWithinProbeIntervalPlusCommandTimeoutOfTheRelease()
+            throws Exception {
+        BlackHoleProxy proxy = blackHoleProxy();
+        Object nativeClient = proxiedClient(proxy);
+        String name = "tck:faults:silent";
+        String channel = "redisson_lock__channel:{" + name + "}";
+        LockClient waiting = kit.closeAfterTest(RedisLocks.create(kit.provider(), nativeClient, LockOptions.builder()
+                .commandTimeout(PROBE_TIMEOUT).pubSubProbeInterval(PROBE).build()));
+        DistributedLock held = client().getLock(name);
+        held.lock(); // the watchdog's TTL, 30 s: what the waiter sleeps when it hears nothing
+        CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                DistributedLock lock = waiting.getLock(name);
+                if (lock.tryLock(DEADLINE.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)) {
+                    acquiredAt.complete(System.nanoTime());
+                    lock.unlock();
+                } else {
+                    acquiredAt.completeExceptionally(new AssertionError("the waiter's tryLock timed out"));
+                }
+            } catch (Throwable t) {
+                acquiredAt.completeExceptionally(t);
+            }
+        }, "tck-silent-link-waiter");
+        try {
+            waiter.start();
+            Await.until(DEADLINE, () -> numsub(channel) > 0 && proxy.livePubSubConnections() > 0,
+                    () -> "the waiter did not subscribe to " + channel + " through the proxy");
+            proxy.dropPubSub();
+            long released = System.nanoTime();
+            held.unlock();
+            Await.until(DEADLINE, acquiredAt::isDone, () -> "the waiter was not woken " + DEADLINE.toSeconds()
+                    + " s after the release while its pub/sub connection was silent: the driver did not notice"
+                    + " the dropped link (probe every " + PROBE.toMillis() + " ms, command timeout "
+                    + PROBE_TIMEOUT.toMillis() + " ms); it would sleep out the lock's TTL");
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released);
+            long boundMs = PROBE.plus(PROBE_TIMEOUT).toMillis() + SLACK_MS;
+            assertTrue(tookMs <= boundMs, () -> "the waiter got the lock " + tookMs + " ms after the release; the"
+                    + " bound is the probe interval plus one command timeout plus " + SLACK_MS + " ms = " + boundMs + " ms");
+        } finally {
+            proxy.close(); // the server side of a dropped link stays subscribed until its socket closes
+            waiter.join(DEADLINE.multipliedBy(3).toMillis());
+            if (held.isHeldByCurrentThread()) {
+                held.unlock();
+            }
+        }
+    }
+
+    /**
+     * Rule 28.11: the driver reports a pub/sub connection dropped without a reset, and reopened,
+     * to core: with its link silent ({@link BlackHoleProxy#dropPubSub()}), the executor calls
+     * {@link io.github.relock.spi.ConnectionListener#onReconnect()} within the probe interval
+     * ({@link DriverOptions#pubSubProbeInterval()}) plus one command timeout (and
+     * {@value #SLACK_MS} ms), and a message published after that reaches the subscription's
+     * listener over the new connection.
+     * When it fails: no {@code onReconnect} came: the driver's pub/sub does not probe its
+     * connection, or breaks it without reopening it, or reopens it without telling core (which
+     * then never makes its waiters poll for the messages lost meanwhile). If the message is what
+     * is missing, the reopened connection did not subscribe the channel again.
+     */
+    @Test
+    void rule28_11_pubSubLinkDroppedWithoutReset_driverTellsCoreOnceReopened_messagesFlowAgain() throws Exception {
+        BlackHoleProxy proxy = blackHoleProxy();
+        Object nativeClient = proxiedClient(proxy);
+        CommandExecutor executor = kit.closeAfterTest(kit.provider().create(nativeClient,
+                new DriverOptions(PROBE_TIMEOUT, "relock-tck", PROBE)));
+        AtomicLong toldAt = new AtomicLong();
+        executor.setConnectionListener(() -> toldAt.compareAndSet(0, System.nanoTime()));
+        String channel = "tck:faults:silent-link";
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Subscription sub = executor.subscribe(channel, false, (c, message) -> heard.add(message))
+                .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            redis("PUBLISH", channel, "before");
+            Await.until(DEADLINE, () -> heard.contains("before"), () -> "the subscription heard nothing before the drop");
+            proxy.dropPubSub();
+            long dropped = System.nanoTime();
+            Await.until(DEADLINE, () -> toldAt.get() != 0, () -> "the pub/sub connection was dropped without a reset "
+                    + DEADLINE.toSeconds() + " s ago and the driver has not told core of a reconnect (probe every "
+                    + PROBE.toMillis() + " ms, command timeout " + PROBE_TIMEOUT.toMillis() + " ms); " + heard.size()
+                    + " message(s) heard, " + proxy.droppingConnections() + " dropped connection(s) still open");
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(toldAt.get() - dropped);
+            long boundMs = PROBE.plus(PROBE_TIMEOUT).toMillis() + SLACK_MS;
+            assertTrue(tookMs <= boundMs, () -> "core was told of the reconnect " + tookMs + " ms after the drop; the"
+                    + " bound is the probe interval plus one command timeout plus " + SLACK_MS + " ms = " + boundMs + " ms");
+            Await.until(DEADLINE, () -> {
+                redis("PUBLISH", channel, "after");
+                return heard.contains("after");
+            }, () -> "core was told of a reconnect, but the subscription hears nothing: " + heard);
+            sub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } finally {
+            proxy.close(); // the server side of a dropped link stays subscribed until its socket closes
+        }
+    }
+
+    /** @return a proxy in front of the kit's server, closed after the test; skips the rule elsewhere */
+    private BlackHoleProxy blackHoleProxy() {
+        assumeTrue(kit.topology() instanceof RedisServer, "the black-hole proxy stands in front of one server: a "
+                + kit.topology().kind() + "'s nodes announce their own addresses, which bypass it");
+        return kit.closeAfterTest(BlackHoleProxy.start(kit.server()));
+    }
+
+    /** @return the kit's native client through {@code proxy}, closed after the test; skips the rule when none */
+    private Object proxiedClient(BlackHoleProxy proxy) {
+        Object nativeClient = kit.newNativeClient(proxy);
+        assumeTrue(nativeClient != null, "the kit cannot point its client at a proxy"
+                + " (DriverKit.newNativeClient(BlackHoleProxy) answers null)");
+        kit.closeAfterTest(() -> kit.closeNativeClient(nativeClient));
+        return nativeClient;
     }
 
     /** @return how many subscribers Redis counts for a classic channel, over every node */
