@@ -57,6 +57,7 @@ final class BrokenKits {
             case CLOSES_HANDED_CLIENT -> ClosesHandedClient.class;
             case NODE_OF_SLOT_BORROWS -> NodeOfSlotBorrows.class;
             case REFUSED_SUBSCRIPTION_POOLED -> RefusedSubscriptionPooled.class;
+            case PUBSUB_NEVER_PROBED -> PubSubNeverProbed.class;
         };
     }
 
@@ -165,6 +166,13 @@ final class BrokenKits {
     static final class RefusedSubscriptionPooled extends Broken {
         RefusedSubscriptionPooled() {
             super(BrokenDriver.REFUSED_SUBSCRIPTION_POOLED);
+        }
+    }
+
+    /** {@link BrokenDriver#PUBSUB_NEVER_PROBED}. */
+    static final class PubSubNeverProbed extends Broken {
+        PubSubNeverProbed() {
+            super(BrokenDriver.PUBSUB_NEVER_PROBED);
         }
     }
 
