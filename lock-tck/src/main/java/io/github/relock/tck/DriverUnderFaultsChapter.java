@@ -340,8 +340,8 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
      * balancer forgot the idle flow: {@link BlackHoleProxy#dropPubSub()}) is woken by a release
      * within the pub/sub probe interval plus one command timeout (and {@value #SLACK_MS} ms for
      * the reconnect), not after the lock's TTL (30 s). The waiter's client probes every
-     * {@link #PROBE} ({@link LockOptions#pubSubProbeInterval()}) with a command timeout of
-     * {@link #PROBE_TIMEOUT}; its commands still flow.
+     * 100 ms ({@link LockOptions#pubSubProbeInterval()}) with a command timeout of 750 ms; its
+     * commands still flow.
      * When it fails: the driver never noticed that its pub/sub connection went silent (a
      * connection that only reads never learns that the flow is gone), so the release's message was
      * lost and the waiter slept its TTL. Probe the link ({@code PING} in subscribed mode, answered

@@ -308,7 +308,8 @@ class SessionPubSubTest {
     @Test
     void oneSlotPerCommand_opensWithTheFirstSlot_andSendsTheOthersOnePerSlot() throws Exception {
         pubsub.close();
-        pubsub = new SessionPubSub(transport, "relock-test-spubsub", "test", Duration.ofSeconds(5), true, lost -> { });
+        pubsub = new SessionPubSub(transport, "relock-test-spubsub", "test", Duration.ofSeconds(5), Duration.ZERO,
+                Duration.ZERO, true, lost -> { });
         CompletableFuture<Subscription> a1 = subscribe("{a}1");
         transport.expect("RUN {a}1");
         FakeLink link = transport.nextLink();
