@@ -80,7 +80,9 @@ import java.util.function.Consumer;
  * can {@linkplain SessionTransport.Link#ping() ping}, an {@code ACTIVE} session sends {@code PING}
  * every probe interval, on one daemon thread ({@code <threadName>-probe}); when its pong has not
  * come within the probe timeout (the command timeout), the link is
- * {@linkplain SessionTransport.Link#abort() aborted}, and the session ends as a broken one does:
+ * {@linkplain SessionTransport.Link#abort() aborted}, and the session ends as a broken one does
+ * (so is a {@code STARTING} one whose first confirmation has not come within the interval plus
+ * the timeout: the drop may have swallowed it):
  * a new session after the back-off, then {@link ConnectionListener#onReconnect()}. A lost link is
  * so noticed within the interval plus the timeout. A {@code DRAINING} session sends none: a pong
  * after the last channel's confirmation would be left unread on a pooled connection.
@@ -392,6 +394,7 @@ public final class SessionPubSub implements AutoCloseable {
                 s = new Session();
                 session = s;
                 state = State.STARTING;
+                startDeadlineLocked(s);
                 List<String> wanted = new ArrayList<>();
                 for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
                     if (e.getValue().current != null) {
@@ -648,6 +651,38 @@ public final class SessionPubSub implements AutoCloseable {
             s.probing = probes.scheduleWithFixedDelay(() -> probe(s), every, every, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException closedMeanwhile) {
             // close() shut the probes down: nothing to probe any more
+        }
+    }
+
+    /**
+     * Under the lock: a STARTING session cannot be pinged (the client attaches its connection with
+     * the first confirmation), so one whose first confirmation has not come within the probe
+     * interval plus the probe timeout is aborted, as a silent ACTIVE one is: the flow may have
+     * been dropped with the confirmation in it. Its subscribes then fail at once rather than at
+     * core's subscription timeout.
+     */
+    private void startDeadlineLocked(Session s) {
+        if (probes == null) {
+            return;
+        }
+        try {
+            probes.schedule(() -> {
+                lock.lock();
+                try {
+                    if (s == session && state == State.STARTING) {
+                        LOG.log(Level.WARNING, "pub/sub connection of relock on " + description + " did not confirm its"
+                                + " first subscribe within " + probeInterval.plus(probeTimeout).toMillis()
+                                + " ms; breaking it and reconnecting");
+                        s.link.abort();
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(Level.DEBUG, "aborting the silent pub/sub connection of " + description + " failed", e);
+                } finally {
+                    lock.unlock();
+                }
+            }, probeInterval.plus(probeTimeout).toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // close() shut the probes down
         }
     }
 

@@ -67,8 +67,9 @@ public interface SessionTransport {
         /**
          * Breaks the running session's connection (closes its socket; it never goes back into a
          * pool), so that {@link #run} throws soon and {@link SessionPubSub} opens a new session.
-         * Called from any thread, under {@link SessionPubSub}'s lock, only on a link whose
-         * {@link #ping()} answered true.
+         * Called from any thread, under {@link SessionPubSub}'s lock, when a {@code PING} went
+         * unanswered, or when the session's first confirmation did not come in time (before the
+         * link reported one: a link that does not hold its connection yet does nothing).
          */
         default void abort() {
         }

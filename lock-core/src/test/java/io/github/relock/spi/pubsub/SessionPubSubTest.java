@@ -62,7 +62,7 @@ class SessionPubSubTest {
         pubsub.close();
         transport.pingable = true;
         pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(20),
-                Duration.ofMillis(100));
+                Duration.ofMillis(500));
         pubsub.setConnectionListener(reconnects::incrementAndGet);
         FakeLink first = active("a");
         transport.expect("PING");
@@ -80,10 +80,21 @@ class SessionPubSubTest {
     }
 
     @Test
+    void probe_firstConfirmationNeverComes_abortsTheLink_andTheSubscribeFailsAtOnce() throws Exception {
+        pubsub.close();
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(20),
+                Duration.ofMillis(50));
+        CompletableFuture<Subscription> a = subscribe("a");
+        transport.expect("RUN a");
+        transport.expect("ABORT"); // the flow swallowed the confirmation
+        assertInstanceOf(RedisUnavailableException.class, failureOf(a));
+    }
+
+    @Test
     void probe_linkThatCannotPing_isNeverProbed() throws Exception {
         pubsub.close();
         pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(10),
-                Duration.ofMillis(10));
+                Duration.ofSeconds(5));
         active("a");
         transport.expectNothing();
     }
