@@ -7,6 +7,7 @@ import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.BlackHoleProxy;
 import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisSentinelGroup;
@@ -150,6 +151,23 @@ public abstract class DriverKit {
      */
     protected boolean restartNativeClient(Object nativeClient) {
         return false;
+    }
+
+    /**
+     * A native client whose connections, pub/sub ones included, all go through {@code proxy},
+     * made as the application would make it: chapter 28 makes the proxy drop the bytes of the
+     * client's pub/sub connections without a reset (a NAT that forgot an idle flow) and checks
+     * that the driver notices and reopens them. The default makes one with
+     * {@link #newNativeClient(RedisServer)} for {@link BlackHoleProxy#server()}; a kit whose client
+     * cannot be pointed at another address answers null, and those rules are skipped, saying so.
+     * The rules run only when {@link #topology()} is one server (a cluster's or Sentinel's nodes
+     * announce their own addresses, which bypass a proxy).
+     *
+     * @param proxy the proxy in front of {@link #server()}
+     * @return a new native client, closed by the caller, or null when this kit cannot make one
+     */
+    protected Object newNativeClient(BlackHoleProxy proxy) {
+        return newNativeClient(proxy.server());
     }
 
     /**

@@ -17,6 +17,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Consumer;
@@ -72,8 +75,20 @@ import java.util.function.Consumer;
  * until their leases ran out. Sharded ({@link ShardedPubSub}'s node multiplexers),
  * the confirmed channels are instead detached and handed back, as are channels the server
  * unsubscribes on its own (a {@code sunsubscribe} push when a slot moves): their node may no
- * longer own them, so the router routes them again. A silently dead network is noticed only when
- * the operating system reports the socket broken (Jedis sets no read timeout on pub/sub).
+ * longer own them, so the router routes them again.
+ *
+ * <h2>Probes</h2>
+ * A pub/sub connection only reads, so a flow that a NAT or load balancer dropped without a reset
+ * looks subscribed forever (Jedis sets no read timeout on pub/sub). So, when the transport's link
+ * can {@linkplain SessionTransport.Link#ping() ping}, an {@code ACTIVE} session sends {@code PING}
+ * every probe interval, on one daemon thread ({@code <threadName>-probe}); when its pong has not
+ * come within the probe timeout (the command timeout), the link is
+ * {@linkplain SessionTransport.Link#abort() aborted}, and the session ends as a broken one does
+ * (so is a {@code STARTING} one whose first confirmation has not come within the interval plus
+ * the timeout: the drop may have swallowed it):
+ * a new session after the back-off, then {@link ConnectionListener#onReconnect()}. A lost link is
+ * so noticed within the interval plus the timeout. A {@code DRAINING} session sends none: a pong
+ * after the last channel's confirmation would be left unread on a pooled connection.
  *
  * <p>Thread-safety: safe for use by several threads. Listeners are called on the reader thread
  * without the lock held; sends from caller threads hold the lock (a
@@ -117,6 +132,10 @@ public final class SessionPubSub implements AutoCloseable {
     private final boolean oneSlotPerCommand;
     /** Sharded: told (after the lock is released) of confirmed channels the server dropped. */
     private final Consumer<List<String>> onLost;
+    /** Sends the probes and checks their deadlines; null when probing is off. */
+    private final ScheduledThreadPoolExecutor probes;
+    private final Duration probeInterval;
+    private final Duration probeTimeout;
     private final DeferringLock lock = new DeferringLock();
     private final Condition wakeReader = lock.newCondition();
     /** Read without the lock by the reader to dispatch messages. */
@@ -146,7 +165,21 @@ public final class SessionPubSub implements AutoCloseable {
      *     time after interrupting it)
      */
     public SessionPubSub(SessionTransport transport, String threadName, String description, Duration stopTimeout) {
-        this(transport, threadName, description, stopTimeout, false, null);
+        this(transport, threadName, description, stopTimeout, Duration.ZERO, Duration.ZERO, false, null);
+    }
+
+    /**
+     * As {@link #SessionPubSub(SessionTransport, String, String, Duration)}, and probes each
+     * session's link as the class comment says.
+     *
+     * @param probeInterval how often an active session sends {@code PING}
+     *     ({@link io.github.relock.spi.DriverOptions#pubSubProbeInterval()}); zero: never
+     * @param probeTimeout how long a {@code PING} may wait for its pong before the link is aborted
+     *     ({@link io.github.relock.spi.DriverOptions#commandTimeout()})
+     */
+    public SessionPubSub(SessionTransport transport, String threadName, String description, Duration stopTimeout,
+                         Duration probeInterval, Duration probeTimeout) {
+        this(transport, threadName, description, stopTimeout, probeInterval, probeTimeout, false, null);
     }
 
     /**
@@ -156,13 +189,27 @@ public final class SessionPubSub implements AutoCloseable {
      *     detached from this multiplexer and handed to it, to subscribe elsewhere
      */
     SessionPubSub(SessionTransport transport, String threadName, String description, Duration stopTimeout,
-                  boolean oneSlotPerCommand, Consumer<List<String>> onLost) {
+                  Duration probeInterval, Duration probeTimeout, boolean oneSlotPerCommand,
+                  Consumer<List<String>> onLost) {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.threadName = Objects.requireNonNull(threadName, "threadName");
         this.description = Objects.requireNonNull(description, "description");
         this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
         this.oneSlotPerCommand = oneSlotPerCommand;
         this.onLost = onLost;
+        this.probeInterval = Objects.requireNonNull(probeInterval, "probeInterval");
+        this.probeTimeout = Objects.requireNonNull(probeTimeout, "probeTimeout");
+        if (probeInterval.isNegative() || (!probeInterval.isZero() && (probeTimeout.isNegative() || probeTimeout.isZero()))) {
+            throw new IllegalArgumentException("probeInterval must not be negative and probeTimeout must be positive, were "
+                    + probeInterval + " and " + probeTimeout);
+        }
+        if (probeInterval.isZero()) {
+            this.probes = null;
+        } else {
+            this.probes = PubSubs.timer(threadName + "-probe");
+            probes.setKeepAliveTime(10, TimeUnit.SECONDS);
+            probes.allowCoreThreadTimeOut(true);
+        }
     }
 
     /** See {@link io.github.relock.spi.CommandExecutor#setConnectionListener}. */
@@ -352,6 +399,7 @@ public final class SessionPubSub implements AutoCloseable {
                 s = new Session();
                 session = s;
                 state = State.STARTING;
+                startDeadlineLocked(s);
                 List<String> wanted = new ArrayList<>();
                 for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
                     if (e.getValue().current != null) {
@@ -399,6 +447,9 @@ public final class SessionPubSub implements AutoCloseable {
     private void sessionEnded(Session s, RuntimeException failure) {
         lock.lock();
         try {
+            if (s.probing != null) {
+                s.probing.cancel(false);
+            }
             session = null;
             boolean closed = state == State.CLOSED;
             if (!closed) {
@@ -511,6 +562,7 @@ public final class SessionPubSub implements AutoCloseable {
             if (state == State.STARTING) {
                 state = State.ACTIVE; // the client has attached the connection: others may send now
                 failures = 0;
+                startProbingLocked(s);
                 reconcileLocked();
             } else if (state == State.CLOSED) {
                 s.link.unsubscribeAll();
@@ -610,6 +662,100 @@ public final class SessionPubSub implements AutoCloseable {
         failSubscribe(sub, error);
     }
 
+    /** Under the lock: a new ACTIVE session is probed every interval, if probing is on. */
+    private void startProbingLocked(Session s) {
+        if (probes == null) {
+            return;
+        }
+        try {
+            long every = probeInterval.toNanos();
+            s.probing = probes.scheduleWithFixedDelay(() -> probe(s), every, every, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // close() shut the probes down: nothing to probe any more
+        }
+    }
+
+    /**
+     * Under the lock: a STARTING session cannot be pinged (the client attaches its connection with
+     * the first confirmation), so one whose first confirmation has not come within the probe
+     * interval plus the probe timeout is aborted, as a silent ACTIVE one is: the flow may have
+     * been dropped with the confirmation in it. Its subscribes then fail at once rather than at
+     * core's subscription timeout.
+     */
+    private void startDeadlineLocked(Session s) {
+        if (probes == null) {
+            return;
+        }
+        try {
+            probes.schedule(() -> {
+                lock.lock();
+                try {
+                    if (s == session && state == State.STARTING) {
+                        LOG.log(Level.WARNING, "pub/sub connection of relock on " + description + " did not confirm its"
+                                + " first subscribe within " + probeInterval.plus(probeTimeout).toMillis()
+                                + " ms; breaking it and reconnecting");
+                        s.link.abort();
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(Level.DEBUG, "aborting the silent pub/sub connection of " + description + " failed", e);
+                } finally {
+                    lock.unlock();
+                }
+            }, probeInterval.plus(probeTimeout).toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // close() shut the probes down
+        }
+    }
+
+    /** Probe thread: sends a PING on an ACTIVE session with none in flight, and sets its deadline. */
+    private void probe(Session s) {
+        lock.lock();
+        try {
+            if (s != session || state != State.ACTIVE || s.pingSentAt != 0) {
+                return; // ended or draining (sessionEnded cancels), or a PING awaits its deadline
+            }
+            if (!s.link.ping()) {
+                s.probing.cancel(false); // this link cannot be probed
+                return;
+            }
+            long sent = System.nanoTime();
+            s.pingSentAt = sent;
+            probes.schedule(() -> pongDue(s, sent), probeTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RuntimeException sendFailed) {
+            // the connection broke under us: the reader sees it too and reconnects
+            LOG.log(Level.DEBUG, "pub/sub PING on " + description + " failed; the reader will reconnect", sendFailed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Probe thread: the PING sent at {@code sent} is due; a session still waiting for its pong is aborted. */
+    private void pongDue(Session s, long sent) {
+        lock.lock();
+        try {
+            if (s != session || s.pingSentAt != sent) {
+                return; // answered, or the session ended
+            }
+            LOG.log(Level.WARNING, "pub/sub connection of relock on " + description + " did not answer a PING within "
+                    + probeTimeout.toMillis() + " ms; breaking it and reconnecting");
+            s.link.abort();
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "aborting the silent pub/sub connection of " + description + " failed", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reader thread, inside the link's callback: the session's PING was answered. */
+    private void onPong(Session s) {
+        lock.lock();
+        try {
+            s.pingSentAt = 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void onMessage(String channel, String message) {
         Sub sub = listeners.get(channel);
         if (sub != null) {
@@ -677,6 +823,9 @@ public final class SessionPubSub implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        if (probes != null) {
+            probes.shutdownNow();
+        }
         if (t == null || t == Thread.currentThread()) {
             return;
         }
@@ -703,6 +852,10 @@ public final class SessionPubSub implements AutoCloseable {
     /** One session's link; its callbacks are tagged with it so a stale one is ignored. */
     private final class Session {
         final Set<String> awaitingResubscribe = new HashSet<>();
+        /** Guarded by the lock: the periodic probe, once ACTIVE and probing is on. */
+        ScheduledFuture<?> probing;
+        /** Guarded by the lock: when the PING awaiting its pong was sent ({@code nanoTime}), else 0. */
+        long pingSentAt;
         final SessionTransport.Link link = transport.open(new SessionTransport.Events() {
             @Override
             public void subscribed(String channel) {
@@ -722,6 +875,11 @@ public final class SessionPubSub implements AutoCloseable {
             @Override
             public void refused(List<String> channels, RuntimeException error) {
                 onRefused(Session.this, channels, error);
+            }
+
+            @Override
+            public void pong() {
+                onPong(Session.this);
             }
         });
     }

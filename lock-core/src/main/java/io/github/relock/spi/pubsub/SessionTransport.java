@@ -50,6 +50,29 @@ public interface SessionTransport {
 
         /** Unsubscribes every channel, so that {@link #run} returns. */
         void unsubscribeAll();
+
+        /**
+         * Sends {@code PING} on the running session; a subscribed connection answers with a pong,
+         * which the link reports with {@link Events#pong}. {@link SessionPubSub} probes an idle
+         * link so, and calls {@link #abort()} when no pong comes within the command timeout: a
+         * connection that only reads never learns that a NAT or load balancer dropped its flow.
+         *
+         * @return false when this link cannot ping or cannot {@link #abort()} (the default): the
+         *     session is then never probed
+         */
+        default boolean ping() {
+            return false;
+        }
+
+        /**
+         * Breaks the running session's connection (closes its socket; it never goes back into a
+         * pool), so that {@link #run} throws soon and {@link SessionPubSub} opens a new session.
+         * Called from any thread, under {@link SessionPubSub}'s lock, when a {@code PING} went
+         * unanswered, or when the session's first confirmation did not come in time (before the
+         * link reported one: a link that does not hold its connection yet does nothing).
+         */
+        default void abort() {
+        }
     }
 
     /** A session's callbacks, called on the reader thread from inside {@link Link#run}. */
@@ -62,6 +85,10 @@ public interface SessionTransport {
 
         /** A message arrived on {@code channel}; the payload decoded as UTF-8. */
         void message(String channel, String message);
+
+        /** Redis answered a {@link Link#ping()}. */
+        default void pong() {
+        }
 
         /**
          * Redis answered the subscribe command that carried {@code channels} with an error reply

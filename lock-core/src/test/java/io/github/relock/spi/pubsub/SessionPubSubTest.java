@@ -57,6 +57,48 @@ class SessionPubSubTest {
         return e.getCause();
     }
 
+    @Test
+    void probe_pingNotAnsweredWithinTheTimeout_abortsTheLink_reopensIt_andTellsCore() throws Exception {
+        pubsub.close();
+        transport.pingable = true;
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(20),
+                Duration.ofMillis(500));
+        pubsub.setConnectionListener(reconnects::incrementAndGet);
+        FakeLink first = active("a");
+        transport.expect("PING");
+        first.pong().sync(); // answered: the link stays
+        transport.expect("PING"); // the next probe, never answered
+        transport.expect("ABORT");
+        transport.expect("RUN a");
+        transport.nextLink().confirm("a");
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofMillis(WAIT_MS), () -> {
+            while (reconnects.get() == 0) {
+                Thread.sleep(5);
+            }
+        });
+        assertEquals(1, reconnects.get(), "core is told once the channel is back");
+    }
+
+    @Test
+    void probe_firstConfirmationNeverComes_abortsTheLink_andTheSubscribeFailsAtOnce() throws Exception {
+        pubsub.close();
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(20),
+                Duration.ofMillis(50));
+        CompletableFuture<Subscription> a = subscribe("a");
+        transport.expect("RUN a");
+        transport.expect("ABORT"); // the flow swallowed the confirmation
+        assertInstanceOf(RedisUnavailableException.class, failureOf(a));
+    }
+
+    @Test
+    void probe_linkThatCannotPing_isNeverProbed() throws Exception {
+        pubsub.close();
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(10),
+                Duration.ofSeconds(5));
+        active("a");
+        transport.expectNothing();
+    }
+
     /** Subscribes {@code channels} one by one on a fresh session, each confirmed; returns its link. */
     private FakeLink active(String... channels) throws Exception {
         CompletableFuture<Subscription> first = subscribe(channels[0]);
@@ -326,7 +368,8 @@ class SessionPubSubTest {
     @Test
     void oneSlotPerCommand_opensWithTheFirstSlot_andSendsTheOthersOnePerSlot() throws Exception {
         pubsub.close();
-        pubsub = new SessionPubSub(transport, "relock-test-spubsub", "test", Duration.ofSeconds(5), true, lost -> { });
+        pubsub = new SessionPubSub(transport, "relock-test-spubsub", "test", Duration.ofSeconds(5), Duration.ZERO,
+                Duration.ZERO, true, lost -> { });
         CompletableFuture<Subscription> a1 = subscribe("{a}1");
         transport.expect("RUN {a}1");
         FakeLink link = transport.nextLink();

@@ -15,6 +15,7 @@ import io.github.relock.tck.FaultInjectingDriver;
 import io.github.relock.tck.Faults;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -525,6 +526,19 @@ enum BrokenDriver {
                     }
                 }
             };
+        }
+    },
+
+    /**
+     * Its pub/sub connection is never probed, whatever core asks ({@code pubSubProbeInterval}): a
+     * flow dropped without a reset leaves it subscribed in name only (relock's drivers before issue
+     * 38 F4). Emulated by making the real executor with probing off.
+     */
+    PUBSUB_NEVER_PROBED("never probes its pub/sub connection, so a silently dropped link is never noticed") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            e.close();
+            return real.create(nativeClient, new DriverOptions(o.commandTimeout(), o.clientName(), Duration.ZERO));
         }
     },
 

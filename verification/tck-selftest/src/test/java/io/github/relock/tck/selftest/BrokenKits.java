@@ -59,6 +59,7 @@ final class BrokenKits {
             case NODE_OF_SLOT_BORROWS -> NodeOfSlotBorrows.class;
             case REFUSED_SUBSCRIPTION_POOLED -> RefusedSubscriptionPooled.class;
             case SILENT_AFTER_RECONNECT -> SilentAfterReconnect.class;
+            case PUBSUB_NEVER_PROBED -> PubSubNeverProbed.class;
         };
     }
 
@@ -174,6 +175,13 @@ final class BrokenKits {
     static final class SilentAfterReconnect extends Broken {
         SilentAfterReconnect() {
             super(BrokenDriver.SILENT_AFTER_RECONNECT);
+        }
+    }
+
+    /** {@link BrokenDriver#PUBSUB_NEVER_PROBED}. */
+    static final class PubSubNeverProbed extends Broken {
+        PubSubNeverProbed() {
+            super(BrokenDriver.PUBSUB_NEVER_PROBED);
         }
     }
 
