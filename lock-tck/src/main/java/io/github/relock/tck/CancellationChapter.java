@@ -627,7 +627,7 @@ public abstract class CancellationChapter extends TckChapter {
     /**
      * Rule 12.23: thousands of {@code lockAsync()} calls against a held fair lock, each cancelled
      * at once, and as many against a plain lock (2,000 each; 10,000 with
-     * {@code -D}{@value TckChapter#LONG_LOOPS}{@code =true}), leave no hold, no key and no queue entry: every
+     * {@code -Drelock.tck.longLoops=true}), leave no hold, no key and no queue entry: every
      * acquisition that lands after its caller left is given back, even when the driver refused the
      * give-back at first because thousands of calls were already waiting for it.
      * When it fails: every cancelled {@code lockAsync} must leave no hold, key or queue entry: an

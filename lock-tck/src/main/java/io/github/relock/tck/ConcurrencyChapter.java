@@ -25,7 +25,7 @@ public abstract class ConcurrencyChapter extends TckChapter {
 
     /**
      * Rule 6.1: 8 threads x 2 clients x 100 increments of GET/SET under the lock (500 with
-     * {@code -D}{@value TckChapter#LONG_LOOPS}{@code =true}) lose no update.
+     * {@code -Drelock.tck.longLoops=true}) lose no update.
      * When it fails: a lost update means two holders overlapped: check the decoding of the acquire
      * reply (an integer "held" reply read as nil acquires a held lock) and that no script is sent
      * twice.

@@ -159,7 +159,7 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * renewal scripts wait behind a client's queued commands like any others, and on a loaded
      * 2-core machine ten thousand queued releases kept a renewal back past a 3 s lease. The scripts
      * are counted over one watchdog timeout (three renewal periods), over two with
-     * {@code -D}{@value TckChapter#LONG_LOOPS}{@code =true}.
+     * {@code -Drelock.tck.longLoops=true}.
      */
     @Test
     void rule4_11_renewal_tenThousandLocks_onePerBatchPerPeriod() throws Exception {

@@ -61,7 +61,7 @@ public abstract class RedissonInteropChapter extends TckChapter {
 
     /**
      * Rule 10.1: relock and Redisson threads incrementing under the same lock lose no update
-     * (4 threads of each x 50 increments; 150 with {@code -D}{@value TckChapter#LONG_LOOPS}{@code =true}).
+     * (4 threads of each x 50 increments; 150 with {@code -Drelock.tck.longLoops=true}).
      * When it fails: the two libraries overlapped: check that relock's acquire reply decoding
      * follows Redisson's convention (nil acquired, a TTL held) and that a Redisson unlock's message
      * reaches relock's waiters through the driver.
