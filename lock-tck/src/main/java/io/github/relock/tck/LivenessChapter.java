@@ -28,9 +28,8 @@ import org.junit.jupiter.api.Test;
  * worker must also get the lock at least once, and no two exclusive holders may overlap.
  *
  * <p>The default build soaks each case for {@link #SOAK} ({@code -Drelock.tck.liveness.soakMs},
- * default 500, and 1000 with {@code -Drelock.tck.longLoops=true}), and on until
- * every worker of the case got the lock once; the {@code liveness-soak} profile runs them for
- * 30 s each. The bound
+ * default 500, and 1000 with {@code -Drelock.tck.longLoops=true}), and on until every worker of
+ * the case got the lock once; the {@code liveness-soak} profile runs them for 30 s each. The bound
  * is {@code -Drelock.tck.liveness.boundMs} (default 500 ms).
  *
  * <p>When a rule fails, its message names the lock, how long it sat free, who waited, and the top
