@@ -189,9 +189,10 @@ public abstract class LivenessChapter extends TckChapter {
                 asyncStarts.forEach(Runnable::run);
                 Thread.sleep(length.toMillis()); // the soak itself: the workers run meanwhile
                 // and on until each worker got the lock once: a short soak on a loaded machine
-                // must not fail a worker that was merely slow to start (the monitor still watches)
+                // must not fail a worker that was merely slow to start (the monitor still watches),
+                // unless the rule already failed
                 long everyoneBy = System.nanoTime() + GRACE.toNanos();
-                while (failures.isEmpty() && perWorker.stream().anyMatch(g -> g.get() == 0)
+                while (failures.isEmpty() && !monitor.violationSeen() && perWorker.stream().anyMatch(g -> g.get() == 0)
                         && System.nanoTime() - everyoneBy < 0) {
                     Thread.sleep(10);
                 }

@@ -249,6 +249,11 @@ public final class LivenessMonitor implements AutoCloseable {
         stop();
     }
 
+    /** @return whether a violation was seen or is going on now, on any watched lock */
+    public boolean violationSeen() {
+        return !violations.isEmpty() || !errors.isEmpty() || watched.stream().anyMatch(Watched::violatingNow);
+    }
+
     /** @return one line per violation: which lock, how long it was free while waited for, and who waited */
     public List<String> violations() {
         List<String> all = new ArrayList<>(violations);
