@@ -599,8 +599,10 @@ public final class SessionPubSub implements AutoCloseable {
                 // refuses one, so they are sent one per command from now on and none fails yet; a
                 // command of one channel fails its subscribe, or holds back a confirmed channel.
                 List<String> refused = failure instanceof RedisErrorException ? refusedCommandLocked() : List.of();
-                if (refused.size() > 1) {
+                if (refused.size() > 1 && !redirect(failure)) {
                     oneChannelPerCommand = true;
+                } else if (refused.size() > 1) {
+                    refused = List.of(); // a slot moved: every channel of the command fails, as before
                 } else if (refused.size() == 1) {
                     ChannelState cs = channels.get(refused.get(0));
                     if (cs.current != null && cs.current.confirmed) {
@@ -774,7 +776,7 @@ public final class SessionPubSub implements AutoCloseable {
             if (s != session) {
                 return;
             }
-            if (refused.size() > 1) {
+            if (refused.size() > 1 && !redirect(error)) {
                 // Redis refuses a command of several channels whole when it refuses one of them
                 // (an ACL): send each again in its own command, so that only the refused one fails.
                 oneChannelPerCommand = true;
@@ -830,6 +832,12 @@ public final class SessionPubSub implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** @return whether {@code error} redirects a slot ({@code MOVED}, {@code ASK}): all of a command's channels are refused alike */
+    private static boolean redirect(RuntimeException error) {
+        String m = String.valueOf(error.getMessage());
+        return m.startsWith("MOVED ") || m.startsWith("ASK ");
     }
 
     private void failRefusedLocked(String channel, ChannelState cs, Sub sub, RuntimeException error) {

@@ -308,6 +308,48 @@ class SessionPubSubTest {
     }
 
     @Test
+    void commandOfSeveralChannelsRefused_eachIsSentAlone_onlyTheRefusedOneFails_butAMovedSlotFailsThemAll()
+            throws Exception {
+        CompletableFuture<Subscription> a = subscribe("a");
+        transport.expect("RUN a");
+        FakeLink link = transport.nextLink();
+        CompletableFuture<Subscription> b = subscribe("b");
+        CompletableFuture<Subscription> c = subscribe("c");
+        link.confirm("a");
+        transport.expect("SUB b,c");
+        get(a);
+        RedisErrorException noPerm = new RedisErrorException("NOPERM this user has no permissions to access one of the channels");
+        link.refuse(noPerm, "b", "c"); // Redis refused the command whole for c
+        transport.expect("SUB b");
+        transport.expect("SUB c");
+        link.confirm("b").refuse(noPerm, "c");
+        get(b);
+        assertSame(noPerm, failureOf(c));
+        CompletableFuture<Subscription> d = subscribe("d");
+        transport.expect("SUB d");
+        link.confirm("d");
+        get(d);
+        assertEquals(0, reconnects.get());
+
+        pubsub.close();
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5));
+        CompletableFuture<Subscription> x = pubsub.subscribe("x", (ch, m) -> { });
+        transport.expect("UNSUBALL");
+        transport.expect("RUN x");
+        FakeLink moved = transport.nextLink();
+        CompletableFuture<Subscription> y = pubsub.subscribe("y", (ch, m) -> { });
+        CompletableFuture<Subscription> z = pubsub.subscribe("z", (ch, m) -> { });
+        moved.confirm("x");
+        transport.expect("SUB y,z");
+        get(x);
+        RedisErrorException slotMoved = new RedisErrorException("MOVED 994 127.0.0.1:7001");
+        moved.refuse(slotMoved, "y", "z"); // every channel of the slot moved alike: no split
+        assertSame(slotMoved, failureOf(y));
+        assertSame(slotMoved, failureOf(z));
+        transport.expectNothing();
+    }
+
+    @Test
     void subscribeRefusedMidSession_failsOnlyIt_theSessionGoesOn_noReconnect_andTheChannelCanBeSubscribedAgain()
             throws Exception {
         FakeLink link = active("a");
