@@ -588,14 +588,19 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
      * Rule 28.17: the executor's pub/sub link breaks and its resubscribe of a channel is refused
      * (an operator took the channel from the ACL user, which makes Redis drop the user's subscribed
      * connections): core is still told of the reconnect within {@value #DEADLINE_SECONDS} s, so
-     * every waiter polls once instead of sleeping until the lease runs out.
+     * every waiter polls once instead of sleeping until the lease runs out, and a channel the user
+     * may still read is heard again within that bound: a message published on it reaches its
+     * listener.
      * When it fails: the driver (or the SPI helper it delegates to) tells core only once every
      * channel is subscribed again, and says nothing when one resubscribe fails while the link stays
      * up: no next reconnect comes to tell it. Tell core once the resubscribes have settled, and
-     * subscribe the failed ones again with a back-off while they are wanted.
+     * subscribe the failed ones again with a back-off while they are wanted. If the allowed channel
+     * is what stays deaf, the driver resubscribed every channel in one command, which Redis refuses
+     * whole when it refuses one channel: subscribe the channels of a refused command one per
+     * command, so that only the refused one fails (the SPI's session helper does).
      */
     @Test
-    void rule28_17_resubscribeRefusedAfterAReconnect_coreStillTold() throws Exception {
+    void rule28_17_resubscribeRefusedAfterAReconnect_coreStillToldAndAllowedChannelHeardAgain() throws Exception {
         AclUser user = kit.closeAfterTest(AclUser.withChannels(kit.topology(), "tck:revoke:*"));
         Object nativeClient = kit.newNativeClient(kit.topology(), user.name(), user.password());
         assumeTrue(nativeClient != null, "the kit cannot make a client that logs in as an ACL user"
@@ -607,13 +612,20 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
         executor.setConnectionListener(reconnects::incrementAndGet);
         String kept = "tck:revoke:kept";
         String taken = "tck:revoke:taken";
-        Subscription keptSub = executor.subscribe(kept, false, (c, message) -> { })
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Subscription keptSub = executor.subscribe(kept, false, (c, message) -> heard.add(message))
                 .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         Subscription takenSub = executor.subscribe(taken, false, (c, message) -> { })
                 .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         user.allowOnlyChannels(kept); // Redis drops the connection subscribed to the taken channel
         Await.until(DEADLINE, () -> reconnects.get() > 0, () -> "the pub/sub link was dropped and its resubscribe of '"
                 + taken + "' refused; core was never told, so the channel's waiters sleep until the lease runs out");
+        Await.until(DEADLINE, () -> {
+            redis("PUBLISH", kept, "after");
+            return heard.contains("after");
+        }, () -> "after the reconnect with '" + taken + "' refused, '" + kept + "', which the user may still read, is"
+                + " deaf: a message published on it did not reach its listener within " + DEADLINE.toSeconds() + " s"
+                + " (the driver resubscribed both channels in one command, which Redis refuses whole?)");
         takenSub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         keptSub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
     }

@@ -96,8 +96,11 @@ public interface SessionTransport {
          * on: a RESP2 subscription survives an error reply, and the other channels stay
          * subscribed. Those channels' subscribes fail with {@code error} (the sharded router
          * routes a redirected one again). A link whose client cannot read on after an error reply
-         * throws it from {@link Link#run} instead, which ends the session; one whose first command
-         * was refused returns from {@link Link#run} once nothing else is in flight.
+         * throws it from {@link Link#run} instead, which ends the session ({@link SessionPubSub}
+         * takes it for the answer to the oldest command in flight); one whose first command was
+         * refused returns from {@link Link#run} once nothing else is in flight. Redis refuses a
+         * command of several channels whole when it refuses one of them, so {@link SessionPubSub}
+         * sends each channel in its own command after such a refusal.
          *
          * @param channels the channels of the refused command, in the order sent
          * @param error the reply, as {@link io.github.relock.api.RedisErrorException}

@@ -612,6 +612,37 @@ enum BrokenDriver {
         }
     },
 
+    /**
+     * Core is told of a reconnect, but no channel delivers after it: what the Jedis driver did when
+     * its resubscribe carried every channel and Redis refused the command whole for one of them
+     * (issue 38).
+     */
+    DEAF_AFTER_REFUSED_RESUBSCRIBE("tells core of a reconnect, but no channel delivers after it (as when a"
+            + " resubscribe of every channel in one command is refused whole)") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            AtomicBoolean deaf = new AtomicBoolean();
+            return new ForwardingExecutor(e) {
+                @Override
+                public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener l) {
+                    return inner.subscribe(channel, sharded, (c, message) -> {
+                        if (!deaf.get()) {
+                            l.onMessage(c, message);
+                        }
+                    });
+                }
+
+                @Override
+                public void setConnectionListener(ConnectionListener l) {
+                    inner.setConnectionListener(() -> {
+                        deaf.set(true);
+                        l.onReconnect();
+                    });
+                }
+            };
+        }
+    },
+
     /** Once a connection failed, every later call fails: the driver never reconnects. */
     NEVER_RECONNECTS("fails every call once one call found the connection broken") {
         @Override

@@ -150,6 +150,9 @@ class BrokenDriverKitTest {
                         rules(CancellationChapter.class, "12.19")),
                 // 28.17 waits out its deadline for the reconnect core is never told of
                 new Case(BrokenDriver.SILENT_AFTER_RECONNECT, rules(DriverUnderFaultsChapter.class, "28.17"),
+                        rules(DriverUnderFaultsChapter.class, "28.3")),
+                // 28.17 waits out its deadline for a message on the channel the user may still read
+                new Case(BrokenDriver.DEAF_AFTER_REFUSED_RESUBSCRIBE, rules(DriverUnderFaultsChapter.class, "28.17"),
                         rules(DriverUnderFaultsChapter.class, "28.3")));
     }
 
