@@ -269,19 +269,11 @@ abstract class Wait implements Channel.Parked {
                 dropOffer();
                 break;
             }
-            long now = System.nanoTime();
-            if (settleDeadline == 0) {
-                settleDeadline = now + 2 * ctx.commandTimeoutNanos();
+            Claim c = settleClaim();
+            if (c == Claim.PARK) {
+                return Next.PARK;
             }
-            if (now - settleDeadline < 0) {
-                if (ctx.handoff().settling(offer)) {
-                    parkNanos = settleDeadline - now; // a releaser's script is in flight: wait for its answer
-                    parkOnEntry = false;
-                    return Next.PARK;
-                }
-                continue; // decided meanwhile
-            }
-            if (ctx.handoff().abandon(offer)) { // it never answered: wait on, resolving a transfer that lands late
+            if (c == Claim.OVERDUE && ctx.handoff().abandon(offer)) { // unanswered: wait on, resolving a late transfer
                 resolve = true;
             }
         }
@@ -294,6 +286,37 @@ abstract class Wait implements Channel.Parked {
         }
         mode = resolve ? AttemptMode.RESOLVE : AttemptMode.QUEUE;
         return Next.ATTEMPT;
+    }
+
+    /** Where waiting for a releaser's claim on this wait's offer stands ({@link #settleClaim}). */
+    private enum Claim {
+        /** The releaser's script is in flight: park for {@code parkNanos}, until its answer wakes us. */
+        PARK,
+        /** The claim was decided meanwhile: look at the offer again. */
+        DECIDED,
+        /** It did not answer within twice the command timeout: give up on it (the caller says how). */
+        OVERDUE
+    }
+
+    /**
+     * The one place a wait settles a claim on its offer (the offer is CLAIMED: a releaser's script
+     * names this waiter): before an attempt and while finishing alike, it waits for the claim's
+     * decision for at most twice the command timeout from the first time it found it claimed.
+     */
+    private Claim settleClaim() {
+        long now = System.nanoTime();
+        if (settleDeadline == 0) {
+            settleDeadline = now + 2 * ctx.commandTimeoutNanos();
+        }
+        if (now - settleDeadline >= 0) {
+            return Claim.OVERDUE;
+        }
+        if (!ctx.handoff().settling(offer)) {
+            return Claim.DECIDED;
+        }
+        parkNanos = settleDeadline - now;
+        parkOnEntry = false;
+        return Claim.PARK;
     }
 
     private void dropOffer() {
@@ -362,19 +385,13 @@ abstract class Wait implements Channel.Parked {
         while (offer != null) {
             int s = ctx.handoff().leave(offer, acquired);
             if (s == Handoff.CLAIMED) {
-                long now = System.nanoTime();
-                if (settleDeadline == 0) {
-                    settleDeadline = now + 2 * ctx.commandTimeoutNanos();
+                Claim c = settleClaim();
+                if (c == Claim.PARK) {
+                    return Finish.SETTLE;
                 }
-                if (now - settleDeadline < 0) {
-                    if (ctx.handoff().settling(offer)) {
-                        parkNanos = settleDeadline - now;
-                        parkOnEntry = false;
-                        return Finish.SETTLE;
-                    }
-                    continue; // decided meanwhile
+                if (c == Claim.OVERDUE) {
+                    ctx.handoff().leaveClaimed(offer); // its releaser gives back a transfer that lands later
                 }
-                ctx.handoff().leaveClaimed(offer); // its releaser gives back a transfer that lands later
                 continue;
             }
             offer = null;
