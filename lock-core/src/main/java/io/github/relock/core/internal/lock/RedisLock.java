@@ -248,13 +248,13 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     }
 
     @Override
-    public void giveBack(long ownerId) {
-        GiveBack.registered(this, ownerId);
+    public CompletableFuture<Void> giveBack(long ownerId) {
+        return GiveBack.registered(this, ownerId);
     }
 
     @Override
-    public void giveBackTransfer(long ownerId, long ttlMs) {
-        GiveBack.unregistered(this, field(ownerId), ttlArg(ttlMs));
+    public CompletableFuture<Void> giveBackTransfer(long ownerId, long ttlMs) {
+        return GiveBack.unregistered(this, field(ownerId), ttlArg(ttlMs));
     }
 
     @Override

@@ -72,15 +72,15 @@ abstract class SyncTarget implements WaitTarget {
 
     /** Never called: synchronizers hand nothing off (their policies have no hand-off family). */
     @Override
-    public void giveBackTransfer(long ownerId, long ttlMs) {
+    public CompletableFuture<Void> giveBackTransfer(long ownerId, long ttlMs) {
         throw new IllegalStateException("synchronizer '" + name() + "' takes no local hand-off");
     }
 
     @Override
-    public void giveBack(long ownerId) {
+    public CompletableFuture<Void> giveBack(long ownerId) {
         Call<?> back = giveBackCall();
         if (back == null) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<?> sent;
         try {
@@ -88,11 +88,12 @@ abstract class SyncTarget implements WaitTarget {
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
-        sent.whenComplete((v, t) -> {
+        return sent.handle((v, t) -> {
             if (t != null) {
                 LOG.log(System.Logger.Level.WARNING, "giving back what a cancelled wait on " + policy.kind() + " '"
                         + policy.name() + "' took failed; those permits stay taken", t);
             }
+            return null;
         });
     }
 

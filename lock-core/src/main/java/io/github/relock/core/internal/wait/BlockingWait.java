@@ -46,6 +46,7 @@ public final class BlockingWait extends Wait {
      * @throws InterruptedException if interrupted while {@code interruptible}
      */
     public boolean run() throws InterruptedException {
+        awaitPredecessor();
         try {
             Next next = start();
             while (next != Next.FINISH) {
@@ -88,6 +89,32 @@ public final class BlockingWait extends Wait {
             throw new IllegalStateException(error);
         }
         return acquired;
+    }
+
+    /**
+     * Waits for this owner's previous wait on the lock, whose asynchronous caller left, to be over
+     * (see Wait: one owner's calls one after another); bounded by one watchdog timeout, as its
+     * give-backs are.
+     */
+    private void awaitPredecessor() throws InterruptedException {
+        CompletableFuture<Void> before = predecessor();
+        if (before == null) {
+            return;
+        }
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ctx.watchdogMs());
+        while (true) {
+            try {
+                before.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return;
+            } catch (InterruptedException e) {
+                if (interruptible) {
+                    throw e;
+                }
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                return;
+            }
+        }
     }
 
     private Next attemptNow() {

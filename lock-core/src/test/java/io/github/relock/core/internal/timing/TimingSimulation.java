@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * watchdog, script runner, channels) assembled as DefaultLockClient does, over SimRedis, share one
  * lock: the reentrant lock, or (every third seed) the fair lock. A few owners per client (thread
  * ids given to the async API) lock, try, re-enter, cancel and unlock; an owner that cancels goes
- * on as a new owner (a new thread), since its cancelled wait may still be running. Optionally one
+ * on as a new owner (a new thread), or, in half the seeds, calls again as the same owner while its
+ * cancelled wait may still be running (sameOwnerAfterCancel). Optionally one
  * client closes at a random step. Everything runs on this one thread: every future completes here,
  * every timer task runs here (SimTimer's virtual clock), so a seed is one schedule, replayed exactly.
  *
@@ -220,9 +221,11 @@ final class TimingSimulation {
 
     /**
      * Whether an owner whose lock call it cancelled calls again under the same id while that call's
-     * wait may still run (a thread that timed out waiting and locks again). Off by default: the
-     * engine's hold registry then merges the new acquisition with the late one it gives back, and
-     * applies their replies in the order they arrive, not the order Redis ran them.
+     * wait may still run (a thread that timed out waiting and locks again: Redisson's owner is the
+     * client and the thread). The engine then starts the new call only once the cancelled wait and
+     * its give-backs are over (Wait: one owner's calls one after another); before it did, a stale
+     * give-back reply dropped the new hold, and a resolve attempt of the cancelled wait took the
+     * new call's acquisition as its lost grant and gave it back (seeds 65 and 205).
      */
     private final boolean sameOwnerAfterCancel;
     /** The non-default options this seed ran with, as system properties (for the replay command). */
@@ -235,17 +238,23 @@ final class TimingSimulation {
     private final Client closer;
 
     /**
+     * @param sameOwnerKind "never", "always" (an owner that cancels calls again under the same id),
+     *     or "mixed" (half the seeds: those whose number is 0 or 1 modulo 4)
      * @param lockKind "reentrant", "fair", or "mixed" (every third seed fair)
      * @param closeKind "never", "always" (one client closes at a random step), or "mixed" (every
      *     second seed)
      */
-    TimingSimulation(long seed, boolean trace, boolean sameOwnerAfterCancel, String lockKind, String closeKind) {
+    TimingSimulation(long seed, boolean trace, String sameOwnerKind, String lockKind, String closeKind) {
         this.seed = seed;
         this.trace = trace;
-        this.sameOwnerAfterCancel = sameOwnerAfterCancel;
+        this.sameOwnerAfterCancel = switch (sameOwnerKind) {
+            case "always" -> true;
+            case "never" -> false;
+            default -> Math.floorMod(seed, 4) < 2;
+        };
         this.options = (lockKind.equals("mixed") ? "" : " -Drelock.timing.lock=" + lockKind)
-                + (closeKind.equals("never") ? "" : " -Drelock.timing.close=" + closeKind)
-                + (sameOwnerAfterCancel ? " -Drelock.timing.sameOwnerAfterCancel=true" : "");
+                + (closeKind.equals("mixed") ? "" : " -Drelock.timing.close=" + closeKind)
+                + (sameOwnerKind.equals("mixed") ? "" : " -Drelock.timing.sameOwnerAfterCancel=" + sameOwnerKind);
         this.fair = switch (lockKind) {
             case "fair" -> true;
             case "reentrant" -> false;
@@ -284,6 +293,7 @@ final class TimingSimulation {
         this.closeStep = closes ? 50 + rng.nextInt(MAIN_STEPS - 50) : 0;
         this.closer = closes ? clients.get(rng.nextInt(clients.size())) : null;
         log("seed " + seed + ": " + (fair ? "fair lock, " : "reentrant lock, ")
+                + (sameOwnerAfterCancel ? "same owner after cancel, " : "")
                 + (closes ? closer.id + " closes at step " + closeStep + ", " : "")
                 + (calm ? "calm" : "faults") + String.format(
                 " loseReply %.3f timeOut %.3f refuse %.3f duplicate %.3f disconnect %.3f failSubscribe %.3f"
