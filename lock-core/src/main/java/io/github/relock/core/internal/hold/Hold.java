@@ -27,7 +27,7 @@ public final class Hold {
     volatile long acquiredNanos; // send time of the first acquisition (hold time for events)
     volatile long lastConfirmedNanos; // send time of the acquisition or last successful renewal
     volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
-    volatile byte unsyncedRenewals; // replica sync: renewals in a row too few replicas acknowledged
+    volatile byte shortRenewals; // replica sync: renewals in a row too few replicas acknowledged
     volatile LockLostEvent.Reason lostReason; // non-null once lost
     volatile long token = Acquire.NO_TOKEN; // the fenced lock's token of the last acquisition
     volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too

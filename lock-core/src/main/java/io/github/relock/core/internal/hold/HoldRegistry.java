@@ -295,7 +295,7 @@ public final class HoldRegistry {
     /** The watchdog confirmed the hold with a renewal sent at {@code sentAtNanos}. */
     void renewed(Hold h, long sentAtNanos) {
         h.lastConfirmedNanos = sentAtNanos;
-        h.unsyncedRenewals = 0;
+        h.shortRenewals = 0;
     }
 
     /**
@@ -303,11 +303,11 @@ public final class HoldRegistry {
      * The first time, it is retried next period; twice in a row, the hold is lost (RENEWAL_FAILED):
      * a failover could then resurrect an expired copy or lose the hold.
      */
-    void renewedUnsynced(Hold h) {
-        if (h.unsyncedRenewals < 2) {
-            h.unsyncedRenewals++;
+    void renewedShort(Hold h) {
+        if (h.shortRenewals < 2) {
+            h.shortRenewals++;
         }
-        if (h.unsyncedRenewals >= 2 && !h.releasing) {
+        if (h.shortRenewals >= 2 && !h.releasing) {
             lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
         }
     }

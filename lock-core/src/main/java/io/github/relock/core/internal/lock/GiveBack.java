@@ -47,15 +47,15 @@ final class GiveBack {
 
     private static void send(RedisLock lock, long ownerId, String field, long ttlMs, long since, long retryMs,
             CompletableFuture<Void> over) {
-        Engine engine = lock.engine;
-        if (field == null && engine.isClosed()) {
+        ClientServices services = lock.services;
+        if (field == null && services.isClosed()) {
             over.complete(null);
             return; // close() released or reported every registered hold
         }
         CompletableFuture<Void> sent;
         try {
             sent = field == null ? lock.releaseAsync(ownerId)
-                    : engine.runner().runAsync(lock.protocol.release(field, ttlMs, null)).thenApply(r -> (Void) null);
+                    : services.runner().runAsync(lock.protocol.release(field, ttlMs, null)).thenApply(r -> (Void) null);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
@@ -65,14 +65,14 @@ final class GiveBack {
                 return;
             }
             boolean notSent = ScriptRunner.notSent(t);
-            if (notSent && System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(engine.watchdogMs())) {
+            if (notSent && System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(services.watchdogMs())) {
                 long next = Math.min(retryMs * 2, MAX_RETRY_MS);
-                engine.schedule(() -> send(lock, ownerId, field, ttlMs, since, next, over),
+                services.schedule(() -> send(lock, ownerId, field, ttlMs, since, next, over),
                         TimeUnit.MILLISECONDS.toNanos(retryMs), () -> over.complete(null));
                 return;
             }
             if (notSent && field == null) {
-                engine.holds().releaseFailed(lock.name, lock.field(ownerId)); // stop renewing it
+                services.holds().releaseFailed(lock.name, lock.field(ownerId)); // stop renewing it
             }
             LOG.log(System.Logger.Level.WARNING, "giving back lock ''" + lock.name
                     + "'' that nobody will use failed; it expires on its own", t);

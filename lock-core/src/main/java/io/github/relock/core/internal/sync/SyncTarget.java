@@ -49,12 +49,12 @@ abstract class SyncTarget implements WaitTarget {
 
     @Override
     public Acquire attempt(long ttlMs, long ownerId, AttemptMode mode) {
-        return sync.engine.runner().run(attemptCall(mode));
+        return sync.services.runner().run(attemptCall(mode));
     }
 
     @Override
     public CompletableFuture<Acquire> attemptAsync(long ttlMs, long ownerId, AttemptMode mode) {
-        return sync.engine.runner().runAsync(attemptCall(mode));
+        return sync.services.runner().runAsync(attemptCall(mode));
     }
 
     @Override
@@ -66,7 +66,7 @@ abstract class SyncTarget implements WaitTarget {
     public void releaseNow(long ownerId) {
         Call<?> back = giveBackCall();
         if (back != null) {
-            sync.engine.runner().run(back);
+            sync.services.runner().run(back);
         }
     }
 
@@ -84,7 +84,7 @@ abstract class SyncTarget implements WaitTarget {
         }
         CompletableFuture<?> sent;
         try {
-            sent = sync.engine.runner().runAsync(back);
+            sent = sync.services.runner().runAsync(back);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }

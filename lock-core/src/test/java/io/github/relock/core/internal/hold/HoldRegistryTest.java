@@ -309,23 +309,23 @@ class HoldRegistryTest {
     }
 
     @Test
-    void renewedUnsynced_twiceInARow_reportsRenewalFailed() {
+    void renewedShort_twiceInARow_reportsRenewalFailed() {
         Hold h = f.watchdog("orders", "c:1");
 
-        registry.renewedUnsynced(h);
+        registry.renewedShort(h);
         assertTrue(f.reasons().isEmpty(), "one renewal short of replicas is retried next period");
-        registry.renewedUnsynced(h);
+        registry.renewedShort(h);
 
         assertEquals(List.of(Reason.RENEWAL_FAILED), f.reasons());
     }
 
     @Test
-    void renewedUnsynced_thenSyncedRenewal_startsCountingAgain() {
+    void renewedShort_thenFullyAcknowledgedRenewal_startsCountingAgain() {
         Hold h = f.watchdog("orders", "c:1");
 
-        registry.renewedUnsynced(h);
+        registry.renewedShort(h);
         registry.renewed(h, System.nanoTime());
-        registry.renewedUnsynced(h);
+        registry.renewedShort(h);
 
         assertSame(h, registry.get("orders", "c:1"));
         assertTrue(f.reasons().isEmpty());

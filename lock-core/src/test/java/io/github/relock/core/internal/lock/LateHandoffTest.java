@@ -57,10 +57,10 @@ class LateHandoffTest {
     private final HoldRegistry holds = new HoldRegistry(LockFixture.WATCHDOG_MS, lost::add, Runnable::run);
     private final Handoff handoff = new Handoff(16, TimeUnit.SECONDS.toNanos(10));
     private final ProtocolContext protocols = new ProtocolContext("PUBLISH", 300_000, 1, 128, 0);
-    private final Engine engine = new Engine("c1", LockOptions.builder().commandTimeout(COMMAND_TIMEOUT).build(),
+    private final ClientServices services = new ClientServices("c1", LockOptions.builder().commandTimeout(COMMAND_TIMEOUT).build(),
             new ScriptRunner(redis, 0, 250, null, "c1"), holds, new Waiters(redis, false), handoff,
             new LockEvents(new RecordingListener()), protocols, timer);
-    private final RedisLock lock = new RedisLock(engine,
+    private final RedisLock lock = new RedisLock(services,
             new ReentrantProtocol(protocols, NAME, ReentrantProtocol.Variant.REENTRANT));
 
     @AfterEach

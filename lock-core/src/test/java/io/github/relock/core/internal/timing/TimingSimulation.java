@@ -7,7 +7,7 @@ import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.internal.hold.Hold;
 import io.github.relock.core.internal.hold.HoldRegistry;
 import io.github.relock.core.internal.hold.Watchdog;
-import io.github.relock.core.internal.lock.Engine;
+import io.github.relock.core.internal.lock.ClientServices;
 import io.github.relock.core.internal.lock.RedisLock;
 import io.github.relock.core.internal.observe.LockEvents;
 import io.github.relock.core.internal.protocol.FairProtocol;
@@ -131,14 +131,14 @@ final class TimingSimulation {
         }
     }
 
-    /** One client's engine. */
+    /** One client's services. */
     final class Client {
         final String id;
         final SimRedis.Executor executor;
         final HoldRegistry holds;
         final Handoff handoff;
         final Waiters waiters;
-        final Engine engine;
+        final ClientServices services;
         final Watchdog watchdog;
         final SimTimer.View timer;
         /** close() has begun: it waits for the client's waits ({@link #closeStep}). */
@@ -166,12 +166,12 @@ final class TimingSimulation {
             this.holds = new HoldRegistry(WATCHDOG_MS, this::lost, Runnable::run);
             LockEvents events = new LockEvents(LockEventListener.NOOP);
             ProtocolContext protocols = new ProtocolContext("PUBLISH", FAIR_WAIT_MS, 1, 128, 0);
-            this.engine = new Engine(id, options, runner, holds, waiters, handoff, events, protocols, timer);
-            oneNanosecondCommandTimeout(engine);
+            this.services = new ClientServices(id, options, runner, holds, waiters, handoff, events, protocols, timer);
+            oneNanosecondCommandTimeout(services);
             this.watchdog = new Watchdog(holds, runner::renewAsync, timer, WATCHDOG_MS, 500, false, slot -> null,
                     TimeUnit.HOURS.toMillis(1), events);
             watchdog.start();
-            this.lock = new RedisLock(engine, fair ? new FairProtocol(protocols, LOCK, true)
+            this.lock = new RedisLock(services, fair ? new FairProtocol(protocols, LOCK, true)
                     : new ReentrantProtocol(protocols, LOCK, ReentrantProtocol.Variant.REENTRANT));
         }
 
@@ -303,12 +303,12 @@ final class TimingSimulation {
     }
 
     /** The waits' command timeout, 1 ns: see the design comment (Time). */
-    private static void oneNanosecondCommandTimeout(Engine engine) {
+    private static void oneNanosecondCommandTimeout(ClientServices services) {
         try {
-            Field f = Engine.class.getDeclaredField("waits");
+            Field f = ClientServices.class.getDeclaredField("waits");
             f.setAccessible(true);
-            WaitContext w = (WaitContext) f.get(engine);
-            f.set(engine, new WaitContext(w.waiters(), w.handoff(), w.timer(), w.closed(), w.clientId(),
+            WaitContext w = (WaitContext) f.get(services);
+            f.set(services, new WaitContext(w.waiters(), w.handoff(), w.timer(), w.closed(), w.clientId(),
                     w.subscriptionTimeoutNanos(), 1, w.watchdogMs(), w.replicaSync()));
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("cannot set the waits' command timeout", e);
@@ -602,24 +602,24 @@ final class TimingSimulation {
      * (Waiters.closeAll) turned into simulation steps: the waits are woken, and the simulation goes
      * on until none is active (or, with faults, close() gives up on calls that do not answer); then
      * the timer and the driver are shut. Keep in step with DefaultLockClient.close(). Where the
-     * engine goes through identity-hashed sets (Engine.failPending, the first round of
+     * engine goes through identity-hashed sets (ClientServices.failPending, the first round of
      * Waiters.closeAll), this does the same in a fixed order, so a seed replays exactly.
      */
     private void startClose(Client c) {
         log(c.id + " CLOSES (" + active(c).size() + " wait(s) active)");
         count("close");
         c.closing = true;
-        c.engine.close();
+        c.services.close();
         c.watchdog.stop();
         c.holds.close();
         IllegalStateException closedError = new IllegalStateException("this LockClient (" + c.id
                 + ") was closed while the call was waiting");
         for (Actor a : c.actors) {
             if (a.doing == Doing.ACQUIRING) {
-                a.call.completeExceptionally(closedError); // Engine.failPending, owner by owner
+                a.call.completeExceptionally(closedError); // ClientServices.failPending, owner by owner
             }
         }
-        c.engine.failPending();
+        c.services.failPending();
         List<Object> waits = new ArrayList<>(active(c));
         waits.sort(java.util.Comparator.comparing(TimingSimulation::waitField));
         waits.forEach(TimingSimulation::wake); // Waiters.closeAll: every active wait, then every channel
