@@ -90,7 +90,8 @@ public final class DefaultLockClient implements LockClient {
         boolean sharded = cluster && executor.capabilities().contains(Capability.SHARDED_PUBSUB);
         LockEvents events = new LockEvents(options.eventListener());
         int replicasToAck = options.replicaSyncReplicas();
-        this.replicaWaitRunner = replicasToAck == 0 ? null : Executors.newCachedThreadPool(r -> daemon(r, "relock-replica-wait-"));
+        this.replicaWaitRunner = replicasToAck == 0 ? null
+                : Executors.newCachedThreadPool(r -> daemon(r, "relock-replica-wait-"));
         ScriptRunner runner = new ScriptRunner(executor, replicasToAck,
                 options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L), replicaWaitRunner, clientId);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "relock-timer-"));
@@ -177,14 +178,16 @@ public final class DefaultLockClient implements LockClient {
 
     @Override
     public DistributedLock getSpinLock(String name) {
-        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
+        return new RedisLock(services,
+                new ReentrantProtocol(services.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
     }
 
     @Override
     public DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
         Objects.requireNonNull(backOff, "backOff must not be null");
-        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name), ReentrantProtocol.Variant.SPIN,
-                backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(), backOff.multiplier()));
+        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
+                ReentrantProtocol.Variant.SPIN, backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(),
+                backOff.multiplier()));
     }
 
     @Override
