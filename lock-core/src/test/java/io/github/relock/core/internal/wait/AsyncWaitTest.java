@@ -96,15 +96,21 @@ class AsyncWaitTest {
         assertThrows(CancellationException.class, w::join);
     }
 
-    @Test
-    void cancelled_sameOwnerLocksAgain_itsFirstAttemptWaitsUntilTheOldAttemptAndItsGiveBackAreOver() {
+    /** Owner 1 waits; its next attempt goes out and is held (not yet answered); then its caller cancels. */
+    private FakeLock cancelledWithItsAttemptOut() {
         FakeLock lock = f.reentrant("a");
         lock.holdBy("other:1");
         CompletableFuture<Boolean> old = lockAsync(lock, 1, Args.WAIT_FOREVER);
         lock.holdAsync = true;
         lock.free();
-        f.publish(lock, "0"); // the old wait's attempt goes out and is held
+        f.publish(lock, "0");
         old.cancel(false);
+        return lock;
+    }
+
+    @Test
+    void cancelled_sameOwnerLocksAgain_itsFirstAttemptWaitsUntilTheOldAttemptAndItsGiveBackAreOver() {
+        FakeLock lock = cancelledWithItsAttemptOut();
         CompletableFuture<Boolean> again = lockAsync(lock, 1, Args.WAIT_FOREVER); // the same thread calls again
         assertEquals(1, lock.heldReplies.size(), "nothing sent beside the cancelled wait's attempt in flight");
         CompletableFuture<Void> giveBackReply = new CompletableFuture<>();
@@ -121,13 +127,7 @@ class AsyncWaitTest {
 
     @Test
     void cancelledBeforeItsTurn_aCallWaitingForItsOwnersPreviousWait_sendsNothing() {
-        FakeLock lock = f.reentrant("a");
-        lock.holdBy("other:1");
-        CompletableFuture<Boolean> old = lockAsync(lock, 1, Args.WAIT_FOREVER);
-        lock.holdAsync = true;
-        lock.free();
-        f.publish(lock, "0");
-        old.cancel(false);
+        FakeLock lock = cancelledWithItsAttemptOut();
         int attempts = lock.attemptCount();
         CompletableFuture<Boolean> again = lockAsync(lock, 1, Args.WAIT_FOREVER);
         again.cancel(false);
