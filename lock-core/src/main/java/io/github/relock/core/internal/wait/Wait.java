@@ -44,10 +44,13 @@ abstract class Wait implements Channel.Parked {
     /** The hand-off line this wait posts its offer on, or null where hand-off does not apply. */
     final String line;
     /**
-     * The lock and owner field, for locks (a field names one owner; not for synchronizers): once a
-     * caller leaves a wait that still runs, the owner's next call on the lock starts after it.
+     * Whether this wait is ordered with its owner's other calls on the lock (locks, whose field names
+     * one owner; not synchronizers): once a caller leaves a wait that still runs, the owner's next
+     * call on the lock starts after it.
      */
-    private final String ownerKey;
+    private final boolean ordered;
+    /** The lock and owner field, the key of that order; made when first needed (a benign race: equal strings). */
+    private String ownerKey;
 
     // ---- the machine's state: its runner's only
     Channel entry;
@@ -100,7 +103,7 @@ abstract class Wait implements Channel.Parked {
         String family = protocol.handoffFamily();
         this.line = family != null && ctx.handoff().enabled() && !ctx.replicaSync()
                 ? Handoff.line(family, target.name()) : null;
-        this.ownerKey = protocol.resolvesLostReplies() ? target.name() + '\0' + field : null;
+        this.ordered = protocol.resolvesLostReplies();
     }
 
     /** Wakes the wait: its park returns (blocking) or its next step runs (async). Any thread. */
@@ -461,25 +464,34 @@ abstract class Wait implements Channel.Parked {
      * order Redis ran them. So a wait whose caller left stays on record (Waiters.leaving) until it
      * and its give-backs are over, and the owner's next wait on the lock starts only then: at most
      * one attempt in flight, one give-back, or one claim to settle, each bounded by the command
-     * timeout. Costs one map lookup per wait when no caller left.
+     * timeout. Costs one emptiness check per wait while no caller has left.
      */
 
     /** @return the owner's previous wait on this lock, still running after its caller left, or null: start now */
     CompletableFuture<Void> predecessor() {
-        return ownerKey == null ? null : ctx.waiters().leavingWait(ownerKey);
+        return ordered && ctx.waiters().anyLeaving() ? ctx.waiters().leavingWait(ownerKey()) : null;
     }
 
     /** The caller left while the wait runs (any thread): the owner's next call on this lock waits for its end. */
     void callerLeaving() {
-        if (ownerKey == null || over || leftBehind != null) {
+        if (!ordered || over || leftBehind != null) {
             return;
         }
         CompletableFuture<Void> f = new CompletableFuture<>();
         leftBehind = f;
-        ctx.waiters().leaving(ownerKey, f);
+        ctx.waiters().leaving(ownerKey(), f);
         if (over) { // over meanwhile (Dekker-style with overForOwner: one of the two sees the other)
-            givingBack.whenComplete((v, t) -> ctx.waiters().over(ownerKey, f));
+            givingBack.whenComplete((v, t) -> ctx.waiters().over(ownerKey(), f));
         }
+    }
+
+    private String ownerKey() {
+        String k = ownerKey;
+        if (k == null) {
+            k = target.name() + '\0' + field;
+            ownerKey = k;
+        }
+        return k;
     }
 
     /** Records a give-back this wait sent; the runner's only. */
@@ -493,7 +505,7 @@ abstract class Wait implements Channel.Parked {
         over = true;
         CompletableFuture<Void> f = leftBehind;
         if (f != null) {
-            givingBack.whenComplete((v, t) -> ctx.waiters().over(ownerKey, f));
+            givingBack.whenComplete((v, t) -> ctx.waiters().over(ownerKey(), f));
         }
     }
 

@@ -251,6 +251,11 @@ public final class Waiters implements MessageListener, ConnectionListener {
     }
 
     /** A wait that may queue is about to send its first attempt: close() waits for it from now on. */
+    /** @return whether any wait whose caller left is not over (the common answer, no: nothing to look up) */
+    boolean anyLeaving() {
+        return !leaving.isEmpty();
+    }
+
     /** @return the wait of owner-and-lock {@code key} whose caller left and that is not over, or null */
     CompletableFuture<Void> leavingWait(String key) {
         return leaving.get(key);
