@@ -39,6 +39,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RuleSlice.Condition.class)
 public abstract class DriverKit {
     private final List<AutoCloseable> resources = new ArrayList<>();
+    /** The topology of this {@link Topologies} invocation; null when the class is not annotated. */
+    RedisTopology.Kind topologyKind;
 
     /** Creates the kit (JUnit does this). */
     protected DriverKit() {
@@ -78,15 +80,18 @@ public abstract class DriverKit {
     }
 
     /**
-     * Where the chapters run. The default is {@link #server()}; a kit for a cluster or a Sentinel
-     * deployment returns {@link RedisCluster#shared()} or {@link RedisSentinelGroup#shared()} and
-     * overrides {@link #newNativeClient(RedisTopology)}. Rules that only make sense on one server
-     * (stopping it, pausing it) are skipped elsewhere, each with its reason.
+     * Where the chapters run: on a class annotated {@link Topologies}, the shared fixture of the
+     * running invocation's topology ({@link #server()}, {@link RedisCluster#shared()} or
+     * {@link RedisSentinelGroup#shared()}); otherwise {@link #server()}. A kit class that names a
+     * cluster or a Sentinel deployment overrides {@link #newNativeClient(RedisTopology)}. Rules that
+     * only make sense on one server (stopping it, pausing it) are skipped elsewhere, each with its
+     * reason.
      *
      * @return the deployment the chapters run on
      */
     public RedisTopology topology() {
-        return server();
+        return topologyKind == null || topologyKind == RedisTopology.Kind.SINGLE ? server()
+                : TopologyInvocations.On.fixture(topologyKind);
     }
 
     /**
@@ -248,6 +253,11 @@ public abstract class DriverKit {
             Await.until(Duration.ofSeconds(10), () -> relockThreads().isEmpty(),
                     () -> "relock threads still alive after every client was closed: " + relockThreads());
         }
+    }
+
+    /** @return the name of the kit class a driver wrote, for reports (a nested kit answers its enclosing one's) */
+    String kitName() {
+        return getClass().getSimpleName();
     }
 
     /** @return names of live threads whose name starts with {@code relock-} */

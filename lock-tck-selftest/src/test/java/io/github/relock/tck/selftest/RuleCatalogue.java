@@ -1,5 +1,6 @@
 package io.github.relock.tck.selftest;
 
+import io.github.relock.tck.DriverKit;
 import io.github.relock.tck.DriverTck;
 import io.github.relock.tck.EngineSpec;
 import io.github.relock.tck.FailoverKit;
@@ -29,6 +30,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -104,18 +106,40 @@ final class RuleCatalogue {
     static Map<Class<?>, List<Class<?>>> chaptersByKit() {
         Map<Class<?>, List<Class<?>>> byKit = new LinkedHashMap<>();
         for (Class<?> kit : KITS) {
-            List<Class<?>> chapters = new ArrayList<>();
-            for (Class<?> k = kit; k != null && k != Object.class; k = k.getSuperclass()) {
-                for (Class<?> nested : k.getDeclaredClasses()) {
-                    chapters.add(nested.getSuperclass());
-                }
-            }
+            List<Class<?>> chapters = new ArrayList<>(chaptersOf(kit));
             if (kit == VirtualThreadsKit.class) {
                 chapters.add(kit);
             }
             byKit.put(kit, chapters);
         }
         return byKit;
+    }
+
+    /**
+     * @param kit a kit class
+     * @return the chapter classes its nested classes (and its superclasses') extend; a nested class
+     *     that is itself a kit (as {@code RelockTck} nests the engine spec's chapters) adds its own
+     */
+    static List<Class<?>> chaptersOf(Class<?> kit) {
+        return nestedChapters(kit).stream().<Class<?>>map(Class::getSuperclass).toList();
+    }
+
+    /**
+     * @param kit a kit class
+     * @return the nested classes that run its chapters, declared in it, its superclasses or a kit it nests
+     */
+    static List<Class<?>> nestedChapters(Class<?> kit) {
+        List<Class<?>> nested = new ArrayList<>();
+        for (Class<?> k = kit; k != null && k != Object.class; k = k.getSuperclass()) {
+            for (Class<?> n : k.getDeclaredClasses()) {
+                if (DriverKit.class.isAssignableFrom(n)) {
+                    nested.addAll(nestedChapters(n));
+                } else if (n.isAnnotationPresent(Nested.class)) {
+                    nested.add(n);
+                }
+            }
+        }
+        return nested;
     }
 
     /** @return the kits that run the chapter class, in {@link #KITS} order */

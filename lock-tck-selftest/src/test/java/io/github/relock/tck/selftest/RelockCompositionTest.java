@@ -1,0 +1,122 @@
+package io.github.relock.tck.selftest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.DriverKit;
+import io.github.relock.tck.DriverTck;
+import io.github.relock.tck.EngineSpec;
+import io.github.relock.tck.RelockTck;
+import io.github.relock.tck.fixtures.RedisServer;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.support.descriptor.MethodSource;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+/**
+ * {@code RelockTck} is {@code DriverTck} ∪ {@code EngineSpec}, composed rather than copied: the
+ * rules JUnit discovers in a {@code RelockTck} are exactly those it discovers in a
+ * {@code DriverTck} and an {@code EngineSpec}, each once. Discovery only: no rule runs, no Redis.
+ */
+class RelockCompositionTest {
+
+    @Test
+    void relockTck_runsEveryRuleOfDriverTckAndEngineSpec_eachOnce() {
+        List<String> relock = rules(Relock.class);
+        TreeSet<String> union = new TreeSet<>(rules(Driver.class));
+        union.addAll(rules(Engine.class));
+
+        Map<String, Long> twice = relock.stream().collect(Collectors.groupingBy(Function.identity(), TreeMap::new,
+                Collectors.counting()));
+        twice.values().removeIf(n -> n == 1);
+        assertEquals(Map.of(), twice, "rules RelockTck runs more than once");
+        TreeSet<String> missing = new TreeSet<>(union);
+        missing.removeAll(relock);
+        assertEquals(new TreeSet<>(), missing, "rules of DriverTck or EngineSpec that RelockTck does not run");
+        TreeSet<String> extra = new TreeSet<>(relock);
+        extra.removeAll(union);
+        assertEquals(new TreeSet<>(), extra, "rules RelockTck runs that neither DriverTck nor EngineSpec has");
+    }
+
+    /** @return each rule JUnit discovers in the kit class, as "ChapterClass#method", in discovery order */
+    private static List<String> rules(Class<? extends DriverKit> kit) {
+        TestPlan plan = LauncherFactory.create().discover(
+                LauncherDiscoveryRequestBuilder.request().selectors(selectClass(kit)).build());
+        List<String> rules = new ArrayList<>();
+        for (TestIdentifier root : plan.getRoots()) {
+            collect(plan, root, rules);
+        }
+        if (rules.isEmpty()) {
+            throw new AssertionError("JUnit discovered no rule in " + kit.getName());
+        }
+        return rules;
+    }
+
+    private static void collect(TestPlan plan, TestIdentifier id, List<String> rules) {
+        if (id.isTest() && id.getSource().orElse(null) instanceof MethodSource m) {
+            Method method = m.getJavaMethod();
+            rules.add(method.getDeclaringClass().getSimpleName() + "#" + method.getName());
+        }
+        plan.getChildren(id).forEach(c -> collect(plan, c, rules));
+    }
+
+    /** The kits with hooks that are never called: discovery runs no rule. */
+    static class Driver extends DriverTck {
+        @Override
+        protected RedisDriverProvider provider() {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected Object newNativeClient(RedisServer server) {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected void closeNativeClient(Object nativeClient) {
+        }
+    }
+
+    static class Engine extends EngineSpec {
+        @Override
+        protected RedisDriverProvider provider() {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected Object newNativeClient(RedisServer server) {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected void closeNativeClient(Object nativeClient) {
+        }
+    }
+
+    static class Relock extends RelockTck {
+        @Override
+        protected RedisDriverProvider provider() {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected Object newNativeClient(RedisServer server) {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected void closeNativeClient(Object nativeClient) {
+        }
+    }
+}
