@@ -3,8 +3,8 @@ package io.github.relock.tck;
 import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisSentinelGroup;
-import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RedisTopology.Kind;
+import io.github.relock.tck.fixtures.RedisTopology;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -34,8 +34,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * }</pre>
  *
  * <p>The system property {@value #PROPERTY} (e.g. {@code -Drelock.tck.topologies=single}) narrows
- * every annotated class of the test run to the topologies it names; a class left with none runs
- * nothing. A build profile uses it for a client that has no cluster or Sentinel client.
+ * every annotated class of the test run to the topologies it names, and
+ * {@code relock.tck.topologies.<SimpleClassName>} one class, overriding the first; a class left
+ * with none runs nothing. A build uses them to run a topology only in some profiles, or for a
+ * client version that has no cluster or Sentinel client.
  */
 @Documented
 @Inherited

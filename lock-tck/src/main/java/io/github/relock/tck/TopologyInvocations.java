@@ -3,8 +3,8 @@ package io.github.relock.tck;
 import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisSentinelGroup;
-import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RedisTopology.Kind;
+import io.github.relock.tck.fixtures.RedisTopology;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 
 /**
  * One invocation of the annotated kit class per topology the annotation names and
- * {@value Topologies#PROPERTY} allows.
+ * {@value Topologies#PROPERTY} (or {@code relock.tck.topologies.<SimpleClassName>} for one class) allows.
  */
 final class TopologyInvocations implements ClassTemplateInvocationContextProvider {
     /** Created by JUnit. */
@@ -31,8 +31,10 @@ final class TopologyInvocations implements ClassTemplateInvocationContextProvide
 
     @Override
     public Stream<ClassTemplateInvocationContext> provideClassTemplateInvocationContexts(ExtensionContext context) {
-        Kind[] declared = context.getRequiredTestClass().getAnnotation(Topologies.class).value();
-        String allowed = System.getProperty(Topologies.PROPERTY, "");
+        Class<?> kit = context.getRequiredTestClass();
+        Kind[] declared = kit.getAnnotation(Topologies.class).value();
+        String allowed = System.getProperty(Topologies.PROPERTY + "." + kit.getSimpleName(),
+                System.getProperty(Topologies.PROPERTY, ""));
         List<String> only = allowed.isBlank() ? List.of()
                 : Arrays.stream(allowed.split(",")).map(s -> s.strip().toUpperCase(Locale.ROOT)).toList();
         return Arrays.stream(declared).filter(k -> only.isEmpty() || only.contains(k.name())).map(On::new);

@@ -14,6 +14,9 @@ import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisSentinelPool;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
@@ -38,6 +41,27 @@ final class JedisTopologies {
             return RedisSentinelClient.builder().masterName(RedisSentinelGroup.MASTER_NAME).sentinels(sentinels).build();
         }
         return RedisClient.create(((RedisServer) topology).uri());
+    }
+
+    /**
+     * @param topology one server, a cluster or a Sentinel deployment
+     * @return Jedis' classic client for it, API every Jedis from 6.0 to 8.x has: a {@link JedisPool}
+     *     (what Spring Data Redis' {@code JedisConnectionFactory} holds: every call borrows a
+     *     {@code Jedis}), a {@link JedisCluster}, or a {@link JedisSentinelPool}
+     */
+    static Object classic(RedisTopology topology) {
+        if (topology instanceof RedisCluster cluster) {
+            Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
+                    .collect(Collectors.toSet());
+            return new JedisCluster(seeds);
+        }
+        if (topology instanceof RedisSentinelGroup group) {
+            Set<String> sentinels = group.sentinels().stream().map(s -> s.host() + ":" + s.port())
+                    .collect(Collectors.toSet());
+            return new JedisSentinelPool(RedisSentinelGroup.MASTER_NAME, sentinels);
+        }
+        RedisServer server = (RedisServer) topology;
+        return new JedisPool(server.host(), server.port());
     }
 
     /**

@@ -2,14 +2,17 @@ package io.github.relock.driver.springdata;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.EngineSpec;
+import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.fixtures.RedisTopology;
+import java.time.Duration;
 
 /**
- * The engine spec against the driver over a standalone {@code JedisConnectionFactory}; the cluster and Sentinel
- * subclasses change only the topology. Only in {@code -Pfull}: the engine does not depend on the
+ * The engine spec against the driver over a standalone {@code JedisConnectionFactory}, on every topology. Only in {@code -Pfull}: the engine does not depend on the
  * client, and the default build runs it once per topology on the reference driver (Jedis).
  */
+@Topologies({Kind.SINGLE, Kind.CLUSTER, Kind.SENTINEL})
 class SpringDataJedisEngineSpecTest extends EngineSpec {
 
     @Override
@@ -25,6 +28,12 @@ class SpringDataJedisEngineSpecTest extends EngineSpec {
     @Override
     protected Object newNativeClient(RedisTopology topology) {
         return Factories.jedis(topology);
+    }
+
+    /** The wider bound on the cluster that {@link SpringDataJedisTckTest} explains. */
+    @Override
+    public Duration livenessBound() {
+        return SpringDataJedisTckTest.livenessBound(topology());
     }
 
     @Override

@@ -2,14 +2,16 @@ package io.github.relock.driver.springdata;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.EngineSpec;
+import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.fixtures.RedisTopology;
 
 /**
- * The engine spec against the driver over a standalone {@code LettuceConnectionFactory}; the cluster and Sentinel
- * subclasses change only the topology. Only in {@code -Pfull}: the engine does not depend on the
+ * The engine spec against the driver over a standalone {@code LettuceConnectionFactory}, on every topology. Only in {@code -Pfull}: the engine does not depend on the
  * client, and the default build runs it once per topology on the reference driver (Jedis).
  */
+@Topologies({Kind.SINGLE, Kind.CLUSTER, Kind.SENTINEL})
 class SpringDataLettuceEngineSpecTest extends EngineSpec {
 
     @Override
