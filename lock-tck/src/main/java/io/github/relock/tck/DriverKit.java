@@ -255,9 +255,18 @@ public abstract class DriverKit {
         }
     }
 
-    /** @return the name of the kit class a driver wrote, for reports (a nested kit answers its enclosing one's) */
-    String kitName() {
-        return getClass().getSimpleName();
+    /**
+     * @return the kit class a driver wrote: this object's class, or, for a kit nested in another
+     *     (as {@link RelockTck} nests the engine spec's chapters), the enclosing kit's: reports
+     *     name it, and a child JVM ({@link ChildJvm}) makes a kit of it
+     */
+    protected Class<? extends DriverKit> kitClass() {
+        return getClass();
+    }
+
+    /** @return the simple name of {@link #kitClass()}, for reports */
+    final String kitName() {
+        return kitClass().getSimpleName();
     }
 
     /** @return names of live threads whose name starts with {@code relock-} */

@@ -86,8 +86,8 @@ public abstract class RelockTck extends DriverTck {
         }
 
         @Override
-        String kitName() {
-            return RelockTck.this.kitName();
+        protected Class<? extends DriverKit> kitClass() {
+            return RelockTck.this.kitClass();
         }
 
         @Override

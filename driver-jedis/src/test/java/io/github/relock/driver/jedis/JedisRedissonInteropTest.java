@@ -3,8 +3,8 @@ package io.github.relock.driver.jedis;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
-import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.redisson.RedissonTck;
 import redis.clients.jedis.RedisClient;
 

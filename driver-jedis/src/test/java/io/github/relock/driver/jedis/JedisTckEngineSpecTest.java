@@ -4,8 +4,8 @@ import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.EngineSpec;
 import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
-import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 
 /**
  * Runs the engine spec ({@link EngineSpec}) on every topology with the reference driver (Jedis),

@@ -4,17 +4,18 @@ import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.LivenessChapter;
 import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
-import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.redisson.RedissonDriverTck;
 import java.time.Duration;
 
 /**
  * Runs the driver contract kit and the Redisson interop rules where the driver matters
- * ({@link RedissonDriverTck}) against the driver over a standalone {@code JedisConnectionFactory}
- * ({@link Factories}) on every topology. The engine spec and the whole interop chapter run on
- * the reference driver (Jedis) in the default build, and here in {@code -Pfull} ({@link SpringDataJedisEngineSpecTest},
- * {@link SpringDataJedisRedissonInteropTest}).
+ * ({@link RedissonDriverTck}) against the driver over a {@code JedisConnectionFactory}
+ * ({@link Factories}) on one server and under Sentinel; {@link SpringDataJedisClusterTckTest} runs it
+ * on the cluster, in a class of its own so that the test forks share the work. The engine spec
+ * and the whole interop chapter run on the reference driver (Jedis) in the default build, and
+ * here in {@code -Pfull} ({@link SpringDataJedisEngineSpecTest}).
  *
  * <p>Liveness bound on the cluster: 1 s, not 500 ms. On this factory the fair-lock soaks of
  * chapter 21 saw a free lock with fair waiters queued for 514-794 ms in about half the runs on 2
@@ -24,7 +25,7 @@ import java.time.Duration;
  * pub/sub connection sits on an arbitrary node). The wider bound still fails a waiter asleep for a
  * TTL or a lost wake-up.
  */
-@Topologies({Kind.SINGLE, Kind.CLUSTER, Kind.SENTINEL})
+@Topologies({Kind.SINGLE, Kind.SENTINEL})
 class SpringDataJedisTckTest extends RedissonDriverTck {
 
     @Override

@@ -9,6 +9,8 @@ import io.github.relock.tck.DriverTck;
 import io.github.relock.tck.EngineSpec;
 import io.github.relock.tck.RelockTck;
 import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.redisson.RedissonEngineSpec;
+import io.github.relock.tck.redisson.RedissonTck;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,28 +27,38 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * {@code RelockTck} is {@code DriverTck} ∪ {@code EngineSpec}, composed rather than copied: the
- * rules JUnit discovers in a {@code RelockTck} are exactly those it discovers in a
- * {@code DriverTck} and an {@code EngineSpec}, each once. Discovery only: no rule runs, no Redis.
+ * The kit's composed classes are the union of the kits they compose, not copies: the rules JUnit
+ * discovers in a {@code RelockTck} are exactly those it discovers in a {@code DriverTck} and an
+ * {@code EngineSpec}, and in a {@code RedissonEngineSpec} those of an {@code EngineSpec} and a
+ * {@code RedissonTck}, each once. Discovery only: no rule runs, no Redis.
  */
 class RelockCompositionTest {
 
     @Test
     void relockTck_runsEveryRuleOfDriverTckAndEngineSpec_eachOnce() {
-        List<String> relock = rules(Relock.class);
-        TreeSet<String> union = new TreeSet<>(rules(Driver.class));
-        union.addAll(rules(Engine.class));
+        assertComposed(rules(Relock.class), List.of(rules(Driver.class), rules(Engine.class)), "RelockTck",
+                "DriverTck or EngineSpec");
+    }
 
-        Map<String, Long> twice = relock.stream().collect(Collectors.groupingBy(Function.identity(), TreeMap::new,
+    @Test
+    void redissonEngineSpec_runsEveryRuleOfEngineSpecAndRedissonTck_eachOnce() {
+        assertComposed(rules(RedissonEngine.class), List.of(rules(Engine.class), rules(Redisson.class)),
+                "RedissonEngineSpec", "EngineSpec or RedissonTck");
+    }
+
+    private static void assertComposed(List<String> composed, List<List<String>> parts, String name, String partNames) {
+        TreeSet<String> union = new TreeSet<>();
+        parts.forEach(union::addAll);
+        Map<String, Long> twice = composed.stream().collect(Collectors.groupingBy(Function.identity(), TreeMap::new,
                 Collectors.counting()));
         twice.values().removeIf(n -> n == 1);
-        assertEquals(Map.of(), twice, "rules RelockTck runs more than once");
+        assertEquals(Map.of(), twice, "rules " + name + " runs more than once");
         TreeSet<String> missing = new TreeSet<>(union);
-        missing.removeAll(relock);
-        assertEquals(new TreeSet<>(), missing, "rules of DriverTck or EngineSpec that RelockTck does not run");
-        TreeSet<String> extra = new TreeSet<>(relock);
+        missing.removeAll(composed);
+        assertEquals(new TreeSet<>(), missing, "rules of " + partNames + " that " + name + " does not run");
+        TreeSet<String> extra = new TreeSet<>(composed);
         extra.removeAll(union);
-        assertEquals(new TreeSet<>(), extra, "rules RelockTck runs that neither DriverTck nor EngineSpec has");
+        assertEquals(new TreeSet<>(), extra, "rules " + name + " runs that neither " + partNames + " has");
     }
 
     /** @return each rule JUnit discovers in the kit class, as "ChapterClass#method", in discovery order */
@@ -89,6 +101,38 @@ class RelockCompositionTest {
     }
 
     static class Engine extends EngineSpec {
+        @Override
+        protected RedisDriverProvider provider() {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected Object newNativeClient(RedisServer server) {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected void closeNativeClient(Object nativeClient) {
+        }
+    }
+
+    static class Redisson extends RedissonTck {
+        @Override
+        protected RedisDriverProvider provider() {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected Object newNativeClient(RedisServer server) {
+            throw new UnsupportedOperationException("discovery only");
+        }
+
+        @Override
+        protected void closeNativeClient(Object nativeClient) {
+        }
+    }
+
+    static class RedissonEngine extends RedissonEngineSpec {
         @Override
         protected RedisDriverProvider provider() {
             throw new UnsupportedOperationException("discovery only");

@@ -9,6 +9,7 @@ import io.github.relock.tck.RuleStrength;
 import io.github.relock.tck.RuleStrength.Strength;
 import io.github.relock.tck.VirtualThreadsKit;
 import io.github.relock.tck.redisson.RedissonDriverTck;
+import io.github.relock.tck.redisson.RedissonEngineSpec;
 import io.github.relock.tck.redisson.RedissonTck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,7 +45,8 @@ final class RuleCatalogue {
 
     /** The kit classes a driver extends, in the order the catalogue names them. */
     static final List<Class<?>> KITS = List.of(DriverTck.class, EngineSpec.class, RelockTck.class,
-            RedissonTck.class, RedissonDriverTck.class, FailoverKit.class, VirtualThreadsKit.class);
+            RedissonTck.class, RedissonDriverTck.class, RedissonEngineSpec.class, FailoverKit.class,
+            VirtualThreadsKit.class);
 
     private static final Pattern RULE = Pattern.compile(
             "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*((?:@[\\w.]+(?:\\([^)]*\\))?\\s*)*)void (rule(\\d+(?:_\\d+)+)_\\w+)\\(\\)",
