@@ -8,12 +8,14 @@ import org.junit.jupiter.api.Nested;
  * lock, bad input, observability, local hand-off, liveness, lost replies, lock listeners and the
  * synchronizers (semaphores and the count-down latch). They
  * do not depend on how the client holds its connections, so relock runs them once per topology
- * on its reference driver (Jedis: {@code JedisTckTest} and {@code JedisClusterTckTest} run
- * {@link RelockTck}, {@code JedisSentinelEngineSpecTest} runs this class), not on every driver.
+ * on its reference driver (Jedis: {@code JedisTckEngineSpecTest}, on every topology with
+ * {@link Topologies}), not on every driver.
  *
  * <p>A driver runs it as it runs {@link DriverTck} (extend it, implement {@link DriverKit}'s three
  * factory methods); a conforming driver passes it. Chapters 21 (liveness) and 23 (lock listeners)
- * are in both kits: they are about the engine and about how the driver delivers messages.
+ * are in both kits: they are about the engine and about how the driver delivers messages. The
+ * others are declared once, in {@code EngineChapters}, which this class extends and
+ * {@link RelockTck} nests.
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */

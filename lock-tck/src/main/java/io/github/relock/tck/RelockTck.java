@@ -37,7 +37,7 @@ public abstract class RelockTck extends DriverTck {
     }
 
     /**
-     * The engine spec's chapters that the driver contract does not have ({@link EngineChapters}),
+     * The engine spec's chapters that the driver contract does not have ({@code EngineChapters}),
      * run on this kit: every hook answers what the enclosing kit answers.
      */
     @Nested
