@@ -107,7 +107,7 @@ import org.junit.jupiter.api.Test;
  * -1 make one attempt; {@code Long.MAX_VALUE} waits in every unit neither overflow into a timeout nor
  * hang; a lease of 2^53 - 1 ms, of {@code Long.MAX_VALUE} ns, or of 1 ms is honoured.
  *
- * <p>Run it alone with {@code -Dtest=JedisTckEngineSpecTest -Dgroups=bad-input} (its tag).
+ * <p>Run it alone with {@code -Dtest=JedisTckTest -Dgroups=bad-input} (its tag).
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */

@@ -137,8 +137,7 @@ public final class FaultReport {
                 throw new IllegalArgumentException("a fault totals line has 14 tab-separated fields, this has "
                         + f.length + ": " + line);
             }
-            // the kit class a driver wrote, less its kit's suffix: JedisTckTest, JedisTckEngineSpecTest -> Jedis
-            String driver = f[1].replaceFirst("(Tck)?(EngineSpec)?Test$", "");
+            String driver = f[1].replace("TckTest", "");
             try {
                     return new Row(f[0], driver, Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]),
                     Integer.parseInt(f[5]), Integer.parseInt(f[6]), Long.parseLong(f[7]), Integer.parseInt(f[8]),

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * Chapter 4: leases and the watchdog (spec 4). Renewal keeps watchdog locks alive, stops on
  * unlock and close, batches its scripts, and tells holders when a lock is lost.
  *
- * <p>Run it alone with {@code -Dtest=JedisTckEngineSpecTest -Dgroups=lease-watchdog} (its tag).
+ * <p>Run it alone with {@code -Dtest=JedisTckTest -Dgroups=lease-watchdog} (its tag).
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */

@@ -11,7 +11,7 @@ import io.github.relock.tck.fixtures.RedisTopology.Kind;
  * The engine spec on Jedis' classic clients ({@link JedisTopologies#classic}): a
  * {@code JedisPool} and a {@code JedisCluster}. Only in {@code -Pfull} (the pool) and the
  * {@code jedis-*} version profiles (both): the engine does not depend on how the client holds its
- * connections, and the default build runs it on {@link JedisTckEngineSpecTest}.
+ * connections, and the default build runs it on {@link JedisTckTest}.
  */
 @Topologies({Kind.SINGLE, Kind.CLUSTER})
 class JedisClassicEngineSpecTest extends EngineSpec {
