@@ -29,18 +29,13 @@ final class JedisTopologies {
     private JedisTopologies() {
     }
 
+    /**
+     * @param topology one server, a cluster or a Sentinel deployment
+     * @return the client of Jedis 7+ for it: a {@code RedisClient}, {@code RedisClusterClient} or
+     *     {@code RedisSentinelClient} (made in {@link Jedis7}, so that Jedis 6 loads this class)
+     */
     static UnifiedJedis client(RedisTopology topology) {
-        if (topology instanceof RedisCluster cluster) {
-            Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
-                    .collect(Collectors.toSet());
-            return RedisClusterClient.create(seeds);
-        }
-        if (topology instanceof RedisSentinelGroup group) {
-            Set<HostAndPort> sentinels = group.sentinels().stream().map(s -> new HostAndPort(s.host(), s.port()))
-                    .collect(Collectors.toSet());
-            return RedisSentinelClient.builder().masterName(RedisSentinelGroup.MASTER_NAME).sentinels(sentinels).build();
-        }
-        return RedisClient.create(((RedisServer) topology).uri());
+        return Jedis7.client(topology);
     }
 
     /**
@@ -104,8 +99,27 @@ final class JedisTopologies {
         return null;
     }
 
-    /** Names Jedis 7's builder API: loaded only on a cluster, so the jedis-6.0 profile never verifies it. */
+    /**
+     * Names Jedis 7's clients and builder API: loaded only when a kit makes one of them, so the
+     * jedis-6.0 profile, which runs the kits on one server and the classic clients, never verifies
+     * it (the verifier of a class that returns a {@code RedisClusterClient} as a
+     * {@code UnifiedJedis} loads {@code RedisClusterClient}, which Jedis 6 lacks).
+     */
     private static final class Jedis7 {
+        static UnifiedJedis client(RedisTopology topology) {
+            if (topology instanceof RedisCluster cluster) {
+                Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
+                        .collect(Collectors.toSet());
+                return RedisClusterClient.create(seeds);
+            }
+            if (topology instanceof RedisSentinelGroup group) {
+                Set<HostAndPort> sentinels = group.sentinels().stream().map(s -> new HostAndPort(s.host(), s.port()))
+                        .collect(Collectors.toSet());
+                return RedisSentinelClient.builder().masterName(RedisSentinelGroup.MASTER_NAME).sentinels(sentinels).build();
+            }
+            return RedisClient.create(((RedisServer) topology).uri());
+        }
+
         static UnifiedJedis clusterClient(Set<HostAndPort> seeds, JedisClientConfig config) {
             return RedisClusterClient.builder().nodes(seeds).clientConfig(config).build();
         }
