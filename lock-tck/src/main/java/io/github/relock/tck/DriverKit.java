@@ -40,6 +40,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RuleSlice.Condition.class)
 public abstract class DriverKit {
     private final List<AutoCloseable> resources = new ArrayList<>();
+    /** The topology of this {@link Topologies} invocation; null when the class is not annotated. */
+    RedisTopology.Kind topologyKind;
 
     /** Creates the kit (JUnit does this). */
     protected DriverKit() {
@@ -79,15 +81,18 @@ public abstract class DriverKit {
     }
 
     /**
-     * Where the chapters run. The default is {@link #server()}; a kit for a cluster or a Sentinel
-     * deployment returns {@link RedisCluster#shared()} or {@link RedisSentinelGroup#shared()} and
-     * overrides {@link #newNativeClient(RedisTopology)}. Rules that only make sense on one server
-     * (stopping it, pausing it) are skipped elsewhere, each with its reason.
+     * Where the chapters run: on a class annotated {@link Topologies}, the shared fixture of the
+     * running invocation's topology ({@link #server()}, {@link RedisCluster#shared()} or
+     * {@link RedisSentinelGroup#shared()}); otherwise {@link #server()}. A kit class that names a
+     * cluster or a Sentinel deployment overrides {@link #newNativeClient(RedisTopology)}. Rules that
+     * only make sense on one server (stopping it, pausing it) are skipped elsewhere, each with its
+     * reason.
      *
      * @return the deployment the chapters run on
      */
     public RedisTopology topology() {
-        return server();
+        return topologyKind == null || topologyKind == RedisTopology.Kind.SINGLE ? server()
+                : TopologyInvocations.On.fixture(topologyKind);
     }
 
     /**
@@ -281,6 +286,20 @@ public abstract class DriverKit {
             Await.until(Duration.ofSeconds(10), () -> relockThreads().isEmpty(),
                     () -> "relock threads still alive after every client was closed: " + relockThreads());
         }
+    }
+
+    /**
+     * @return the kit class a driver wrote: this object's class, or, for a kit nested in another
+     *     (as {@link RelockTck} nests the engine spec's chapters), the enclosing kit's: reports
+     *     name it, and a child JVM ({@link ChildJvm}) makes a kit of it
+     */
+    protected Class<? extends DriverKit> kitClass() {
+        return getClass();
+    }
+
+    /** @return the simple name of {@link #kitClass()}, for reports */
+    final String kitName() {
+        return kitClass().getSimpleName();
     }
 
     /** @return names of live threads whose name starts with {@code relock-} */

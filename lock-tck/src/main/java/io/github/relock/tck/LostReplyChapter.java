@@ -170,7 +170,7 @@ public abstract class LostReplyChapter extends TckChapter {
             assertEquals(0, v.overlaps(), () -> "a grant while another holder believed it held: " + history.events());
         }
         if (kit.topology().kind() == RedisTopology.Kind.SINGLE) {
-            totals.append(kit.getClass().getSimpleName());
+            totals.append(kit.kitName());
         }
     }
 
