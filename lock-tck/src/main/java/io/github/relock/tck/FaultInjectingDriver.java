@@ -21,9 +21,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * A driver that wraps the driver under test and injects {@link Faults} into its script calls:
  * delayed, dropped and failed replies, failures before sending, synchronous failures, lies, a
- * stalled queue of async calls. Pub/sub
- * passes through untouched. The kit's cancellation chapter uses it to prove that no fault leaves a
- * lock behind; a driver author can use it to reproduce a failure.
+ * stalled queue of async calls; and into its pub/sub messages: late, duplicated, or lost with
+ * their connection ({@link Faults#messages}). The kit's cancellation and timing-fault chapters use
+ * it to prove that no fault leaves a lock behind or lets two holders overlap; a driver author can
+ * use it to reproduce a failure.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -72,6 +73,7 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
     private static final class Executor implements CommandExecutor {
         private final CommandExecutor d;
         private final Faults faults;
+        private volatile ConnectionListener connectionListener;
 
         Executor(CommandExecutor delegate, Faults faults) {
             this.d = delegate;
@@ -111,6 +113,15 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
                 case FAIL_AFTER_RUN, DROP_REPLY -> {
                     runSync(script, keys, args);
                     throw injected(script, "reply lost after the script ran");
+                }
+                case DELAY_REPLY_FOR -> {
+                    Object reply = runSync(script, keys, args);
+                    try {
+                        Thread.sleep(r.delay.toMillis());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt(); // as DELAY_REPLY: keep the status, still answer
+                    }
+                    return reply;
                 }
                 case DELAY_REPLY -> {
                     Object reply = runSync(script, keys, args);
@@ -161,6 +172,19 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
                 }
                 case DELAY_REPLY -> faults.track(runAsync(script, keys, args)
                         .thenCombine(r.gate.opened(), (reply, open) -> reply));
+                case DELAY_REPLY_FOR -> {
+                    CompletableFuture<Object> late = new CompletableFuture<>();
+                    java.util.concurrent.Executor later = CompletableFuture.delayedExecutor(r.delay.toNanos(),
+                            TimeUnit.NANOSECONDS);
+                    runAsync(script, keys, args).whenComplete((reply, t) -> later.execute(() -> {
+                        if (t != null) {
+                            late.completeExceptionally(t);
+                        } else {
+                            late.complete(reply);
+                        }
+                    }));
+                    yield faults.track(late);
+                }
                 default -> CompletableFuture.failedFuture(new IllegalStateException("unknown fault " + r.kind));
             };
         }
@@ -191,11 +215,17 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
 
         @Override
         public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
-            return d.subscribe(channel, sharded, listener);
+            return d.subscribe(channel, sharded, (ch, message) -> faults.deliver(ch, message, listener, () -> {
+                ConnectionListener l = connectionListener;
+                if (l != null) {
+                    l.onReconnect(); // the message was "lost with its connection": the engine polls again
+                }
+            }));
         }
 
         @Override
         public void setConnectionListener(ConnectionListener listener) {
+            connectionListener = listener;
             d.setConnectionListener(listener);
         }
 
