@@ -75,7 +75,7 @@ public abstract class TimingFaultChapter extends TckChapter {
     private static final int CLIENTS = 3;
     private static final int FAULTY = 2;
     private static final int WORKERS = 2;
-    private static final int ROUNDS = 3;
+    private static final int ROUNDS = 2;
     private static final Duration WATCHDOG = Duration.ofSeconds(3);
     private static final Duration FAIR_WAIT = Duration.ofSeconds(5);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);

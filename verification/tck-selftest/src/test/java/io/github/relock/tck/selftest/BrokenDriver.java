@@ -336,6 +336,50 @@ enum BrokenDriver {
         }
     },
 
+    /**
+     * Every lock release runs twice (a driver that resends a release it thought lost, say after a
+     * late reply), answering the first reply: an inner unlock of a re-entered lock frees it.
+     */
+    RELEASES_APPLIED_TWICE("runs every lock release twice and answers the first reply") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            java.util.function.Predicate<Script> release = s -> s.name().endsWith("-release");
+            return new ForwardingExecutor(e) {
+                @Override
+                public Object eval(Script script, List<String> keys, List<String> args) {
+                    Object first = inner.eval(script, keys, args);
+                    if (release.test(script)) {
+                        inner.eval(script, keys, args);
+                    }
+                    return first;
+                }
+
+                @Override
+                public Object evalSha(Script script, List<String> keys, List<String> args) {
+                    Object first = inner.evalSha(script, keys, args);
+                    if (release.test(script)) {
+                        inner.evalSha(script, keys, args);
+                    }
+                    return first;
+                }
+
+                @Override
+                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+                    CompletableFuture<Object> first = inner.evalAsync(script, keys, args);
+                    return !release.test(script) ? first
+                            : first.thenCompose(r -> inner.evalAsync(script, keys, args).handle((x, t) -> r));
+                }
+
+                @Override
+                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
+                    CompletableFuture<Object> first = inner.evalShaAsync(script, keys, args);
+                    return !release.test(script) ? first
+                            : first.thenCompose(r -> inner.evalShaAsync(script, keys, args).handle((x, t) -> r));
+                }
+            };
+        }
+    },
+
     /** Lock releases are acknowledged as done without being sent. */
     SWALLOWED_RELEASES("answers every lock release 'released' without running it") {
         @Override

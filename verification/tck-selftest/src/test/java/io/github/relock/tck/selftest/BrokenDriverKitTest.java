@@ -14,6 +14,7 @@ import io.github.relock.tck.LockListenerChapter;
 import io.github.relock.tck.QueuedCallsChapter;
 import io.github.relock.tck.ReentrantLockChapter;
 import io.github.relock.tck.RuleStrength.Strength;
+import io.github.relock.tck.TimingFaultChapter;
 import io.github.relock.tck.WaitingChapter;
 import io.github.relock.tck.selftest.KitRun.Rule;
 import java.util.Arrays;
@@ -87,6 +88,9 @@ class BrokenDriverKitTest {
                 // scripts
                 new Case(BrokenDriver.NOSCRIPT_IGNORED, conformance("1.2.1", "1.2.2"), conformance("1.1.1")),
                 new Case(BrokenDriver.RESENT_SCRIPTS, reentrant("2.1.3"), conformance("1.1.1")),
+                // a release applied twice: an inner unlock frees a re-entered lock under its holder
+                new Case(BrokenDriver.RELEASES_APPLIED_TWICE, rules(TimingFaultChapter.class, "29.1", "29.2"),
+                        conformance("1.1.1")),
                 // errors
                 new Case(BrokenDriver.ERRORS_UNTYPED, conformance("1.3.1", "1.4.1"), conformance("1.1.1")),
                 new Case(BrokenDriver.UNAVAILABLE_UNTYPED, rules(FailureChapter.class, "7.1"),
