@@ -126,6 +126,9 @@ public abstract class TimingFaultChapter extends TckChapter {
             grants += seed.history.events().stream().filter(e -> e.op() == History.Op.GRANT).count();
             failures += seed.history.events().stream().filter(e -> e.op() == History.Op.ERROR).count();
             seed.orphans.forEach(o -> orphans.add("seed " + seed.seed + ": " + o));
+            System.out.println("timing seed " + s + (fair ? " (fair lock)" : " (reentrant lock)") + ": " + seed.phases
+                    + (only == null ? "" : "\nschedule:\n  " + String.join("\n  ", seed.schedule) + "\nhistory:"
+                    + seed.history)); // a replay prints what it did
             if (!violations.isEmpty()) {
                 String report = "timing seed " + s + (fair ? " (fair lock)" : " (reentrant lock)") + " failed on "
                         + kit.getClass().getSimpleName() + ":\n  " + String.join("\n  ", violations)
@@ -159,6 +162,15 @@ public abstract class TimingFaultChapter extends TckChapter {
         /** Acquisitions that failed (a lost reply) yet left the caller's field in Redis. */
         final List<String> orphans = new CopyOnWriteArrayList<>();
         final History history = new History();
+        /** How long each phase took, for the summary line. */
+        final StringBuilder phases = new StringBuilder();
+        private long phaseStart = System.nanoTime();
+
+        private void phase(String what) {
+            long now = System.nanoTime();
+            phases.append(what).append(' ').append((now - phaseStart) / 1_000_000).append(" ms, ");
+            phaseStart = now;
+        }
 
         Seed(long seed, boolean fair) {
             this.seed = seed;
@@ -220,6 +232,7 @@ public abstract class TimingFaultChapter extends TckChapter {
                 } catch (InterruptedException | ExecutionException e) {
                     violations.add("a worker failed: " + e);
                 }
+                phase("run");
                 for (Faults f : faults) {
                     if (f != null) {
                         f.clear(); // the faults stop: what follows is the drain
@@ -240,13 +253,16 @@ public abstract class TimingFaultChapter extends TckChapter {
                     violations.add("holds: the lock's hash outlived every hold by more than a lease: "
                             + redis("HGETALL", lockName) + " (PTTL " + pttl(lockName) + ")");
                 }
+                phase("drain");
                 redis("DEL", counter);
                 for (LockClient client : clients) {
                     client.close();
                 }
+                phase("close");
                 if (!eventually(Duration.ofSeconds(5), () -> ((List<?>) redis("KEYS", "*")).isEmpty())) {
                     violations.add("close: keys left after every client closed: " + leftovers());
                 }
+                phase("after close");
             } finally {
                 for (LockClient client : clients) {
                     client.close();
