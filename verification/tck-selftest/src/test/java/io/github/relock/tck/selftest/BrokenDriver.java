@@ -343,38 +343,41 @@ enum BrokenDriver {
     RELEASES_APPLIED_TWICE("runs every lock release twice and answers the first reply") {
         @Override
         CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
-            java.util.function.Predicate<Script> release = s -> s.name().endsWith("-release");
             return new ForwardingExecutor(e) {
-                @Override
-                public Object eval(Script script, List<String> keys, List<String> args) {
-                    Object first = inner.eval(script, keys, args);
-                    if (release.test(script)) {
-                        inner.eval(script, keys, args);
+                /** Runs {@code call}, and once more if {@code script} is a release; answers the first reply. */
+                private Object twiceIfRelease(Script script, java.util.function.Supplier<Object> call) {
+                    Object first = call.get();
+                    if (script.name().endsWith("-release")) {
+                        call.get();
                     }
                     return first;
+                }
+
+                private CompletableFuture<Object> twiceIfReleaseAsync(Script script,
+                        java.util.function.Supplier<CompletableFuture<Object>> call) {
+                    CompletableFuture<Object> first = call.get();
+                    return script.name().endsWith("-release") ? first.thenCompose(r -> call.get().handle((x, t) -> r))
+                            : first;
+                }
+
+                @Override
+                public Object eval(Script script, List<String> keys, List<String> args) {
+                    return twiceIfRelease(script, () -> inner.eval(script, keys, args));
                 }
 
                 @Override
                 public Object evalSha(Script script, List<String> keys, List<String> args) {
-                    Object first = inner.evalSha(script, keys, args);
-                    if (release.test(script)) {
-                        inner.evalSha(script, keys, args);
-                    }
-                    return first;
+                    return twiceIfRelease(script, () -> inner.evalSha(script, keys, args));
                 }
 
                 @Override
                 public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                    CompletableFuture<Object> first = inner.evalAsync(script, keys, args);
-                    return !release.test(script) ? first
-                            : first.thenCompose(r -> inner.evalAsync(script, keys, args).handle((x, t) -> r));
+                    return twiceIfReleaseAsync(script, () -> inner.evalAsync(script, keys, args));
                 }
 
                 @Override
                 public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                    CompletableFuture<Object> first = inner.evalShaAsync(script, keys, args);
-                    return !release.test(script) ? first
-                            : first.thenCompose(r -> inner.evalShaAsync(script, keys, args).handle((x, t) -> r));
+                    return twiceIfReleaseAsync(script, () -> inner.evalShaAsync(script, keys, args));
                 }
             };
         }
