@@ -78,7 +78,7 @@ final class RespExecutor implements CommandExecutor {
         this.renewal = lane(1, 1_000, "renewal-");
         this.pubsub = new SessionPubSub(events -> new RespSubscriber(endpoint, timeoutMs, options.clientName(), events),
                 THREAD_PREFIX + "pubsub-" + THREADS.incrementAndGet(), endpoint.toString(),
-                options.commandTimeout().plusSeconds(1));
+                options.commandTimeout().plusSeconds(1), options.pubSubProbeInterval(), options.commandTimeout());
     }
 
     /** Rules 1.2.1, 1.2.2: a NOSCRIPT reply becomes NoScriptException (the decoder does it); core then sends EVAL. */

@@ -93,6 +93,10 @@ final class RespSubscriber implements SessionTransport.Link {
                 events.refused(refused.channels, error);
                 continue;
             }
+            if (reply instanceof List<?> pong && pong.size() == 2 && "pong".equals(pong.get(0))) {
+                events.pong(); // rules 28.10, 28.11: the link is alive
+                continue;
+            }
             if (!(reply instanceof List<?> frame) || frame.size() != 3) {
                 throw new IOException("not a pub/sub frame: " + reply);
             }
@@ -142,6 +146,35 @@ final class RespSubscriber implements SessionTransport.Link {
     @Override
     public void unsubscribeAll() {
         send(false, List.of());
+    }
+
+    /**
+     * Rules 28.10 and 28.11: a connection that only reads never learns that a NAT or load balancer
+     * dropped its flow without a reset, so {@link SessionPubSub} probes it: {@code PING} in
+     * subscribed mode, answered with a {@code ["pong", ""]} frame the reader reports.
+     */
+    @Override
+    public boolean ping() {
+        RespConnection c = connection;
+        if (c == null) {
+            throw new RedisUnavailableException("the pub/sub connection to " + endpoint + " is not open");
+        }
+        try {
+            c.send(List.of("PING"));
+        } catch (IOException e) {
+            c.close(); // the reader sees the break and ends the session
+            throw new RedisUnavailableException("sending PING to " + endpoint + " failed: " + e, e);
+        }
+        return true;
+    }
+
+    /** No pong in time: closes the socket (never pooled), so the reader throws and the helper reconnects. */
+    @Override
+    public void abort() {
+        RespConnection c = connection;
+        if (c != null) {
+            c.close();
+        }
     }
 
     /** Records the command before it goes out, so the reader never sees an answer it cannot place. */

@@ -25,6 +25,12 @@ public final class LockOptions {
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(3);
     /** How long a waiter waits for its SUBSCRIBE to be confirmed (Redisson: 7.5 s). */
     public static final Duration DEFAULT_SUBSCRIPTION_TIMEOUT = Duration.ofMillis(7500);
+    /**
+     * How often an idle pub/sub connection is probed with a {@code PING} by default: 10 s. A link
+     * that a NAT or load balancer dropped without a reset is noticed within this plus one command
+     * timeout, and reopened.
+     */
+    public static final Duration DEFAULT_PUB_SUB_PROBE_INTERVAL = Duration.ofSeconds(10);
     /** A spin-lock waiter's first pause between attempts (Redisson's exponential back-off: 1 ms). */
     public static final Duration DEFAULT_SPIN_BACK_OFF_INITIAL = Duration.ofMillis(1);
     /** A spin-lock waiter's longest pause between attempts (Redisson's: 128 ms). */
@@ -46,6 +52,7 @@ public final class LockOptions {
     private final Duration fairLockWaitTimeout;
     private final Duration commandTimeout;
     private final Duration subscriptionTimeout;
+    private final Duration pubSubProbeInterval;
     private final int renewalBatchSize;
     private final String clientId;
     private final Executor lockLostExecutor;
@@ -63,6 +70,7 @@ public final class LockOptions {
         this.fairLockWaitTimeout = b.fairLockWaitTimeout;
         this.commandTimeout = b.commandTimeout;
         this.subscriptionTimeout = b.subscriptionTimeout;
+        this.pubSubProbeInterval = b.pubSubProbeInterval;
         this.renewalBatchSize = b.renewalBatchSize;
         this.clientId = b.clientId;
         this.lockLostExecutor = b.lockLostExecutor;
@@ -93,6 +101,7 @@ public final class LockOptions {
         b.fairLockWaitTimeout = fairLockWaitTimeout;
         b.commandTimeout = commandTimeout;
         b.subscriptionTimeout = subscriptionTimeout;
+        b.pubSubProbeInterval = pubSubProbeInterval;
         b.renewalBatchSize = renewalBatchSize;
         b.clientId = clientId;
         b.lockLostExecutor = lockLostExecutor;
@@ -125,6 +134,14 @@ public final class LockOptions {
     /** @return the longest wait for a pub/sub subscription to be confirmed */
     public Duration subscriptionTimeout() {
         return subscriptionTimeout;
+    }
+
+    /**
+     * @return how often the driver probes its pub/sub connections with a {@code PING} (answered
+     *     within {@link #commandTimeout()}, or the link is broken and reopened); zero: never
+     */
+    public Duration pubSubProbeInterval() {
+        return pubSubProbeInterval;
     }
 
     /** @return how many held locks one renewal script renews */
@@ -208,6 +225,7 @@ public final class LockOptions {
                 + ", fairLockWaitTimeout=" + fairLockWaitTimeout
                 + ", commandTimeout=" + commandTimeout
                 + ", subscriptionTimeout=" + subscriptionTimeout
+                + ", pubSubProbeInterval=" + pubSubProbeInterval
                 + ", renewalBatchSize=" + renewalBatchSize
                 + ", clientId=" + (clientId == null ? "(random per client)" : clientId)
                 + ", spinBackOff=" + spinBackOffInitial + ".." + spinBackOffMax
@@ -230,6 +248,7 @@ public final class LockOptions {
         private Duration fairLockWaitTimeout = DEFAULT_FAIR_LOCK_WAIT_TIMEOUT;
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private Duration subscriptionTimeout = DEFAULT_SUBSCRIPTION_TIMEOUT;
+        private Duration pubSubProbeInterval = DEFAULT_PUB_SUB_PROBE_INTERVAL;
         private int renewalBatchSize = DEFAULT_RENEWAL_BATCH_SIZE;
         private String clientId;
         private Executor lockLostExecutor;
@@ -278,6 +297,23 @@ public final class LockOptions {
          */
         public Builder subscriptionTimeout(Duration timeout) {
             this.subscriptionTimeout = atLeast("subscriptionTimeout", timeout, Duration.ofMillis(1));
+            return this;
+        }
+
+        /**
+         * How often the driver sends a {@code PING} on each of its pub/sub connections: one that
+         * gets no answer within {@link #commandTimeout(Duration)} is broken and reopened, and
+         * waiters poll at once, as after any reconnect. This notices a link that a NAT or load
+         * balancer dropped without a reset (it would otherwise look subscribed forever, and every
+         * wait would last up to the lock's TTL), and keeps an idle flow from being dropped at all.
+         *
+         * @param interval zero to never probe, else at least 10 ms
+         * @return this builder
+         */
+        public Builder pubSubProbeInterval(Duration interval) {
+            Objects.requireNonNull(interval, "pubSubProbeInterval must not be null");
+            this.pubSubProbeInterval = interval.isZero() ? interval
+                    : atLeast("pubSubProbeInterval", interval, Duration.ofMillis(10));
             return this;
         }
 

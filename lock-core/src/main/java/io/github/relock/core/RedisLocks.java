@@ -198,7 +198,8 @@ public final class RedisLocks {
     }
 
     private static DriverOptions driverOptions(LockOptions options) {
-        return new DriverOptions(options.commandTimeout(), "relock:" + options.clientId().orElseThrow());
+        return new DriverOptions(options.commandTimeout(), "relock:" + options.clientId().orElseThrow(),
+                options.pubSubProbeInterval());
     }
 
     /** Each client gets its own random id unless the options name one: clients never share owner fields by accident. */

@@ -24,7 +24,10 @@ import java.util.concurrent.CompletableFuture;
  * channel at most once at a time (it reference-counts waiters itself), and issues
  * subscribe/unsubscribe of one channel in order. When the connection breaks, the driver
  * reconnects, subscribes every live channel again and then calls
- * {@link ConnectionListener#onReconnect()}. A driver need not write this bookkeeping:
+ * {@link ConnectionListener#onReconnect()}. A connection that only reads never learns that a NAT
+ * dropped its flow without a reset, so the driver probes it ({@code PING} every
+ * {@link DriverOptions#pubSubProbeInterval()}) and breaks and reopens it when no answer comes
+ * within the command timeout (kit rules 28.10, 28.11). A driver need not write this bookkeeping:
  * {@link io.github.relock.spi.pubsub} has it, over a raw link of the driver's client (a blocking
  * session as in Jedis, an always-open connection as in Lettuce, and routing by slot for sharded
  * pub/sub on a cluster).

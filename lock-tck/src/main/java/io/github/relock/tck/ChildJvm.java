@@ -51,7 +51,7 @@ public final class ChildJvm implements AutoCloseable {
             Duration deadline) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = List.of(java, "-cp", System.getProperty("java.class.path"), ChildJvm.class.getName(),
-                kit.getClass().getName(), server.uri().toString(), lockName, Long.toString(watchdog.toMillis()));
+                kit.kitClass().getName(), server.uri().toString(), lockName, Long.toString(watchdog.toMillis()));
         try {
             Path log = Files.createTempFile("relock-child", ".log");
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -7,6 +7,7 @@ import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.BlackHoleProxy;
 import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisSentinelGroup;
@@ -39,6 +40,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RuleSlice.Condition.class)
 public abstract class DriverKit {
     private final List<AutoCloseable> resources = new ArrayList<>();
+    /** The topology of this {@link Topologies} invocation; null when the class is not annotated. */
+    RedisTopology.Kind topologyKind;
 
     /** Creates the kit (JUnit does this). */
     protected DriverKit() {
@@ -78,15 +81,18 @@ public abstract class DriverKit {
     }
 
     /**
-     * Where the chapters run. The default is {@link #server()}; a kit for a cluster or a Sentinel
-     * deployment returns {@link RedisCluster#shared()} or {@link RedisSentinelGroup#shared()} and
-     * overrides {@link #newNativeClient(RedisTopology)}. Rules that only make sense on one server
-     * (stopping it, pausing it) are skipped elsewhere, each with its reason.
+     * Where the chapters run: on a class annotated {@link Topologies}, the shared fixture of the
+     * running invocation's topology ({@link #server()}, {@link RedisCluster#shared()} or
+     * {@link RedisSentinelGroup#shared()}); otherwise {@link #server()}. A kit class that names a
+     * cluster or a Sentinel deployment overrides {@link #newNativeClient(RedisTopology)}. Rules that
+     * only make sense on one server (stopping it, pausing it) are skipped elsewhere, each with its
+     * reason.
      *
      * @return the deployment the chapters run on
      */
     public RedisTopology topology() {
-        return server();
+        return topologyKind == null || topologyKind == RedisTopology.Kind.SINGLE ? server()
+                : TopologyInvocations.On.fixture(topologyKind);
     }
 
     /**
@@ -150,6 +156,23 @@ public abstract class DriverKit {
      */
     protected boolean restartNativeClient(Object nativeClient) {
         return false;
+    }
+
+    /**
+     * A native client whose connections, pub/sub ones included, all go through {@code proxy},
+     * made as the application would make it: chapter 28 makes the proxy drop the bytes of the
+     * client's pub/sub connections without a reset (a NAT that forgot an idle flow) and checks
+     * that the driver notices and reopens them. The default makes one with
+     * {@link #newNativeClient(RedisServer)} for {@link BlackHoleProxy#server()}; a kit whose client
+     * cannot be pointed at another address answers null, and those rules are skipped, saying so.
+     * The rules run only when {@link #topology()} is one server (a cluster's or Sentinel's nodes
+     * announce their own addresses, which bypass a proxy).
+     *
+     * @param proxy the proxy in front of {@link #server()}
+     * @return a new native client, closed by the caller, or null when this kit cannot make one
+     */
+    protected Object newNativeClient(BlackHoleProxy proxy) {
+        return newNativeClient(proxy.server());
     }
 
     /**
@@ -263,6 +286,20 @@ public abstract class DriverKit {
             Await.until(Duration.ofSeconds(10), () -> relockThreads().isEmpty(),
                     () -> "relock threads still alive after every client was closed: " + relockThreads());
         }
+    }
+
+    /**
+     * @return the kit class a driver wrote: this object's class, or, for a kit nested in another
+     *     (as {@link RelockTck} nests the engine spec's chapters), the enclosing kit's: reports
+     *     name it, and a child JVM ({@link ChildJvm}) makes a kit of it
+     */
+    protected Class<? extends DriverKit> kitClass() {
+        return getClass();
+    }
+
+    /** @return the simple name of {@link #kitClass()}, for reports */
+    final String kitName() {
+        return kitClass().getSimpleName();
     }
 
     /** @return names of live threads whose name starts with {@code relock-} */

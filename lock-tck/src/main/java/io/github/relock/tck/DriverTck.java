@@ -31,10 +31,11 @@ import org.junit.jupiter.api.Nested;
  * (leases, fairness, the lock family, hand-off, bad input, ...) are {@link EngineSpec}, which
  * relock runs once per topology on its reference driver; {@link RelockTck} runs both.
  *
- * <p>Topology is a knob: {@link #topology()} is one server by default; a subclass that returns
- * {@link RedisCluster#shared()} or {@link RedisSentinelGroup#shared()} and overrides
- * {@link #newNativeClient(RedisTopology)} runs the same chapters there (rules that need a server
- * they may stop skip elsewhere, each saying why).
+ * <p>Topology is a parameter: annotated {@link Topologies} (e.g. {@code @Topologies({Kind.SINGLE,
+ * Kind.CLUSTER, Kind.SENTINEL})}), the class runs every chapter once per topology, on
+ * {@link RedisServer}, {@link RedisCluster#shared()} and {@link RedisSentinelGroup#shared()}, making
+ * its clients with {@link #newNativeClient(RedisTopology)}; without it, on one server (rules that
+ * need a server they may stop skip elsewhere, each saying why).
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */

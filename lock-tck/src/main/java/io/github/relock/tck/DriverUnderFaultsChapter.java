@@ -20,6 +20,7 @@ import io.github.relock.spi.Script;
 import io.github.relock.spi.Subscription;
 import io.github.relock.tck.fixtures.AclUser;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.BlackHoleProxy;
 import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
@@ -44,18 +45,20 @@ import org.junit.jupiter.api.Test;
  * channel to a least-privilege ACL user (Redis 7 gives a new user no channel by default), a slot
  * moved behind the client's slot cache (a reshard), the application's container stopped and
  * started the client (a Spring context restart or refresh), the server is loading, read-only or
- * busy for a while. The faults come from the kit's fixtures
- * ({@link AclUser}, {@link RedisCluster#moveEmptySlot}) and the driver kit's hooks
- * ({@link DriverKit#exhaustPool}, {@link DriverKit#newNativeClient(RedisTopology, String, String)},
- * {@link DriverKit#restartNativeClient}),
+ * busy for a while, a NAT that forgets an idle pub/sub flow without a reset. The faults come from
+ * the kit's fixtures ({@link AclUser}, {@link RedisCluster#moveEmptySlot}, {@link BlackHoleProxy})
+ * and the driver kit's hooks ({@link DriverKit#exhaustPool},
+ * {@link DriverKit#newNativeClient(RedisTopology, String, String)},
+ * {@link DriverKit#newNativeClient(BlackHoleProxy)}, {@link DriverKit#restartNativeClient}),
  * so a third-party driver's author runs the same rules by overriding the hooks; a rule whose hook
  * the kit leaves at its default, or that needs another topology, is skipped with the reason.
  *
  * <p>When a rule fails: look at what the driver does on the one thread core lends it (nodeOfSlot on
  * core's timer must not wait for a pooled connection) and at where a pub/sub connection goes when
  * its session ends in an error (never back into the application's pool), at what the driver
- * keeps of a client that was stopped (reopen from the client as it is now), and at how it
- * classifies an error reply ({@link io.github.relock.spi.ErrorReplies}).
+ * keeps of a client that was stopped (reopen from the client as it is now), at how it
+ * classifies an error reply ({@link io.github.relock.spi.ErrorReplies}), and whether its pub/sub
+ * links are probed (a link that only reads never learns that its flow is gone).
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
@@ -73,6 +76,12 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
             + "(DriverKit.restartNativeClient answers false)";
     private static final String NO_RESTART_BECAUSE = "needs a native client the application stops and starts again"
             + " (DriverKit.restartNativeClient), as Spring's connection factories";
+    /** The pub/sub probe interval of rules 28.10 and 28.11: short, so that they run quickly. */
+    private static final Duration PROBE = Duration.ofMillis(100);
+    /** The command timeout of rules 28.10 and 28.11: how long a probe waits for its answer. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofMillis(750);
+    /** What rules 28.10 and 28.11 allow beyond the probe interval and a command timeout: a reconnect under load. */
+    private static final long SLACK_MS = 2000;
     private static final String NO_POOL = "the kit's client has no pool the application can exhaust "
             + "(DriverKit.exhaustPool answers null)";
 
@@ -579,14 +588,19 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
      * Rule 28.17: the executor's pub/sub link breaks and its resubscribe of a channel is refused
      * (an operator took the channel from the ACL user, which makes Redis drop the user's subscribed
      * connections): core is still told of the reconnect within {@value #DEADLINE_SECONDS} s, so
-     * every waiter polls once instead of sleeping until the lease runs out.
+     * every waiter polls once instead of sleeping until the lease runs out, and a channel the user
+     * may still read is heard again within that bound: a message published on it reaches its
+     * listener.
      * When it fails: the driver (or the SPI helper it delegates to) tells core only once every
      * channel is subscribed again, and says nothing when one resubscribe fails while the link stays
      * up: no next reconnect comes to tell it. Tell core once the resubscribes have settled, and
-     * subscribe the failed ones again with a back-off while they are wanted.
+     * subscribe the failed ones again with a back-off while they are wanted. If the allowed channel
+     * is what stays deaf, the driver resubscribed every channel in one command, which Redis refuses
+     * whole when it refuses one channel: subscribe the channels of a refused command one per
+     * command, so that only the refused one fails (the SPI's session helper does).
      */
     @Test
-    void rule28_17_resubscribeRefusedAfterAReconnect_coreStillTold() throws Exception {
+    void rule28_17_resubscribeRefusedAfterAReconnect_coreStillToldAndAllowedChannelHeardAgain() throws Exception {
         AclUser user = kit.closeAfterTest(AclUser.withChannels(kit.topology(), "tck:revoke:*"));
         Object nativeClient = kit.newNativeClient(kit.topology(), user.name(), user.password());
         assumeTrue(nativeClient != null, "the kit cannot make a client that logs in as an ACL user"
@@ -598,13 +612,20 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
         executor.setConnectionListener(reconnects::incrementAndGet);
         String kept = "tck:revoke:kept";
         String taken = "tck:revoke:taken";
-        Subscription keptSub = executor.subscribe(kept, false, (c, message) -> { })
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Subscription keptSub = executor.subscribe(kept, false, (c, message) -> heard.add(message))
                 .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         Subscription takenSub = executor.subscribe(taken, false, (c, message) -> { })
                 .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         user.allowOnlyChannels(kept); // Redis drops the connection subscribed to the taken channel
         Await.until(DEADLINE, () -> reconnects.get() > 0, () -> "the pub/sub link was dropped and its resubscribe of '"
                 + taken + "' refused; core was never told, so the channel's waiters sleep until the lease runs out");
+        Await.until(DEADLINE, () -> {
+            redis("PUBLISH", kept, "after");
+            return heard.contains("after");
+        }, () -> "after the reconnect with '" + taken + "' refused, '" + kept + "', which the user may still read, is"
+                + " deaf: a message published on it did not reach its listener within " + DEADLINE.toSeconds() + " s"
+                + " (the driver resubscribed both channels in one command, which Redis refuses whole?)");
         takenSub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         keptSub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -631,6 +652,150 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
             return false;
         }
         return heard.contains(message);
+    }
+
+    /**
+     * Rule 28.10: a waiter whose pub/sub connection was dropped without a reset (a NAT or load
+     * balancer forgot the idle flow: {@link BlackHoleProxy#dropPubSub()}) is woken by a release
+     * within the pub/sub probe interval plus one command timeout (and {@value #SLACK_MS} ms for
+     * the reconnect), not after the lock's TTL (30 s). The waiter's client probes every
+     * 100 ms ({@link LockOptions#pubSubProbeInterval()}) with a command timeout of 750 ms; its
+     * commands still flow.
+     * When it fails: the driver never noticed that its pub/sub connection went silent (a
+     * connection that only reads never learns that the flow is gone), so the release's message was
+     * lost and the waiter slept its TTL. Probe the link ({@code PING} in subscribed mode, answered
+     * within the command timeout; the SPI's helpers do it for a transport that implements
+     * {@code ping}), and break and reopen it when the answer does not come.
+     */
+    @Test
+    void rule28_10_pubSubLinkDroppedWithoutReset_waiterWokenWithinProbeIntervalPlusCommandTimeoutOfTheRelease()
+            throws Exception {
+        BlackHoleProxy proxy = blackHoleProxy();
+        Object nativeClient = proxiedClient(proxy);
+        String name = "tck:faults:silent";
+        String channel = "redisson_lock__channel:{" + name + "}";
+        LockClient waiting = kit.closeAfterTest(RedisLocks.create(kit.provider(), nativeClient, LockOptions.builder()
+                .commandTimeout(PROBE_TIMEOUT).pubSubProbeInterval(PROBE).build()));
+        DistributedLock held = client().getLock(name);
+        held.lock(); // the watchdog's TTL, 30 s: what the waiter sleeps when it hears nothing
+        CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                DistributedLock lock = waiting.getLock(name);
+                long until = System.nanoTime() + DEADLINE.multipliedBy(2).toNanos();
+                boolean got;
+                while (true) {
+                    try {
+                        got = lock.tryLock(DEADLINE.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+                        break;
+                    } catch (RedisUnavailableException subscribeNotConfirmed) {
+                        // A wait fails when its subscribe is not confirmed within the command
+                        // timeout: a driver may open its pub/sub connection at the first subscribe
+                        // (slow on a loaded machine), and the drop may swallow the confirmation of
+                        // one the server already counts. The caller waits again, on the reopened link.
+                        if (System.nanoTime() - until > 0) {
+                            throw subscribeNotConfirmed;
+                        }
+                    }
+                }
+                if (got) {
+                    long at = System.nanoTime();
+                    lock.unlock(); // before the proxy closes, so that no key is left behind
+                    acquiredAt.complete(at);
+                } else {
+                    acquiredAt.completeExceptionally(new AssertionError("the waiter's tryLock timed out"));
+                }
+            } catch (Throwable t) {
+                acquiredAt.completeExceptionally(t);
+            }
+        }, "tck-silent-link-waiter");
+        try {
+            waiter.start();
+            Await.until(DEADLINE, () -> acquiredAt.isDone() || numsub(channel) > 0 && proxy.livePubSubConnections() > 0,
+                    () -> "the waiter did not subscribe to " + channel + " through the proxy: " + numsub(channel)
+                    + " subscriber(s), " + proxy.livePubSubConnections() + " pub/sub connection(s) through the proxy");
+            assertTrue(!acquiredAt.isDone(), () -> "the waiter ended before the release: " + acquiredAt);
+            proxy.dropPubSub();
+            long released = System.nanoTime();
+            held.unlock();
+            Await.until(DEADLINE, acquiredAt::isDone, () -> "the waiter was not woken " + DEADLINE.toSeconds()
+                    + " s after the release while its pub/sub connection was silent: the driver did not notice"
+                    + " the dropped link (probe every " + PROBE.toMillis() + " ms, command timeout "
+                    + PROBE_TIMEOUT.toMillis() + " ms); it would sleep out the lock's TTL");
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get() - released);
+            long boundMs = PROBE.plus(PROBE_TIMEOUT).toMillis() + SLACK_MS;
+            assertTrue(tookMs <= boundMs, () -> "the waiter got the lock " + tookMs + " ms after the release; the"
+                    + " bound is the probe interval plus one command timeout plus " + SLACK_MS + " ms = " + boundMs + " ms");
+        } finally {
+            proxy.close(); // the server side of a dropped link stays subscribed until its socket closes
+            waiter.join(DEADLINE.multipliedBy(3).toMillis());
+            if (held.isHeldByCurrentThread()) {
+                held.unlock();
+            }
+        }
+    }
+
+    /**
+     * Rule 28.11: the driver reports a pub/sub connection dropped without a reset, and reopened,
+     * to core: with its link silent ({@link BlackHoleProxy#dropPubSub()}), the executor calls
+     * {@link io.github.relock.spi.ConnectionListener#onReconnect()} within the probe interval
+     * ({@link DriverOptions#pubSubProbeInterval()}) plus one command timeout (and
+     * {@value #SLACK_MS} ms), and a message published after that reaches the subscription's
+     * listener over the new connection.
+     * When it fails: no {@code onReconnect} came: the driver's pub/sub does not probe its
+     * connection, or breaks it without reopening it, or reopens it without telling core (which
+     * then never makes its waiters poll for the messages lost meanwhile). If the message is what
+     * is missing, the reopened connection did not subscribe the channel again.
+     */
+    @Test
+    void rule28_11_pubSubLinkDroppedWithoutReset_driverTellsCoreOnceReopened_messagesFlowAgain() throws Exception {
+        BlackHoleProxy proxy = blackHoleProxy();
+        Object nativeClient = proxiedClient(proxy);
+        CommandExecutor executor = kit.closeAfterTest(kit.provider().create(nativeClient,
+                new DriverOptions(PROBE_TIMEOUT, "relock-tck", PROBE)));
+        AtomicLong toldAt = new AtomicLong();
+        executor.setConnectionListener(() -> toldAt.compareAndSet(0, System.nanoTime()));
+        String channel = "tck:faults:silent-link";
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Subscription sub = executor.subscribe(channel, false, (c, message) -> heard.add(message))
+                .get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            redis("PUBLISH", channel, "before");
+            Await.until(DEADLINE, () -> heard.contains("before"), () -> "the subscription heard nothing before the drop");
+            proxy.dropPubSub();
+            long dropped = System.nanoTime();
+            Await.until(DEADLINE, () -> toldAt.get() != 0, () -> "the pub/sub connection was dropped without a reset "
+                    + DEADLINE.toSeconds() + " s ago and the driver has not told core of a reconnect (probe every "
+                    + PROBE.toMillis() + " ms, command timeout " + PROBE_TIMEOUT.toMillis() + " ms); " + heard.size()
+                    + " message(s) heard, " + proxy.droppingConnections() + " dropped connection(s) still open");
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(toldAt.get() - dropped);
+            long boundMs = PROBE.plus(PROBE_TIMEOUT).toMillis() + SLACK_MS;
+            assertTrue(tookMs <= boundMs, () -> "core was told of the reconnect " + tookMs + " ms after the drop; the"
+                    + " bound is the probe interval plus one command timeout plus " + SLACK_MS + " ms = " + boundMs + " ms");
+            Await.until(DEADLINE, () -> {
+                redis("PUBLISH", channel, "after");
+                return heard.contains("after");
+            }, () -> "core was told of a reconnect, but the subscription hears nothing: " + heard);
+            sub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } finally {
+            proxy.close(); // the server side of a dropped link stays subscribed until its socket closes
+        }
+    }
+
+    /** @return a proxy in front of the kit's server, closed after the test; skips the rule elsewhere */
+    private BlackHoleProxy blackHoleProxy() {
+        assumeTrue(kit.topology() instanceof RedisServer, "the black-hole proxy stands in front of one server: a "
+                + kit.topology().kind() + "'s nodes announce their own addresses, which bypass it");
+        return kit.closeAfterTest(BlackHoleProxy.start(kit.server()));
+    }
+
+    /** @return the kit's native client through {@code proxy}, closed after the test; skips the rule when none */
+    private Object proxiedClient(BlackHoleProxy proxy) {
+        Object nativeClient = kit.newNativeClient(proxy);
+        assumeTrue(nativeClient != null, "the kit cannot point its client at a proxy"
+                + " (DriverKit.newNativeClient(BlackHoleProxy) answers null)");
+        kit.closeAfterTest(() -> kit.closeNativeClient(nativeClient));
+        return nativeClient;
     }
 
     /** @return how many subscribers Redis counts for a classic channel, over every node */

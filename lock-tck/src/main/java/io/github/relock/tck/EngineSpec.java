@@ -9,82 +9,20 @@ import org.junit.jupiter.api.Nested;
  * synchronizers (semaphores and the count-down latch). They
  * do not depend on how the client holds its connections, so relock runs them once per topology
  * on its reference driver (Jedis: {@code JedisTckTest} and {@code JedisClusterTckTest} run
- * {@link RelockTck}, {@code JedisSentinelEngineSpecTest} runs this class), not on every driver.
+ * {@link RelockTck}, on every topology with {@link Topologies}), not on every driver.
  *
  * <p>A driver runs it as it runs {@link DriverTck} (extend it, implement {@link DriverKit}'s three
  * factory methods); a conforming driver passes it. Chapters 21 (liveness) and 23 (lock listeners)
- * are in both kits: they are about the engine and about how the driver delivers messages.
+ * are in both kits: they are about the engine and about how the driver delivers messages. The
+ * others are declared once, in {@code EngineChapters}, which this class extends and
+ * {@link RelockTck} nests.
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
-public abstract class EngineSpec extends DriverKit {
+public abstract class EngineSpec extends EngineChapters {
 
     /** Creates the kit (JUnit does this). */
     protected EngineSpec() {
-    }
-
-    /** Chapter 4: {@link LeaseWatchdogChapter}. */
-    @Nested
-    class LeasesAndWatchdog extends LeaseWatchdogChapter {
-        LeasesAndWatchdog() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 9: {@link FairLockChapter}. */
-    @Nested
-    class FairLock extends FairLockChapter {
-        FairLock() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 11: {@link MultiLockChapter}. */
-    @Nested
-    class MultiAndRedLock extends MultiLockChapter {
-        MultiAndRedLock() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 13: {@link LockFamilyChapter}. */
-    @Nested
-    class LockFamily extends LockFamilyChapter {
-        LockFamily() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 14: {@link ReadWriteLockChapter}. */
-    @Nested
-    class ReadWriteLock extends ReadWriteLockChapter {
-        ReadWriteLock() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 17: {@link BadInputChapter}. */
-    @Nested
-    class BadInput extends BadInputChapter {
-        BadInput() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 19: {@link ObservabilityChapter}. */
-    @Nested
-    class Observability extends ObservabilityChapter {
-        Observability() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 20: {@link LocalHandoffChapter}. */
-    @Nested
-    class LocalHandoff extends LocalHandoffChapter {
-        LocalHandoff() {
-            super(EngineSpec.this);
-        }
     }
 
     /** Chapter 21: {@link LivenessChapter}. */
@@ -95,42 +33,10 @@ public abstract class EngineSpec extends DriverKit {
         }
     }
 
-    /** Chapter 22: {@link LostReplyChapter}. */
-    @Nested
-    class LostReplies extends LostReplyChapter {
-        LostReplies() {
-            super(EngineSpec.this);
-        }
-    }
-
     /** Chapter 23: {@link LockListenerChapter}. */
     @Nested
     class LockListeners extends LockListenerChapter {
         LockListeners() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 24: {@link SemaphoreChapter}. */
-    @Nested
-    class Semaphore extends SemaphoreChapter {
-        Semaphore() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 25: {@link PermitExpirableSemaphoreChapter}. */
-    @Nested
-    class PermitExpirableSemaphore extends PermitExpirableSemaphoreChapter {
-        PermitExpirableSemaphore() {
-            super(EngineSpec.this);
-        }
-    }
-
-    /** Chapter 26: {@link CountDownLatchChapter}. */
-    @Nested
-    class CountDownLatch extends CountDownLatchChapter {
-        CountDownLatch() {
             super(EngineSpec.this);
         }
     }

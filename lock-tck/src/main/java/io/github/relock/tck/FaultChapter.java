@@ -321,7 +321,7 @@ public abstract class FaultChapter extends TckChapter {
             assertEquals(0, v.acknowledgedLost(), () -> "acknowledged writes lost: " + history);
             assertEquals(0, v.silentOverlaps(), () -> "overlap never signalled by onLost: " + history);
         }
-        totals.append(kit.getClass().getSimpleName());
+        totals.append(kit.kitName());
     }
 
     /** Assertions shared by rules. */

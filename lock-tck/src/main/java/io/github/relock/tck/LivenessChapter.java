@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * worker must also get the lock at least once, and no two exclusive holders may overlap.
  *
  * <p>The default build soaks each case for {@link #SOAK} ({@code -Drelock.tck.liveness.soakMs},
- * default 1000); the {@code liveness-soak} profile of the drivers runs them for minutes. The bound
+ * default 500, and 1000 with {@code -Drelock.tck.longLoops=true}), and on until every worker of
+ * the case got the lock once; the {@code liveness-soak} profile runs them for 30 s each. The bound
  * is {@code -Drelock.tck.liveness.boundMs} (default 500 ms).
  *
  * <p>When a rule fails, its message names the lock, how long it sat free, who waited, and the top
@@ -42,8 +43,9 @@ import org.junit.jupiter.api.Test;
 public abstract class LivenessChapter extends TckChapter {
     /** The longest a lock may sit free while someone waits for it. */
     public static final Duration BOUND = Duration.ofMillis(Long.getLong("relock.tck.liveness.boundMs", 500));
-    /** How long each case of a rule is soaked. */
-    public static final Duration SOAK = Duration.ofMillis(Long.getLong("relock.tck.liveness.soakMs", 1000));
+    /** How long each case of a rule is soaked, at least. */
+    public static final Duration SOAK = Duration.ofMillis(Long.getLong("relock.tck.liveness.soakMs",
+            longLoops() ? 1000 : 500));
     /** After the soak, how long a worker may still take to leave its acquire call. */
     private static final Duration GRACE = Duration.ofSeconds(5);
 
@@ -186,6 +188,14 @@ public abstract class LivenessChapter extends TckChapter {
                 threads.forEach(Thread::start);
                 asyncStarts.forEach(Runnable::run);
                 Thread.sleep(length.toMillis()); // the soak itself: the workers run meanwhile
+                // and on until each worker got the lock once: a short soak on a loaded machine
+                // must not fail a worker that was merely slow to start (the monitor still watches),
+                // unless the rule already failed
+                long everyoneBy = System.nanoTime() + GRACE.toNanos();
+                while (failures.isEmpty() && !monitor.violationSeen() && perWorker.stream().anyMatch(g -> g.get() == 0)
+                        && System.nanoTime() - everyoneBy < 0) {
+                    Thread.sleep(10);
+                }
                 stop = true;
                 long deadline = System.nanoTime() + GRACE.toNanos();
                 for (Thread t : threads) {
@@ -216,7 +226,8 @@ public abstract class LivenessChapter extends TckChapter {
             }
             for (int i = 0; i < perWorker.size(); i++) {
                 if (perWorker.get(i).get() == 0) {
-                    problems.add(workerNames.get(i) + " never got the lock in " + length.toMillis() + " ms");
+                    problems.add(workerNames.get(i) + " never got the lock in " + length.toMillis() + " ms and "
+                            + GRACE.toMillis() + " ms more");
                 }
             }
             assertEquals(List.of(), problems, "liveness (bound " + kit.livenessBound().toMillis() + " ms)");
@@ -526,8 +537,10 @@ public abstract class LivenessChapter extends TckChapter {
         Await.holdsFor(Duration.ofMillis(300), () -> w.freeWhileWaitedNowMs() == 0,
                 () -> "a held lock was seen free");
         lock.unlock();
-        Await.until(Duration.ofSeconds(20), () -> w.freeWhileWaitedNowMs() > 200,
-                () -> "the monitor never saw the free lock waited for");
+        // until the monitor itself counts the stretch a violation: on a loaded machine its allowance
+        // for scheduling delays can make a fixed length (200 ms) fall short of one
+        Await.until(Duration.ofSeconds(20), w::violatingNow,
+                () -> "the monitor never saw the free lock waited for (free for " + w.freeWhileWaitedNowMs() + " ms)");
         w.exit(false);
         monitor.stop();
         List<String> v = monitor.violations();

@@ -77,6 +77,8 @@ public final class LivenessMonitor implements AutoCloseable {
         long longestNanos;
         /** The stretch now going on, in ns (0: none), for callers to wait on. */
         volatile long openStretchNanos;
+        /** Whether the stretch now going on is already long enough to be a violation. */
+        volatile boolean openStretchViolates;
 
         Watched(String name, List<String> keys, String queue, String channel) {
             this.name = name;
@@ -122,6 +124,15 @@ public final class LivenessMonitor implements AutoCloseable {
         /** @return how long the lock has been free while waited for right now, in ms (0: it is not) */
         public long freeWhileWaitedNowMs() {
             return openStretchNanos / 1_000_000;
+        }
+
+        /**
+         * @return whether the lock has now been free while waited for long enough to be a violation:
+         *     longer than the bound plus the allowance for the scheduling delay measured meanwhile
+         *     (a fixed length is not one on a loaded machine), for callers to wait on
+         */
+        public boolean violatingNow() {
+            return openStretchViolates;
         }
 
         /** @return the longest stretch seen free while waited for, in ms (violating or not) */
@@ -238,6 +249,11 @@ public final class LivenessMonitor implements AutoCloseable {
         stop();
     }
 
+    /** @return whether a violation was seen or is going on now, on any watched lock */
+    public boolean violationSeen() {
+        return !violations.isEmpty() || !errors.isEmpty() || watched.stream().anyMatch(Watched::violatingNow);
+    }
+
     /** @return one line per violation: which lock, how long it was free while waited for, and who waited */
     public List<String> violations() {
         List<String> all = new ArrayList<>(violations);
@@ -311,6 +327,7 @@ public final class LivenessMonitor implements AutoCloseable {
             w.stretchSamples++;
             w.stretchWhy = why;
             w.openStretchNanos = after - w.stretchStart;
+            w.openStretchViolates = violates(w, w.stretchStart, after);
         }
         w.lastSample = after;
     }
@@ -322,15 +339,21 @@ public final class LivenessMonitor implements AutoCloseable {
                 .collect(java.util.stream.Collectors.joining(" < ", "[", "]"));
     }
 
+    /** @return whether a stretch of {@code w} from {@code start} to {@code last} (nanoTime) violates the bound */
+    private boolean violates(Watched w, long start, long last) {
+        return last - start > boundNanos + HOPS * worstDelay(start, last) && w.stretchSamples >= 3;
+    }
+
     private void endStretch(Watched w) {
         w.openStretchNanos = 0;
+        w.openStretchViolates = false;
         if (w.stretchStart == 0) {
             return;
         }
         long length = w.lastSample - w.stretchStart;
         w.longestNanos = Math.max(w.longestNanos, length);
         long allowance = HOPS * worstDelay(w.stretchStart, w.lastSample);
-        if (length > boundNanos + allowance && w.stretchSamples >= 3) {
+        if (violates(w, w.stretchStart, w.lastSample)) {
             StringBuilder who = new StringBuilder();
             long now = System.nanoTime();
             w.waiters.forEach((t, since) -> who.append("\n    ").append(t.getName()).append(" waiting ")

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
+import io.github.relock.api.WaitingForLock;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -35,8 +37,9 @@ import org.junit.jupiter.api.Test;
  * nothing is published, and the waiter wakes as the owner. Runs of hand-offs are bounded so that
  * other clients' waiters are not starved; the fair lock hands off only to its queue's head.
  *
- * <p>The rules see a waiter "parked in the hand-off" by its stack (the engine's hand-off offer);
- * from then on the outcome of an unlock is deterministic.
+ * <p>The rules see a waiter "parked in the hand-off" by its park blocker, a
+ * {@link WaitingForLock} with its hand-off offer armed; from then on the outcome of an unlock is
+ * deterministic.
  *
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
@@ -49,12 +52,11 @@ public abstract class LocalHandoffChapter extends TckChapter {
     }
 
     /**
-     * @return whether {@code t} is parked waiting for a hand-off (its offer is armed): the engine's
-     *     blocking wait parks in a frame named {@code awaitHandoff} then
+     * @return whether {@code t} is parked waiting for a hand-off: its park blocker is a
+     *     {@link WaitingForLock} with its offer armed
      */
     static boolean parkedForHandoff(Thread t) {
-        return Arrays.stream(t.getStackTrace()).anyMatch(e -> e.getMethodName().equals("awaitHandoff")
-                && e.getClassName().startsWith("io.github.relock.core."));
+        return LockSupport.getBlocker(t) instanceof WaitingForLock w && w.handoffOffered();
     }
 
     /** A thread that takes {@code lock}, records its id, holds until told, then unlocks. */

@@ -1,16 +1,26 @@
 package io.github.relock.tck;
 
+import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
+import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 
 /**
  * The whole relock compatibility kit: the driver contract ({@link DriverTck}, whose chapters this
- * class inherits) and the engine spec (the chapters of {@link EngineSpec}, nested here too), for a
- * driver author who wants everything. A driver needs to pass {@link DriverTck}; the engine's
- * chapters do not depend on the client and relock runs them once per topology on its reference
- * driver, but a conforming driver passes them as well.
+ * class inherits) and the engine spec ({@link EngineSpec}, whose own chapters it nests as
+ * {@code EngineSpecChapters}), for a driver author who wants everything in one class. A driver needs to
+ * pass {@link DriverTck}; the engine's chapters do not depend on the client and relock runs them
+ * once per topology on its reference driver, but a conforming driver passes them as well.
+ *
+ * <p>Nothing is declared twice: the engine's chapters are declared once (in {@link EngineSpec}
+ * and the chapters it inherits), and the two chapters both kits share (21 liveness, 23 lock
+ * listeners) run once, as part of the driver contract. {@code RelockCompositionTest} in
+ * {@code verification/tck-selftest} fails if this class's rules differ from {@code DriverTck} ∪
+ * {@code EngineSpec}.
  *
  * <pre>{@code
+ * @Topologies({Kind.SINGLE, Kind.CLUSTER, Kind.SENTINEL}) // optional: one server without it
  * class MyDriverTckTest extends RelockTck {
  *     protected RedisDriverProvider provider() { return new MyDriverProvider(); }
  *     protected Object newNativeClient(RedisServer server) { return new MyClient(server.uri()); }
@@ -26,99 +36,63 @@ public abstract class RelockTck extends DriverTck {
     protected RelockTck() {
     }
 
-    /** Chapter 4: {@link LeaseWatchdogChapter}, run against this driver. */
+    /**
+     * The engine spec's chapters that the driver contract does not have ({@code EngineChapters}),
+     * run on this kit: every hook answers what the enclosing kit answers.
+     */
     @Nested
-    class LeasesAndWatchdog extends LeaseWatchdogChapter {
-        LeasesAndWatchdog() {
-            super(RelockTck.this);
+    class EngineSpecChapters extends EngineChapters {
+        EngineSpecChapters() {
         }
-    }
 
-    /** Chapter 9: {@link FairLockChapter}, run against this driver. */
-    @Nested
-    class FairLock extends FairLockChapter {
-        FairLock() {
-            super(RelockTck.this);
+        @Override
+        protected RedisDriverProvider provider() {
+            return RelockTck.this.provider();
         }
-    }
 
-    /** Chapter 11: {@link MultiLockChapter}, run against this driver. */
-    @Nested
-    class MultiAndRedLock extends MultiLockChapter {
-        MultiAndRedLock() {
-            super(RelockTck.this);
+        @Override
+        protected Object newNativeClient(RedisServer server) {
+            return RelockTck.this.newNativeClient(server);
         }
-    }
 
-    /** Chapter 13: {@link LockFamilyChapter}, run against this driver. */
-    @Nested
-    class LockFamily extends LockFamilyChapter {
-        LockFamily() {
-            super(RelockTck.this);
+        @Override
+        protected void closeNativeClient(Object nativeClient) {
+            RelockTck.this.closeNativeClient(nativeClient);
         }
-    }
 
-    /** Chapter 14: {@link ReadWriteLockChapter}, run against this driver. */
-    @Nested
-    class ReadWriteLock extends ReadWriteLockChapter {
-        ReadWriteLock() {
-            super(RelockTck.this);
+        @Override
+        public RedisServer server() {
+            return RelockTck.this.server();
         }
-    }
 
-    /** Chapter 17: {@link BadInputChapter}, run against this driver. */
-    @Nested
-    class BadInput extends BadInputChapter {
-        BadInput() {
-            super(RelockTck.this);
+        @Override
+        public Duration livenessBound() {
+            return RelockTck.this.livenessBound();
         }
-    }
 
-    /** Chapter 19: {@link ObservabilityChapter}, run against this driver. */
-    @Nested
-    class Observability extends ObservabilityChapter {
-        Observability() {
-            super(RelockTck.this);
+        @Override
+        public RedisTopology topology() {
+            return RelockTck.this.topology();
         }
-    }
 
-    /** Chapter 20: {@link LocalHandoffChapter}, run against this driver. */
-    @Nested
-    class LocalHandoff extends LocalHandoffChapter {
-        LocalHandoff() {
-            super(RelockTck.this);
+        @Override
+        protected Object newNativeClient(RedisTopology topology) {
+            return RelockTck.this.newNativeClient(topology);
         }
-    }
 
-    /** Chapter 22: {@link LostReplyChapter}, run against this driver. */
-    @Nested
-    class LostReplies extends LostReplyChapter {
-        LostReplies() {
-            super(RelockTck.this);
+        @Override
+        protected Object newNativeClient(RedisTopology topology, String user, String password) {
+            return RelockTck.this.newNativeClient(topology, user, password);
         }
-    }
 
-    /** Chapter 24: {@link SemaphoreChapter}, run against this driver. */
-    @Nested
-    class Semaphore extends SemaphoreChapter {
-        Semaphore() {
-            super(RelockTck.this);
+        @Override
+        protected Class<? extends DriverKit> kitClass() {
+            return RelockTck.this.kitClass();
         }
-    }
 
-    /** Chapter 25: {@link PermitExpirableSemaphoreChapter}, run against this driver. */
-    @Nested
-    class PermitExpirableSemaphore extends PermitExpirableSemaphoreChapter {
-        PermitExpirableSemaphore() {
-            super(RelockTck.this);
-        }
-    }
-
-    /** Chapter 26: {@link CountDownLatchChapter}, run against this driver. */
-    @Nested
-    class CountDownLatch extends CountDownLatchChapter {
-        CountDownLatch() {
-            super(RelockTck.this);
+        @Override
+        protected AutoCloseable exhaustPool(Object nativeClient, String key) {
+            return RelockTck.this.exhaustPool(nativeClient, key);
         }
     }
 }

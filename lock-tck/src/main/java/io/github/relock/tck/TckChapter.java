@@ -29,6 +29,14 @@ import org.junit.jupiter.api.BeforeEach;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 public abstract class TckChapter {
+    /**
+     * System property: {@code true} runs the kit's long loops at their full size (the root POM's
+     * {@code full} profile sets it). The default build runs each of them smaller, but at least once:
+     * rule 6.1's and 10.1's increments, rule 4.11's observation window and chapter 21's soak
+     * ({@code docs/guide/building.md}, "Longer runs").
+     */
+    public static final String LONG_LOOPS = "relock.tck.longLoops";
+
     /** The kit this chapter runs in. */
     protected final DriverKit kit;
 
@@ -61,6 +69,23 @@ public abstract class TckChapter {
         List<?> keys = (List<?>) redis("KEYS", "*");
         assertEquals(List.of(), keys.stream().filter(k -> !isRedissonTransient(String.valueOf(k))).toList(),
                 "keys left behind by the test");
+    }
+
+    /**
+     * The size of one of the kit's long loops: {@code full} with {@code -D}{@value #LONG_LOOPS}{@code =true}
+     * ({@code -Pfull}), else {@code small}.
+     *
+     * @param small the size the default build runs: still enough to catch the rule's bug
+     * @param full the size the long run uses
+     * @return the size this run uses
+     */
+    protected static int loopSize(int small, int full) {
+        return longLoops() ? full : small;
+    }
+
+    /** @return whether {@code -D}{@value #LONG_LOOPS}{@code =true} asks for the long loops at full size */
+    static boolean longLoops() {
+        return Boolean.getBoolean(LONG_LOOPS);
     }
 
     /** Keys Redisson writes fire-and-forget and removes on its own (its unlock latch). */

@@ -1,6 +1,7 @@
 package io.github.relock.driver.jedis;
 
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
@@ -35,8 +36,12 @@ interface JedisAccess {
      * broken and the pool destroys it rather than lend it to the application, whose commands would
      * read pub/sub frames as their replies. A session that ends because no channel is left gives
      * its connection back, unsubscribed.
+     *
+     * @param held told the connection before the session starts (so that a silent one can be
+     *     broken from another thread), and null when it ends; never told where this Jedis does not
+     *     let the driver hold the connection
      */
-    void subscribe(JedisPubSub pubsub, String[] channels);
+    void subscribe(JedisPubSub pubsub, String[] channels, Consumer<Connection> held);
 
     /** Closes the client or pool. */
     void close();
@@ -65,19 +70,21 @@ interface JedisAccess {
             }
 
             @Override
-            public void subscribe(JedisPubSub pubsub, String[] channels) {
+            public void subscribe(JedisPubSub pubsub, String[] channels, Consumer<Connection> held) {
                 ConnectionProvider provider = JedisVersions.provider(client);
                 if (provider == null) { // this Jedis does not let us hold the connection
                     client.subscribe(pubsub, channels);
                     return;
                 }
                 Connection c = provider.getConnection();
+                held.accept(c);
                 try {
                     pubsub.proceed(c, channels);
                 } catch (RuntimeException | Error e) {
                     c.setBroken();
                     throw e;
                 } finally {
+                    held.accept(null);
                     c.close();
                 }
             }
@@ -119,13 +126,16 @@ interface JedisAccess {
             }
 
             @Override
-            public void subscribe(JedisPubSub pubsub, String[] channels) {
+            public void subscribe(JedisPubSub pubsub, String[] channels, Consumer<Connection> held) {
                 try (Jedis j = pool.getResource()) {
+                    held.accept(j.getConnection());
                     try {
                         j.subscribe(pubsub, channels);
                     } catch (RuntimeException | Error e) {
                         j.getConnection().setBroken(); // close() then hands it back as broken: destroyed
                         throw e;
+                    } finally {
+                        held.accept(null);
                     }
                 }
             }

@@ -135,7 +135,7 @@ final class JedisCommandExecutor implements CommandExecutor {
                 ASYNC_THREADS);
         this.urgent = lane(URGENT_THREADS, URGENT_QUEUE, URGENT_THREAD_PREFIX, URGENT_THREAD_COUNT);
         this.pubsub = new SessionPubSub(PubSubTransport.classic(client), PubSubTransport.THREAD_NAME, description,
-                commandTimeout.plusSeconds(1));
+                commandTimeout.plusSeconds(1), options.pubSubProbeInterval(), commandTimeout);
     }
 
     @Override

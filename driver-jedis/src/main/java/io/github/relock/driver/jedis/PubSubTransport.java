@@ -6,6 +6,8 @@ import io.github.relock.spi.pubsub.SessionTransport;
 import io.github.relock.spi.pubsub.ShardedPubSub;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -58,9 +60,15 @@ final class PubSubTransport {
     private PubSubTransport() {
     }
 
-    /** Classic pub/sub through the client's own connection provider, or a connection borrowed from its pool. */
+    /**
+     * Classic pub/sub through the client's own connection provider, or a connection borrowed from
+     * its pool. The link pings ({@code PING} in subscribed mode, answered by a pong) and is aborted
+     * by closing its connection's socket, after marking it broken, where the driver holds that
+     * connection ({@link JedisAccess#subscribe}).
+     */
     static SessionTransport classic(JedisAccess client) {
         return events -> {
+            AtomicReference<Connection> held = new AtomicReference<>();
             JedisPubSub pubsub = new JedisPubSub() {
                 @Override
                 public void onSubscribe(String channel, int subscribedChannels) {
@@ -76,10 +84,29 @@ final class PubSubTransport {
                 public void onMessage(String channel, String message) {
                     events.message(channel, message);
                 }
+
+                @Override
+                public void onPong(String pattern) {
+                    events.pong();
+                }
             };
-            return link(initial -> client.subscribe(pubsub, initial), pubsub::subscribe, pubsub::unsubscribe,
-                    () -> pubsub.unsubscribe());
+            return link(initial -> client.subscribe(pubsub, initial, held::set), pubsub::subscribe,
+                    pubsub::unsubscribe, () -> pubsub.unsubscribe(), () -> {
+                        if (held.get() == null) {
+                            return false; // a connection the driver cannot break
+                        }
+                        pubsub.ping();
+                        return true;
+                    }, () -> breakConnection(held.get()));
         };
+    }
+
+    /** Marks {@code c} broken (a pool destroys it) and closes its socket, so that its reader throws. */
+    static void breakConnection(Connection c) {
+        if (c != null) {
+            c.setBroken();
+            c.disconnect();
+        }
     }
 
     /**
@@ -118,7 +145,7 @@ final class PubSubTransport {
                     c.setBroken(); // never back into the pool: it may still be subscribed
                     c.close();
                 }
-            }, pubsub::ssubscribe, pubsub::sunsubscribe, () -> pubsub.sunsubscribe());
+            }, pubsub::ssubscribe, pubsub::sunsubscribe, () -> pubsub.sunsubscribe(), () -> false, () -> { });
         };
     }
 
@@ -182,8 +209,19 @@ final class PubSubTransport {
      * Redis error reply it throws becomes {@link RedisErrorException}, the rest passes.
      */
     private static SessionTransport.Link link(Consumer<String[]> run, Consumer<String[]> subscribe,
-                                              Consumer<String[]> unsubscribe, Runnable unsubscribeAll) {
+                                              Consumer<String[]> unsubscribe, Runnable unsubscribeAll,
+                                              BooleanSupplier ping, Runnable abort) {
         return new SessionTransport.Link() {
+            @Override
+            public boolean ping() {
+                return ping.getAsBoolean();
+            }
+
+            @Override
+            public void abort() {
+                abort.run();
+            }
+
             @Override
             public void run(List<String> initial) {
                 try {

@@ -1,18 +1,13 @@
 package io.github.relock.driver.jedis;
 
-import io.github.relock.tck.fixtures.RedisCluster;
-import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.Topologies;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 
-/** Runs the whole relock kit against the reference driver (Jedis) on a 3-master, 3-replica Redis Cluster. */
+/**
+ * {@link JedisTckTest} on the kit's 3-master, 3-replica Redis Cluster with a
+ * {@code RedisClusterClient}: the same kit class with another topology group, split off only so
+ * that the test forks run the groups side by side.
+ */
+@Topologies(Kind.CLUSTER)
 class JedisClusterTckTest extends JedisTckTest {
-
-    @Override
-    public RedisTopology topology() {
-        return RedisCluster.shared();
-    }
-
-    @Override
-    protected Object newNativeClient(RedisTopology topology) {
-        return JedisTopologies.client(topology);
-    }
 }

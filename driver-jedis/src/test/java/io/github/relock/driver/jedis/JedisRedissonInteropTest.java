@@ -1,11 +1,18 @@
 package io.github.relock.driver.jedis;
 
 import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.redisson.RedissonTck;
 import redis.clients.jedis.RedisClient;
 
-/** Runs the kit's Redisson interop chapter (relock-tck-redisson) against the Jedis driver. */
+/**
+ * Runs the kit's Redisson interop chapter (relock-tck-redisson) against the Jedis driver on every
+ * topology: a {@code RedisClient}, a {@code RedisClusterClient} and a {@code RedisSentinelClient}.
+ */
+@Topologies({Kind.SINGLE, Kind.CLUSTER, Kind.SENTINEL})
 class JedisRedissonInteropTest extends RedissonTck {
 
     @Override
@@ -19,7 +26,12 @@ class JedisRedissonInteropTest extends RedissonTck {
     }
 
     @Override
+    protected Object newNativeClient(RedisTopology topology) {
+        return JedisTopologies.client(topology);
+    }
+
+    @Override
     protected void closeNativeClient(Object nativeClient) {
-        ((RedisClient) nativeClient).close();
+        JedisTopologies.close(nativeClient);
     }
 }

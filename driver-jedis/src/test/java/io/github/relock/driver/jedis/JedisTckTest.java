@@ -1,17 +1,24 @@
 package io.github.relock.driver.jedis;
 
 import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.RelockTck;
+import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
-import io.github.relock.tck.RelockTck;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 
 /**
- * Runs the whole relock kit ({@link RelockTck}: the driver contract and the engine spec) against
- * the Jedis driver, relock's reference driver, on the pooled single-node client of the Jedis on
- * the class path ({@link JedisTopologies#pooled}), so the {@code jedis-*} profiles run it too.
- * The engine spec runs once per topology on Jedis: here, on the cluster
- * ({@link JedisClusterTckTest}) and under Sentinel ({@link JedisSentinelEngineSpecTest}).
+ * Runs the whole relock kit ({@link RelockTck}: the driver contract and the engine spec, each
+ * chapter once) against the Jedis driver, relock's reference driver, on one server and under
+ * Sentinel: the pooled single-node client of the Jedis on the class path
+ * ({@link JedisTopologies#pooled}, so the {@code jedis-*} profiles run it too) and a
+ * {@code RedisSentinelClient} ({@link JedisTopologies#client}). {@link JedisClusterTckTest} runs it
+ * on the cluster, in a class of its own so that the test forks share the work (one class would
+ * run the three topologies, about nine minutes, in one fork); {@link JedisRedissonInteropTest} runs
+ * the Redisson interop chapter, and {@link JedisClassicTckTest} the driver contract on Jedis'
+ * classic pools.
  */
+@Topologies({Kind.SINGLE, Kind.SENTINEL})
 class JedisTckTest extends RelockTck {
 
     @Override
@@ -24,19 +31,25 @@ class JedisTckTest extends RelockTck {
         return JedisTopologies.pooled(server);
     }
 
-    /** Closes any Jedis client or pool; the subclasses rely on it. */
+    @Override
+    protected Object newNativeClient(RedisTopology topology) {
+        return topology instanceof RedisServer server ? JedisTopologies.pooled(server) : JedisTopologies.client(topology);
+    }
+
     @Override
     protected void closeNativeClient(Object nativeClient) {
         JedisTopologies.close(nativeClient);
     }
 
+    /** The kits do not log in under Sentinel: {@link JedisTopologies#clientAs} answers null there. */
     @Override
     protected Object newNativeClient(RedisTopology topology, String user, String password) {
         return JedisTopologies.clientAs(topology, user, password);
     }
 
+    /** A pool of one server or of a cluster's node; none under Sentinel (its rules skip there, as before). */
     @Override
     protected AutoCloseable exhaustPool(Object nativeClient, String key) {
-        return JedisTopologies.exhaust(nativeClient, key);
+        return topology().kind() == Kind.SENTINEL ? null : JedisTopologies.exhaust(nativeClient, key);
     }
 }

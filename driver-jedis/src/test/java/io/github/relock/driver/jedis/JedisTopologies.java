@@ -14,6 +14,9 @@ import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisSentinelPool;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
@@ -26,18 +29,34 @@ final class JedisTopologies {
     private JedisTopologies() {
     }
 
+    /**
+     * @param topology one server, a cluster or a Sentinel deployment
+     * @return the client of Jedis 7+ for it: a {@code RedisClient}, {@code RedisClusterClient} or
+     *     {@code RedisSentinelClient} (made in {@link Jedis7}, so that Jedis 6 loads this class)
+     */
     static UnifiedJedis client(RedisTopology topology) {
+        return Jedis7.client(topology);
+    }
+
+    /**
+     * @param topology one server, a cluster or a Sentinel deployment
+     * @return Jedis' classic client for it, API every Jedis from 6.0 to 8.x has: a {@link JedisPool}
+     *     (what Spring Data Redis' {@code JedisConnectionFactory} holds: every call borrows a
+     *     {@code Jedis}), a {@link JedisCluster}, or a {@link JedisSentinelPool}
+     */
+    static Object classic(RedisTopology topology) {
         if (topology instanceof RedisCluster cluster) {
             Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
                     .collect(Collectors.toSet());
-            return RedisClusterClient.create(seeds);
+            return new JedisCluster(seeds);
         }
         if (topology instanceof RedisSentinelGroup group) {
-            Set<HostAndPort> sentinels = group.sentinels().stream().map(s -> new HostAndPort(s.host(), s.port()))
+            Set<String> sentinels = group.sentinels().stream().map(s -> s.host() + ":" + s.port())
                     .collect(Collectors.toSet());
-            return RedisSentinelClient.builder().masterName(RedisSentinelGroup.MASTER_NAME).sentinels(sentinels).build();
+            return new JedisSentinelPool(RedisSentinelGroup.MASTER_NAME, sentinels);
         }
-        return RedisClient.create(((RedisServer) topology).uri());
+        RedisServer server = (RedisServer) topology;
+        return new JedisPool(server.host(), server.port());
     }
 
     /**
@@ -80,8 +99,27 @@ final class JedisTopologies {
         return null;
     }
 
-    /** Names Jedis 7's builder API: loaded only on a cluster, so the jedis-6.0 profile never verifies it. */
+    /**
+     * Names Jedis 7's clients and builder API: loaded only when a kit makes one of them, so the
+     * jedis-6.0 profile, which runs the kits on one server and the classic clients, never verifies
+     * it (the verifier of a class that returns a {@code RedisClusterClient} as a
+     * {@code UnifiedJedis} loads {@code RedisClusterClient}, which Jedis 6 lacks).
+     */
     private static final class Jedis7 {
+        static UnifiedJedis client(RedisTopology topology) {
+            if (topology instanceof RedisCluster cluster) {
+                Set<HostAndPort> seeds = cluster.uris().stream().map(u -> new HostAndPort(u.getHost(), u.getPort()))
+                        .collect(Collectors.toSet());
+                return RedisClusterClient.create(seeds);
+            }
+            if (topology instanceof RedisSentinelGroup group) {
+                Set<HostAndPort> sentinels = group.sentinels().stream().map(s -> new HostAndPort(s.host(), s.port()))
+                        .collect(Collectors.toSet());
+                return RedisSentinelClient.builder().masterName(RedisSentinelGroup.MASTER_NAME).sentinels(sentinels).build();
+            }
+            return RedisClient.create(((RedisServer) topology).uri());
+        }
+
         static UnifiedJedis clusterClient(Set<HostAndPort> seeds, JedisClientConfig config) {
             return RedisClusterClient.builder().nodes(seeds).clientConfig(config).build();
         }

@@ -118,7 +118,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
         this.ownedClient = owned ? client : null;
         this.timer = new CommandTimer(client.getResources(), timeout);
         this.pubSubs = new ConnectionPubSub(events -> new PubSubTransport(pubSub, target, events), target, timeout,
-                capabilities.contains(Capability.SHARDED_PUBSUB));
+                capabilities.contains(Capability.SHARDED_PUBSUB), options.pubSubProbeInterval());
     }
 
     /**

@@ -95,7 +95,8 @@ public final class LettuceDriverProvider implements RedisDriverProvider {
         RedisClient client = RedisClient.create(redisUri);
         try {
             client.setOptions(ClientOptions.builder()
-                    .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                    // TCP keepalive: a flow that a NAT dropped is found even where relock's PING is off
+                    .socketOptions(SocketOptions.builder().connectTimeout(timeout).keepAlive(KEEPALIVE).build())
                     .build());
             return LettuceCommandExecutor.forClient(client, options, true, shown);
         } catch (RuntimeException e) {
@@ -106,6 +107,10 @@ public final class LettuceDriverProvider implements RedisDriverProvider {
             throw new RedisUnavailableException("cannot connect to " + shown + ": " + e.getMessage(), e);
         }
     }
+
+    /** Probes an idle connection after 60 s, then every 10 s; 3 unanswered probes close it. */
+    private static final SocketOptions.KeepAliveOptions KEEPALIVE = SocketOptions.KeepAliveOptions.builder().enable()
+            .idle(Duration.ofSeconds(60)).interval(Duration.ofSeconds(10)).count(3).build();
 
     @Override
     public String toString() {

@@ -177,6 +177,22 @@ final class PubSubTransport implements ConnectionTransport {
         return null;
     }
 
+    /** @return null where the connection cannot be broken ({@link LettuceChannels}): it is not probed */
+    @Override
+    public CompletableFuture<Void> ping() {
+        if (LettuceChannels.endpoint(pubSub) == null) {
+            return null;
+        }
+        return Errors.translated(pubSub.async().ping(), () -> "PING on the pub/sub connection to " + target)
+                .thenAccept(pong -> { });
+    }
+
+    /** Closes the connection's channel but not the connection: Lettuce's watchdog reconnects and resubscribes. */
+    @Override
+    public void reconnect() {
+        LettuceChannels.disconnect(pubSub);
+    }
+
     /** Detaches from and closes the pub/sub connection. Idempotent, as Lettuce's calls are. */
     @Override
     public void close() {

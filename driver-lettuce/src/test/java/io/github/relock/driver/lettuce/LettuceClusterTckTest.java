@@ -1,13 +1,13 @@
 package io.github.relock.driver.lettuce;
 
-import io.github.relock.tck.fixtures.RedisCluster;
-import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.Topologies;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 
-/** {@link LettuceTckTest} on a 3-master, 3-replica Redis Cluster. */
+/**
+ * {@link LettuceTckTest} on the kit's 3-master, 3-replica Redis Cluster with a
+ * {@code RedisClusterClient}: the same kit class with another topology group, split off only so
+ * that the test forks run the groups side by side.
+ */
+@Topologies(Kind.CLUSTER)
 class LettuceClusterTckTest extends LettuceTckTest {
-
-    @Override
-    public RedisTopology topology() {
-        return RedisCluster.shared();
-    }
 }

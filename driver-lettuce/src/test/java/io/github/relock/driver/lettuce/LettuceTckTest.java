@@ -1,18 +1,23 @@
 package io.github.relock.driver.lettuce;
 
 import io.github.relock.spi.RedisDriverProvider;
+import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 import io.github.relock.tck.redisson.RedissonDriverTck;
 import io.lettuce.core.AbstractRedisClient;
 
 /**
  * Runs the driver contract kit and the Redisson interop rules where the driver matters
- * ({@link RedissonDriverTck}) against the Lettuce driver on a standalone {@code RedisClient}; the
- * subclasses change only the topology. The engine spec runs once per topology on the reference
- * driver (Jedis); {@code -Pfull} runs it here too ({@link LettuceEngineSpecTest}), and the whole
- * interop chapter ({@link LettuceRedissonInteropTest}).
+ * ({@link RedissonDriverTck}) against the Lettuce driver on one server and under Sentinel, with
+ * the {@code RedisClient} an application would make for each ({@link LettuceTopologies#client});
+ * {@link LettuceClusterTckTest} runs it on the cluster, in a class of its own so that the test
+ * forks share the work (one class would run all three topologies in one fork, about 110 s
+ * longer). The engine spec and the whole interop chapter run once per topology on the reference
+ * driver (Jedis); {@code -Pfull} runs them here too ({@link LettuceEngineSpecTest}).
  */
+@Topologies({Kind.SINGLE, Kind.SENTINEL})
 class LettuceTckTest extends RedissonDriverTck {
 
     @Override

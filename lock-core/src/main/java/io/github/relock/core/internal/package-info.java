@@ -7,7 +7,7 @@
  *   <li>{@code observe}: events to the listener SPI and JFR;</li>
  *   <li>{@code protocol}: each lock type's calls on the wire, each with its reply decoder and a
  *       typed outcome ({@code Acquire}, {@code Release});</li>
- *   <li>{@code run}: the script runner, sync and async, NOSCRIPT fallback, replica sync;</li>
+ *   <li>{@code run}: the script runner, blocking and async, NOSCRIPT fallback, replica sync;</li>
  *   <li>{@code hold}: the registry of holds, the single owner of hold state, and the watchdog
  *       that renews them;</li>
  *   <li>{@code wait}: the one wait machine, its two runners (blocking, async), the channels and

@@ -1,5 +1,6 @@
 package io.github.relock.spi.pubsub;
 
+import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.ConnectionListener;
@@ -84,6 +85,14 @@ import java.util.function.Function;
  * {@code SSUBSCRIBE} is carried after it; so it is ignored, rather than answered with a
  * resubscribe and a wake-up of every waiter.
  *
+ * <h2>Probes</h2>
+ * A pub/sub connection only reads, so a flow that a NAT or load balancer dropped without a reset
+ * would look subscribed forever, and the client would never reconnect. So, while any channel is
+ * wanted and the transport can {@linkplain ConnectionTransport#ping() ping}, a {@code PING} is sent
+ * every probe interval (on the timer thread, one at a time); one not answered within the timeout
+ * makes the transport {@linkplain ConnectionTransport#reconnect() reconnect}, and the reconnect is
+ * handled as above. A lost connection is so noticed within the interval plus the timeout.
+ *
  * <p>Thread-safety: safe for use by several threads. Listeners are called on the transport's
  * threads without the lock held; futures are completed, and core told, after the lock is released
  * (a {@link java.util.concurrent.locks.ReentrantLock}, so a virtual thread never pins).
@@ -96,6 +105,7 @@ public final class ConnectionPubSub implements AutoCloseable {
     private final String description;
     private final Duration timeout;
     private final boolean shardedSupported;
+    private final Duration probeInterval;
     private final ScheduledThreadPoolExecutor timer;
     private final DeferringLock lock = new DeferringLock();
     /** The wanted subscription per classic channel; written under the lock, read without it to dispatch. */
@@ -110,6 +120,12 @@ public final class ConnectionPubSub implements AutoCloseable {
     /** Counts reconnects; only the latest one's resubscribe tells core. */
     private int reconnects;
     private boolean closed;
+    /** The periodic probe, while channels are wanted; null otherwise. */
+    private ScheduledFuture<?> probing;
+    /** A PING is in flight. */
+    private boolean pinging;
+    /** The transport cannot ping, or Redis refused a PING: never probe again. */
+    private boolean unprobed;
 
     /**
      * Opens the transport at once (with the events it reports to); starts no thread until the first
@@ -123,7 +139,24 @@ public final class ConnectionPubSub implements AutoCloseable {
      */
     public ConnectionPubSub(Function<ConnectionTransport.Events, ConnectionTransport> open, String description,
                             Duration timeout, boolean shardedSupported) {
+        this(open, description, timeout, shardedSupported, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #ConnectionPubSub(Function, String, Duration, boolean)}, and probes the connection
+     * as the class comment says.
+     *
+     * @param probeInterval how often a {@code PING} is sent while channels are subscribed
+     *     ({@link io.github.relock.spi.DriverOptions#pubSubProbeInterval()}); zero: never. It is
+     *     answered within {@code timeout}, or the transport reconnects
+     */
+    public ConnectionPubSub(Function<ConnectionTransport.Events, ConnectionTransport> open, String description,
+                            Duration timeout, boolean shardedSupported, Duration probeInterval) {
         Objects.requireNonNull(open, "open");
+        this.probeInterval = Objects.requireNonNull(probeInterval, "probeInterval");
+        if (probeInterval.isNegative()) {
+            throw new IllegalArgumentException("probeInterval must not be negative, was " + probeInterval);
+        }
         this.description = Objects.requireNonNull(description, "description");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
@@ -177,6 +210,7 @@ public final class ConnectionPubSub implements AutoCloseable {
             }
             Sub sub = new Sub(channel, sharded, listener);
             wanted.put(channel, sub);
+            startProbingLocked();
             String what = command("SUBSCRIBE", channel, sharded);
             within(send(true, channel, sharded), what).whenComplete((v, failure) -> subscribed(sub, failure, what));
             return sub.subscribed;
@@ -375,6 +409,83 @@ public final class ConnectionPubSub implements AutoCloseable {
                     LOG.log(Level.DEBUG, "undoing the resubscribe of '" + channel + "' not confirmed: " + failure);
                 }
             });
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- probes
+
+    /** Under the lock: probes every interval from now, unless probing is off or already under way. */
+    private void startProbingLocked() {
+        if (probing == null && !unprobed && !probeInterval.isZero()) {
+            long every = probeInterval.toNanos();
+            try {
+                probing = timer.scheduleWithFixedDelay(this::probe, every, every, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException closedMeanwhile) {
+                // nothing to probe any more
+            }
+        }
+    }
+
+    /** Under the lock: no more probes until the next subscribe (so the timer thread can end). */
+    private void stopProbingLocked() {
+        if (probing != null) {
+            probing.cancel(false);
+            probing = null;
+        }
+    }
+
+    /** Timer thread: a PING, unless one is in flight; none while nothing is wanted. */
+    private void probe() {
+        lock.lock();
+        try {
+            if (closed || pinging) {
+                return;
+            }
+            if (classic.isEmpty() && sharded.isEmpty()) {
+                stopProbingLocked();
+                return;
+            }
+            CompletableFuture<Void> pong;
+            try {
+                pong = transport.ping();
+            } catch (RuntimeException e) {
+                pong = CompletableFuture.failedFuture(e);
+            }
+            if (pong == null) {
+                unprobed = true;
+                stopProbingLocked();
+                return;
+            }
+            pinging = true;
+            String what = "PING on the pub/sub connection of " + description;
+            within(pong, what).whenComplete((v, failure) -> pinged(failure, what));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The probe's PING was answered ({@code failure == null}), or failed, or timed out: then the transport reconnects. */
+    private void pinged(Throwable failure, String what) {
+        lock.lock();
+        try {
+            pinging = false;
+            if (failure == null || closed) {
+                return;
+            }
+            RuntimeException typed = PubSubs.typed(failure, what);
+            if (typed instanceof RedisErrorException) { // the server is there, and refuses PING here
+                LOG.log(Level.DEBUG, what + " refused; the connection is not probed any more: " + typed);
+                unprobed = true;
+                stopProbingLocked();
+                return;
+            }
+            LOG.log(Level.WARNING, "pub/sub connection of relock on " + description + " did not answer a PING within "
+                    + timeout.toMillis() + " ms (" + typed.getMessage() + "); breaking it so that it reconnects");
+            transport.reconnect();
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "breaking the silent pub/sub connection of " + description + " failed", e);
         } finally {
             lock.unlock();
         }

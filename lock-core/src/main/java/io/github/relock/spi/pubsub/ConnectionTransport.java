@@ -43,6 +43,27 @@ public interface ConnectionTransport extends AutoCloseable {
      */
     CompletableFuture<Void> unsubscribe(String channel, boolean sharded);
 
+    /**
+     * Sends {@code PING} on the pub/sub connection. {@link ConnectionPubSub} probes the connection
+     * so while channels are subscribed, and calls {@link #reconnect()} when the answer does not
+     * come within its timeout: a connection that only reads never learns that a NAT or load
+     * balancer dropped its flow.
+     *
+     * @return completes when Redis answered; null when this transport cannot ping or cannot
+     *     {@link #reconnect()} (the default): the connection is then never probed
+     */
+    default CompletableFuture<Void> ping() {
+        return null;
+    }
+
+    /**
+     * Breaks the pub/sub connection without closing the transport, so that the client opens a new
+     * one and resubscribes by itself, and {@link Events#reconnected()} follows. Called on a
+     * transport whose {@link #ping()} went unanswered; the default does nothing.
+     */
+    default void reconnect() {
+    }
+
     /** Closes the pub/sub connection; no event is reported after it returns. Idempotent. */
     @Override
     void close();

@@ -17,6 +17,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Consumer;
@@ -69,11 +72,29 @@ import java.util.function.Consumer;
  * {@link ConnectionListener#onReconnect()}. When Redis answers but refuses that resubscribe (an
  * error reply, e.g. an ACL tightened while the link was down), core is told at once as well, once
  * per outage: no session may confirm every channel for a long time, and their waiters would sleep
- * until their leases ran out. Sharded ({@link ShardedPubSub}'s node multiplexers),
+ * until their leases ran out. Redis refuses a command of several channels whole when it refuses
+ * one of them, so once it refused one, every channel goes in its own command from then on; the
+ * error reply answers the oldest command in flight ({@link Op#command} numbers them), so even a
+ * link that ends its session at an error reply (Jedis' loop) tells which command was refused. A
+ * refused channel whose subscription Redis had confirmed before stays wanted but is held back
+ * (100 ms doubling to 10 s) so that no session keeps asking for it, and every other channel is
+ * heard again. Sharded ({@link ShardedPubSub}'s node multiplexers),
  * the confirmed channels are instead detached and handed back, as are channels the server
  * unsubscribes on its own (a {@code sunsubscribe} push when a slot moves): their node may no
- * longer own them, so the router routes them again. A silently dead network is noticed only when
- * the operating system reports the socket broken (Jedis sets no read timeout on pub/sub).
+ * longer own them, so the router routes them again.
+ *
+ * <h2>Probes</h2>
+ * A pub/sub connection only reads, so a flow that a NAT or load balancer dropped without a reset
+ * looks subscribed forever (Jedis sets no read timeout on pub/sub). So, when the transport's link
+ * can {@linkplain SessionTransport.Link#ping() ping}, an {@code ACTIVE} session sends {@code PING}
+ * every probe interval, on one daemon thread ({@code <threadName>-probe}); when its pong has not
+ * come within the probe timeout (the command timeout), the link is
+ * {@linkplain SessionTransport.Link#abort() aborted}, and the session ends as a broken one does
+ * (so is a {@code STARTING} one whose first confirmation has not come within the interval plus
+ * the timeout: the drop may have swallowed it):
+ * a new session after the back-off, then {@link ConnectionListener#onReconnect()}. A lost link is
+ * so noticed within the interval plus the timeout. A {@code DRAINING} session sends none: a pong
+ * after the last channel's confirmation would be left unread on a pooled connection.
  *
  * <p>Thread-safety: safe for use by several threads. Listeners are called on the reader thread
  * without the lock held; sends from caller threads hold the lock (a
@@ -81,6 +102,8 @@ import java.util.function.Consumer;
  */
 public final class SessionPubSub implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SessionPubSub.class.getName());
+    /** The longest a channel whose resubscribe Redis refused is held back before it is sent again. */
+    private static final long MAX_HOLD_MS = 10_000;
 
     private enum State { IDLE, STARTING, ACTIVE, DRAINING, CLOSED }
 
@@ -89,11 +112,14 @@ public final class SessionPubSub implements AutoCloseable {
     /** A command sent for one channel, waiting for its confirmation. */
     private static final class Op {
         final Kind kind;
+        /** Which command carried it (numbered as sent): Redis answers commands in order. */
+        final long command;
         /** SUB: subscriptions to confirm; UNSUB: subscriptions whose unsubscribe it completes. */
         final List<Sub> subscriptions = new ArrayList<>(1);
 
-        Op(Kind kind) {
+        Op(Kind kind, long command) {
             this.kind = kind;
+            this.command = command;
         }
     }
 
@@ -103,6 +129,19 @@ public final class SessionPubSub implements AutoCloseable {
         final List<Sub> retiring = new ArrayList<>(1);
         boolean serverSubscribed;
         final ArrayDeque<Op> inFlight = new ArrayDeque<>(2);
+        /** A confirmed channel whose resubscribe Redis refused is not sent before this ({@code nanoTime}; 0: none). */
+        long heldUntil;
+        /** Refused resubscribes in a row, for the hold's back-off. */
+        int refusals;
+
+        boolean held(long now) {
+            return heldUntil != 0 && now - heldUntil < 0;
+        }
+
+        /** @return whether a session should subscribe it now: wanted and not held back */
+        boolean sendable(long now) {
+            return current != null && !held(now);
+        }
 
         boolean idle() {
             return current == null && retiring.isEmpty() && inFlight.isEmpty() && !serverSubscribed;
@@ -117,6 +156,10 @@ public final class SessionPubSub implements AutoCloseable {
     private final boolean oneSlotPerCommand;
     /** Sharded: told (after the lock is released) of confirmed channels the server dropped. */
     private final Consumer<List<String>> onLost;
+    /** Sends the probes and checks their deadlines; null when probing is off. */
+    private final ScheduledThreadPoolExecutor probes;
+    private final Duration probeInterval;
+    private final Duration probeTimeout;
     private final DeferringLock lock = new DeferringLock();
     private final Condition wakeReader = lock.newCondition();
     /** Read without the lock by the reader to dispatch messages. */
@@ -133,6 +176,10 @@ public final class SessionPubSub implements AutoCloseable {
     private boolean refusalTold;
     private int failures;
     private long backoffUntilNanos;
+    /** Redis refused a command of several channels: from now on each channel goes in its own command. */
+    private boolean oneChannelPerCommand;
+    /** Numbers the commands sent, for {@link Op#command}. */
+    private long commandsSent;
 
     /**
      * A classic pub/sub multiplexer: a broken connection is reopened on the same transport and
@@ -146,7 +193,21 @@ public final class SessionPubSub implements AutoCloseable {
      *     time after interrupting it)
      */
     public SessionPubSub(SessionTransport transport, String threadName, String description, Duration stopTimeout) {
-        this(transport, threadName, description, stopTimeout, false, null);
+        this(transport, threadName, description, stopTimeout, Duration.ZERO, Duration.ZERO, false, null);
+    }
+
+    /**
+     * As {@link #SessionPubSub(SessionTransport, String, String, Duration)}, and probes each
+     * session's link as the class comment says.
+     *
+     * @param probeInterval how often an active session sends {@code PING}
+     *     ({@link io.github.relock.spi.DriverOptions#pubSubProbeInterval()}); zero: never
+     * @param probeTimeout how long a {@code PING} may wait for its pong before the link is aborted
+     *     ({@link io.github.relock.spi.DriverOptions#commandTimeout()})
+     */
+    public SessionPubSub(SessionTransport transport, String threadName, String description, Duration stopTimeout,
+                         Duration probeInterval, Duration probeTimeout) {
+        this(transport, threadName, description, stopTimeout, probeInterval, probeTimeout, false, null);
     }
 
     /**
@@ -156,13 +217,27 @@ public final class SessionPubSub implements AutoCloseable {
      *     detached from this multiplexer and handed to it, to subscribe elsewhere
      */
     SessionPubSub(SessionTransport transport, String threadName, String description, Duration stopTimeout,
-                  boolean oneSlotPerCommand, Consumer<List<String>> onLost) {
+                  Duration probeInterval, Duration probeTimeout, boolean oneSlotPerCommand,
+                  Consumer<List<String>> onLost) {
         this.transport = Objects.requireNonNull(transport, "transport");
         this.threadName = Objects.requireNonNull(threadName, "threadName");
         this.description = Objects.requireNonNull(description, "description");
         this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
         this.oneSlotPerCommand = oneSlotPerCommand;
         this.onLost = onLost;
+        this.probeInterval = Objects.requireNonNull(probeInterval, "probeInterval");
+        this.probeTimeout = Objects.requireNonNull(probeTimeout, "probeTimeout");
+        if (probeInterval.isNegative() || (!probeInterval.isZero() && (probeTimeout.isNegative() || probeTimeout.isZero()))) {
+            throw new IllegalArgumentException("probeInterval must not be negative and probeTimeout must be positive, were "
+                    + probeInterval + " and " + probeTimeout);
+        }
+        if (probeInterval.isZero()) {
+            this.probes = null;
+        } else {
+            this.probes = PubSubs.timer(threadName + "-probe");
+            probes.setKeepAliveTime(10, TimeUnit.SECONDS);
+            probes.allowCoreThreadTimeOut(true);
+        }
     }
 
     /** See {@link io.github.relock.spi.CommandExecutor#setConnectionListener}. */
@@ -239,26 +314,28 @@ public final class SessionPubSub implements AutoCloseable {
         List<String> toSub = new ArrayList<>();
         List<String> toUnsub = new ArrayList<>();
         int remaining = 0;
+        long now = System.nanoTime();
         for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
             ChannelState cs = e.getValue();
             boolean wanted = cs.current != null;
-            if (wanted && !cs.serverSubscribed) {
+            if (wanted && !cs.serverSubscribed && !cs.held(now)) {
                 toSub.add(e.getKey());
             } else if (!wanted && cs.serverSubscribed) {
                 toUnsub.add(e.getKey());
             }
-            if (wanted) {
-                remaining++;
+            if (wanted && (cs.serverSubscribed || !cs.held(now))) {
+                remaining++; // a held one is not on the server: it does not keep the session open
             }
         }
         Session s = session;
         try {
             for (List<String> group : commands(toSub)) {
                 s.link.subscribe(group);
+                long command = ++commandsSent;
                 for (String c : group) {
                     ChannelState cs = channels.get(c);
                     cs.serverSubscribed = true;
-                    cs.inFlight.add(new Op(Kind.SUB));
+                    cs.inFlight.add(new Op(Kind.SUB, command));
                 }
             }
             if (!toUnsub.isEmpty() && remaining == 0) {
@@ -266,10 +343,11 @@ public final class SessionPubSub implements AutoCloseable {
             }
             for (List<String> group : commands(toUnsub)) {
                 s.link.unsubscribe(group);
+                long command = ++commandsSent;
                 for (String c : group) {
                     ChannelState cs = channels.get(c);
                     cs.serverSubscribed = false;
-                    cs.inFlight.add(new Op(Kind.UNSUB));
+                    cs.inFlight.add(new Op(Kind.UNSUB, command));
                 }
             }
         } catch (RuntimeException sendFailed) {
@@ -282,10 +360,19 @@ public final class SessionPubSub implements AutoCloseable {
         pruneLocked();
     }
 
-    /** @return the channels as the commands that carry them: one, or (sharded) one per hash slot */
+    /**
+     * @return the channels as the commands that carry them: one, or (sharded) one per hash slot;
+     *     one per channel once Redis refused a command of several (it refuses the whole command
+     *     when it refuses one channel, e.g. an ACL that no longer grants it)
+     */
     private List<List<String>> commands(List<String> channelsToSend) {
         if (channelsToSend.isEmpty()) {
             return List.of();
+        }
+        if (oneChannelPerCommand) {
+            List<List<String>> single = new ArrayList<>(channelsToSend.size());
+            channelsToSend.forEach(c -> single.add(List.of(c)));
+            return single;
         }
         return oneSlotPerCommand ? PubSubs.bySlot(channelsToSend) : List.of(channelsToSend);
     }
@@ -338,10 +425,12 @@ public final class SessionPubSub implements AutoCloseable {
             List<String> initial;
             lock.lock();
             try {
-                while (state != State.CLOSED && (wantedCountLocked() == 0 || System.nanoTime() < backoffUntilNanos)) {
+                while (state != State.CLOSED && (sendableCountLocked() == 0 || System.nanoTime() < backoffUntilNanos)) {
                     if (wantedCountLocked() == 0) {
                         reconnecting = false; // nobody waits for channels: nothing to tell core
                         wakeReader.await();
+                    } else if (sendableCountLocked() == 0) {
+                        wakeReader.awaitNanos(holdEndLocked() - System.nanoTime()); // only held-back channels
                     } else {
                         wakeReader.awaitNanos(backoffUntilNanos - System.nanoTime());
                     }
@@ -352,9 +441,11 @@ public final class SessionPubSub implements AutoCloseable {
                 s = new Session();
                 session = s;
                 state = State.STARTING;
+                startDeadlineLocked(s);
                 List<String> wanted = new ArrayList<>();
+                long now = System.nanoTime();
                 for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
-                    if (e.getValue().current != null) {
+                    if (e.getValue().sendable(now)) {
                         wanted.add(e.getKey());
                     }
                 }
@@ -364,10 +455,11 @@ public final class SessionPubSub implements AutoCloseable {
                 // Sharded: the session opens with the first slot's channels; reconcileLocked sends
                 // the others when it becomes ACTIVE, one command per slot.
                 initial = commands(wanted).get(0);
+                long command = ++commandsSent;
                 for (String c : initial) {
                     ChannelState cs = channels.get(c);
                     cs.serverSubscribed = true;
-                    cs.inFlight.add(new Op(Kind.SUB));
+                    cs.inFlight.add(new Op(Kind.SUB, command));
                 }
                 attachFuturesLocked();
             } catch (InterruptedException e) {
@@ -396,9 +488,100 @@ public final class SessionPubSub implements AutoCloseable {
         return n;
     }
 
+    private int sendableCountLocked() {
+        int n = 0;
+        long now = System.nanoTime();
+        for (ChannelState cs : channels.values()) {
+            if (cs.sendable(now)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** @return when the first held-back channel may be sent again ({@code nanoTime}); now when none is held */
+    private long holdEndLocked() {
+        long now = System.nanoTime();
+        long end = 0;
+        boolean any = false;
+        for (ChannelState cs : channels.values()) {
+            if (cs.current != null && cs.held(now) && (!any || cs.heldUntil - end < 0)) {
+                end = cs.heldUntil;
+                any = true;
+            }
+        }
+        return any ? end : now;
+    }
+
+    /**
+     * Under the lock: Redis refused resubscribing {@code channel}, whose subscription it had
+     * confirmed before (an ACL tightened meanwhile). It stays wanted but is not sent for a while
+     * (100 ms doubling to {@value #MAX_HOLD_MS} ms), so that a session never keeps asking for what
+     * is refused; then the next session or reconcile sends it again, and the probe timer, when
+     * there is one, reconciles at the hold's end.
+     */
+    private void holdLocked(String channel, ChannelState cs) {
+        long delayMs = Math.min(MAX_HOLD_MS, 100L << Math.min(cs.refusals, 10));
+        cs.refusals++;
+        cs.heldUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs);
+        if (cs.heldUntil == 0) {
+            cs.heldUntil = 1;
+        }
+        LOG.log(Level.DEBUG, "resubscribing '" + channel + "' on " + description + " refused; tried again in "
+                + delayMs + " ms");
+        if (probes != null) {
+            try {
+                probes.schedule(() -> {
+                    lock.lock();
+                    try {
+                        if (state == State.ACTIVE) {
+                            reconcileLocked();
+                        } else {
+                            wakeReader.signalAll();
+                        }
+                    } finally {
+                        lock.unlock();
+                    }
+                }, delayMs, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closedMeanwhile) {
+                // closed: nothing to retry
+            }
+        }
+    }
+
+    /**
+     * Under the lock, when a session ended with an error reply (a link that cannot read on after
+     * one): Redis answers in order, so the reply answers the oldest command still in flight.
+     *
+     * @return that command's channels, or empty when it is no subscribe (nothing to attribute)
+     */
+    private List<String> refusedCommandLocked() {
+        Op oldest = null;
+        for (ChannelState cs : channels.values()) {
+            Op head = cs.inFlight.peek();
+            if (head != null && (oldest == null || head.command < oldest.command)) {
+                oldest = head;
+            }
+        }
+        List<String> refused = new ArrayList<>();
+        if (oldest == null || oldest.kind != Kind.SUB) {
+            return refused;
+        }
+        for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
+            Op head = e.getValue().inFlight.peek();
+            if (head != null && head.command == oldest.command) {
+                refused.add(e.getKey());
+            }
+        }
+        return refused;
+    }
+
     private void sessionEnded(Session s, RuntimeException failure) {
         lock.lock();
         try {
+            if (s.probing != null) {
+                s.probing.cancel(false);
+            }
             session = null;
             boolean closed = state == State.CLOSED;
             if (!closed) {
@@ -411,8 +594,26 @@ public final class SessionPubSub implements AutoCloseable {
                 RuntimeException err = failure instanceof RedisErrorException
                         ? failure
                         : new RedisUnavailableException("subscribing on " + description + " failed: " + failure, failure);
+                // An error reply answers the oldest command in flight: when that is known, only its
+                // channels are refused. Redis refuses a command of several channels whole when it
+                // refuses one, so they are sent one per command from now on and none fails yet; a
+                // command of one channel fails its subscribe, or holds back a confirmed channel.
+                List<String> refused = failure instanceof RedisErrorException ? refusedCommandLocked() : List.of();
+                if (refused.size() > 1 && !redirect(failure)) {
+                    oneChannelPerCommand = true;
+                } else if (refused.size() > 1) {
+                    refused = List.of(); // a slot moved: every channel of the command fails, as before
+                } else if (refused.size() == 1) {
+                    ChannelState cs = channels.get(refused.get(0));
+                    if (cs.current != null && cs.current.confirmed) {
+                        holdLocked(refused.get(0), cs);
+                    }
+                }
                 for (Map.Entry<String, ChannelState> e : channels.entrySet()) {
                     ChannelState cs = e.getValue();
+                    if (!refused.isEmpty() && (refused.size() > 1 || !refused.contains(e.getKey()))) {
+                        continue; // not refused: subscribed again by the next session
+                    }
                     if (cs.current != null && !cs.current.confirmed) {
                         LOG.log(Level.DEBUG, "subscribing '" + e.getKey() + "' on " + description + " failed: " + failure);
                         listeners.remove(e.getKey(), cs.current);
@@ -458,7 +659,9 @@ public final class SessionPubSub implements AutoCloseable {
             if (failure == null) {
                 failures = 0;
                 backoffUntilNanos = 0;
-                reconnecting = false; // the count reached zero: no channel is left to re-poll
+                // the count reached zero: no channel is left to re-poll, unless the session's first
+                // command was refused and its channels go again one per command (or held back)
+                reconnecting = reconnecting && wantedCountLocked() > 0;
             } else {
                 boolean anyWanted = wantedCountLocked() > 0;
                 // once per outage, not once per retry
@@ -502,15 +705,21 @@ public final class SessionPubSub implements AutoCloseable {
             if (op != null) {
                 op.subscriptions.forEach(this::confirmSubscribed);
             }
+            if (cs != null) {
+                cs.refusals = 0;
+                cs.heldUntil = 0;
+            }
             if (s.awaitingResubscribe.remove(channel) && s.awaitingResubscribe.isEmpty() && reconnecting) {
                 reconnecting = false;
                 ConnectionListener l = connectionListener;
-                lock.defer(() -> PubSubs.tellReconnect(l, "pub/sub connection of relock on " + description
-                        + " is back; every channel is subscribed again"));
+                String what = "pub/sub connection of relock on " + description + " is back; every channel"
+                        + (sendableCountLocked() < wantedCountLocked() ? " Redis accepted" : "") + " is subscribed again";
+                lock.defer(() -> PubSubs.tellReconnect(l, what));
             }
             if (state == State.STARTING) {
                 state = State.ACTIVE; // the client has attached the connection: others may send now
                 failures = 0;
+                startProbingLocked(s);
                 reconcileLocked();
             } else if (state == State.CLOSED) {
                 s.link.unsubscribeAll();
@@ -567,6 +776,30 @@ public final class SessionPubSub implements AutoCloseable {
             if (s != session) {
                 return;
             }
+            if (refused.size() > 1 && !redirect(error)) {
+                // Redis refuses a command of several channels whole when it refuses one of them
+                // (an ACL): send each again in its own command, so that only the refused one fails.
+                oneChannelPerCommand = true;
+                for (String channel : refused) {
+                    ChannelState cs = channels.get(channel);
+                    Op head = cs == null ? null : cs.inFlight.peek();
+                    if (head != null && head.kind == Kind.SUB) {
+                        cs.inFlight.poll();
+                        for (Sub sub : head.subscriptions) {
+                            if (sub != cs.current) {
+                                failRefusedLocked(channel, cs, sub, error); // unsubscribed meanwhile
+                            }
+                        }
+                    }
+                    if (cs != null && cs.inFlight.isEmpty()) {
+                        cs.serverSubscribed = false;
+                    }
+                }
+                LOG.log(Level.DEBUG, "subscribing " + refused + " on " + description + " refused (" + error
+                        + "); sending them one per command");
+                reconcileLocked();
+                return;
+            }
             for (String channel : refused) {
                 ChannelState cs = channels.get(channel);
                 if (cs == null) {
@@ -583,6 +816,8 @@ public final class SessionPubSub implements AutoCloseable {
                     cs.serverSubscribed = false;
                     if (cs.current != null && !cs.current.confirmed) {
                         failRefusedLocked(channel, cs, cs.current, error);
+                    } else if (cs.current != null) {
+                        holdLocked(channel, cs); // a resubscribe: the channel stays wanted
                     }
                 }
                 LOG.log(Level.DEBUG, "subscribing '" + channel + "' on " + description + " refused: " + error);
@@ -599,6 +834,12 @@ public final class SessionPubSub implements AutoCloseable {
         }
     }
 
+    /** @return whether {@code error} redirects a slot ({@code MOVED}, {@code ASK}): all of a command's channels are refused alike */
+    private static boolean redirect(RuntimeException error) {
+        String m = String.valueOf(error.getMessage());
+        return m.startsWith("MOVED ") || m.startsWith("ASK ");
+    }
+
     private void failRefusedLocked(String channel, ChannelState cs, Sub sub, RuntimeException error) {
         if (sub.confirmed) {
             return;
@@ -608,6 +849,100 @@ public final class SessionPubSub implements AutoCloseable {
             cs.current = null;
         }
         failSubscribe(sub, error);
+    }
+
+    /** Under the lock: a new ACTIVE session is probed every interval, if probing is on. */
+    private void startProbingLocked(Session s) {
+        if (probes == null) {
+            return;
+        }
+        try {
+            long every = probeInterval.toNanos();
+            s.probing = probes.scheduleWithFixedDelay(() -> probe(s), every, every, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // close() shut the probes down: nothing to probe any more
+        }
+    }
+
+    /**
+     * Under the lock: a STARTING session cannot be pinged (the client attaches its connection with
+     * the first confirmation), so one whose first confirmation has not come within the probe
+     * interval plus the probe timeout is aborted, as a silent ACTIVE one is: the flow may have
+     * been dropped with the confirmation in it. Its subscribes then fail at once rather than at
+     * core's subscription timeout.
+     */
+    private void startDeadlineLocked(Session s) {
+        if (probes == null) {
+            return;
+        }
+        try {
+            probes.schedule(() -> {
+                lock.lock();
+                try {
+                    if (s == session && state == State.STARTING) {
+                        LOG.log(Level.WARNING, "pub/sub connection of relock on " + description + " did not confirm its"
+                                + " first subscribe within " + probeInterval.plus(probeTimeout).toMillis()
+                                + " ms; breaking it and reconnecting");
+                        s.link.abort();
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(Level.DEBUG, "aborting the silent pub/sub connection of " + description + " failed", e);
+                } finally {
+                    lock.unlock();
+                }
+            }, probeInterval.plus(probeTimeout).toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // close() shut the probes down
+        }
+    }
+
+    /** Probe thread: sends a PING on an ACTIVE session with none in flight, and sets its deadline. */
+    private void probe(Session s) {
+        lock.lock();
+        try {
+            if (s != session || state != State.ACTIVE || s.pingSentAt != 0) {
+                return; // ended or draining (sessionEnded cancels), or a PING awaits its deadline
+            }
+            if (!s.link.ping()) {
+                s.probing.cancel(false); // this link cannot be probed
+                return;
+            }
+            long sent = System.nanoTime();
+            s.pingSentAt = sent;
+            probes.schedule(() -> pongDue(s, sent), probeTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RuntimeException sendFailed) {
+            // the connection broke under us: the reader sees it too and reconnects
+            LOG.log(Level.DEBUG, "pub/sub PING on " + description + " failed; the reader will reconnect", sendFailed);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Probe thread: the PING sent at {@code sent} is due; a session still waiting for its pong is aborted. */
+    private void pongDue(Session s, long sent) {
+        lock.lock();
+        try {
+            if (s != session || s.pingSentAt != sent) {
+                return; // answered, or the session ended
+            }
+            LOG.log(Level.WARNING, "pub/sub connection of relock on " + description + " did not answer a PING within "
+                    + probeTimeout.toMillis() + " ms; breaking it and reconnecting");
+            s.link.abort();
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "aborting the silent pub/sub connection of " + description + " failed", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reader thread, inside the link's callback: the session's PING was answered. */
+    private void onPong(Session s) {
+        lock.lock();
+        try {
+            s.pingSentAt = 0;
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void onMessage(String channel, String message) {
@@ -677,6 +1012,9 @@ public final class SessionPubSub implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        if (probes != null) {
+            probes.shutdownNow();
+        }
         if (t == null || t == Thread.currentThread()) {
             return;
         }
@@ -703,6 +1041,10 @@ public final class SessionPubSub implements AutoCloseable {
     /** One session's link; its callbacks are tagged with it so a stale one is ignored. */
     private final class Session {
         final Set<String> awaitingResubscribe = new HashSet<>();
+        /** Guarded by the lock: the periodic probe, once ACTIVE and probing is on. */
+        ScheduledFuture<?> probing;
+        /** Guarded by the lock: when the PING awaiting its pong was sent ({@code nanoTime}), else 0. */
+        long pingSentAt;
         final SessionTransport.Link link = transport.open(new SessionTransport.Events() {
             @Override
             public void subscribed(String channel) {
@@ -722,6 +1064,11 @@ public final class SessionPubSub implements AutoCloseable {
             @Override
             public void refused(List<String> channels, RuntimeException error) {
                 onRefused(Session.this, channels, error);
+            }
+
+            @Override
+            public void pong() {
+                onPong(Session.this);
             }
         });
     }

@@ -50,6 +50,29 @@ public interface SessionTransport {
 
         /** Unsubscribes every channel, so that {@link #run} returns. */
         void unsubscribeAll();
+
+        /**
+         * Sends {@code PING} on the running session; a subscribed connection answers with a pong,
+         * which the link reports with {@link Events#pong}. {@link SessionPubSub} probes an idle
+         * link so, and calls {@link #abort()} when no pong comes within the command timeout: a
+         * connection that only reads never learns that a NAT or load balancer dropped its flow.
+         *
+         * @return false when this link cannot ping or cannot {@link #abort()} (the default): the
+         *     session is then never probed
+         */
+        default boolean ping() {
+            return false;
+        }
+
+        /**
+         * Breaks the running session's connection (closes its socket; it never goes back into a
+         * pool), so that {@link #run} throws soon and {@link SessionPubSub} opens a new session.
+         * Called from any thread, under {@link SessionPubSub}'s lock, when a {@code PING} went
+         * unanswered, or when the session's first confirmation did not come in time (before the
+         * link reported one: a link that does not hold its connection yet does nothing).
+         */
+        default void abort() {
+        }
     }
 
     /** A session's callbacks, called on the reader thread from inside {@link Link#run}. */
@@ -63,14 +86,21 @@ public interface SessionTransport {
         /** A message arrived on {@code channel}; the payload decoded as UTF-8. */
         void message(String channel, String message);
 
+        /** Redis answered a {@link Link#ping()}. */
+        default void pong() {
+        }
+
         /**
          * Redis answered the subscribe command that carried {@code channels} with an error reply
          * ({@code MOVED} for a slot that moved, an ACL refusing a channel) and the session goes
          * on: a RESP2 subscription survives an error reply, and the other channels stay
          * subscribed. Those channels' subscribes fail with {@code error} (the sharded router
          * routes a redirected one again). A link whose client cannot read on after an error reply
-         * throws it from {@link Link#run} instead, which ends the session; one whose first command
-         * was refused returns from {@link Link#run} once nothing else is in flight.
+         * throws it from {@link Link#run} instead, which ends the session ({@link SessionPubSub}
+         * takes it for the answer to the oldest command in flight); one whose first command was
+         * refused returns from {@link Link#run} once nothing else is in flight. Redis refuses a
+         * command of several channels whole when it refuses one of them, so {@link SessionPubSub}
+         * sends each channel in its own command after such a refusal.
          *
          * @param channels the channels of the refused command, in the order sent
          * @param error the reply, as {@link io.github.relock.api.RedisErrorException}

@@ -200,7 +200,8 @@ public final class ShardedPubSub<N> implements AutoCloseable {
 
     private SessionPubSub newNode(N node) {
         return new SessionPubSub(nodeMap.transportTo(node), threadPrefix + node,
-                description + " (sharded pub/sub on " + node + ")", stopTimeout, true, channels -> lostOn(node, channels));
+                description + " (sharded pub/sub on " + node + ")", stopTimeout, Duration.ZERO, Duration.ZERO, true,
+                channels -> lostOn(node, channels));
     }
 
     private N ownerOf(String channel, boolean refresh) {

@@ -5,6 +5,7 @@ import static io.github.relock.spi.pubsub.SessionPubSubTest.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -65,6 +66,59 @@ class ConnectionPubSubTest {
 
     private void publish(String channel, String message, boolean sharded) {
         transport.events.message(channel, message, sharded);
+    }
+
+    @Test
+    void probe_pingNotAnsweredWithinTheTimeout_reconnects_andTheReconnectTellsCore() throws Exception {
+        pubsub.close();
+        transport.pingable = true;
+        pubsub = new ConnectionPubSub(transport::open, "test", Duration.ofMillis(100), true, Duration.ofMillis(20));
+        pubsub.setConnectionListener(() -> {
+            reconnects.incrementAndGet();
+            told.release();
+        });
+        confirmed("a", false);
+        transport.expect("PING").confirm(); // answered: nothing happens
+        transport.expect("PING"); // never answered
+        transport.expect("RECONNECT");
+        transport.events.reconnected(); // the client is back
+        Command resubscribe;
+        do { // probes go on meanwhile
+            resubscribe = transport.sent.poll(FakeConnectionTransport.WAIT_MS, TimeUnit.MILLISECONDS);
+            assertNotNull(resubscribe, "no resubscribe after the reconnect");
+            if (resubscribe.text.equals("PING")) {
+                resubscribe.confirm();
+            }
+        } while (!resubscribe.text.equals("SUB a"));
+        resubscribe.confirm();
+        assertTrue(told.tryAcquire(FakeConnectionTransport.WAIT_MS, TimeUnit.MILLISECONDS), "core was not told");
+        assertEquals(1, reconnects.get());
+    }
+
+    @Test
+    void probe_nothingSubscribed_nothingSent() throws Exception {
+        pubsub.close();
+        transport.pingable = true;
+        pubsub = new ConnectionPubSub(transport::open, "test", Duration.ofMillis(100), true, Duration.ofMillis(10));
+        Subscription a = confirmed("a", false);
+        transport.expect("PING").confirm();
+        CompletableFuture<Void> gone = a.unsubscribe();
+        Command unsub;
+        do { // a probe may be on its way
+            unsub = transport.sent.poll(FakeConnectionTransport.WAIT_MS, TimeUnit.MILLISECONDS);
+            if (unsub != null && unsub.text.equals("PING")) {
+                unsub.confirm();
+            }
+        } while (unsub != null && !unsub.text.equals("UNSUB a"));
+        assertNotNull(unsub, "no UNSUBSCRIBE");
+        unsub.confirm();
+        get(gone);
+        Command late = transport.sent.poll(100, TimeUnit.MILLISECONDS);
+        if (late != null && late.text.equals("PING")) { // sent as the unsubscribe went out
+            late.confirm();
+            late = transport.sent.poll(100, TimeUnit.MILLISECONDS);
+        }
+        assertNull(late, "probed with nothing subscribed");
     }
 
     @Test

@@ -30,6 +30,8 @@ final class FakeConnectionTransport implements ConnectionTransport {
     /** Thrown by the next send instead of sending (a client refusing the command), then cleared. */
     volatile RuntimeException refuseNext;
     volatile boolean closed;
+    /** Whether {@link #ping()} sends ({@code PING}); {@link #reconnect()} is logged as {@code RECONNECT}. */
+    volatile boolean pingable;
 
     /** The factory handed to {@link ConnectionPubSub}. */
     ConnectionTransport open(Events e) {
@@ -56,6 +58,16 @@ final class FakeConnectionTransport implements ConnectionTransport {
         Command c = new Command(text);
         sent.add(c);
         return c.reply;
+    }
+
+    @Override
+    public CompletableFuture<Void> ping() {
+        return pingable ? send("PING") : null;
+    }
+
+    @Override
+    public void reconnect() {
+        sent.add(new Command("RECONNECT"));
     }
 
     @Override

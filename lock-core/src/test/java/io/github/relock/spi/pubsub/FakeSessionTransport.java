@@ -26,6 +26,8 @@ final class FakeSessionTransport implements SessionTransport {
     final BlockingQueue<String> sent = new LinkedBlockingQueue<>();
     /** Links opened, in order. */
     final BlockingQueue<FakeLink> opened = new LinkedBlockingQueue<>();
+    /** Whether links can ping (logged as {@code PING}) and be aborted ({@code ABORT}: their run throws). */
+    volatile boolean pingable;
 
     @Override
     public Link open(Events events) {
@@ -88,6 +90,29 @@ final class FakeSessionTransport implements SessionTransport {
         @Override
         public void unsubscribe(List<String> channels) {
             sent.add("UNSUB " + String.join(",", channels));
+        }
+
+        @Override
+        public boolean ping() {
+            if (pingable) {
+                sent.add("PING");
+            }
+            return pingable;
+        }
+
+        /** The connection breaks: {@link #run} throws once the reader gets to it. */
+        @Override
+        public void abort() {
+            sent.add("ABORT");
+            server.add(() -> {
+                throw new IllegalStateException("socket closed");
+            });
+        }
+
+        /** The server answers a PING. */
+        FakeLink pong() {
+            server.add(events::pong);
+            return this;
         }
 
         /** The server answers at once: the count drops to zero and {@link #run} returns. */

@@ -57,6 +57,48 @@ class SessionPubSubTest {
         return e.getCause();
     }
 
+    @Test
+    void probe_pingNotAnsweredWithinTheTimeout_abortsTheLink_reopensIt_andTellsCore() throws Exception {
+        pubsub.close();
+        transport.pingable = true;
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(20),
+                Duration.ofMillis(500));
+        pubsub.setConnectionListener(reconnects::incrementAndGet);
+        FakeLink first = active("a");
+        transport.expect("PING");
+        first.pong().sync(); // answered: the link stays
+        transport.expect("PING"); // the next probe, never answered
+        transport.expect("ABORT");
+        transport.expect("RUN a");
+        transport.nextLink().confirm("a");
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofMillis(WAIT_MS), () -> {
+            while (reconnects.get() == 0) {
+                Thread.sleep(5);
+            }
+        });
+        assertEquals(1, reconnects.get(), "core is told once the channel is back");
+    }
+
+    @Test
+    void probe_firstConfirmationNeverComes_abortsTheLink_andTheSubscribeFailsAtOnce() throws Exception {
+        pubsub.close();
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(20),
+                Duration.ofMillis(50));
+        CompletableFuture<Subscription> a = subscribe("a");
+        transport.expect("RUN a");
+        transport.expect("ABORT"); // the flow swallowed the confirmation
+        assertInstanceOf(RedisUnavailableException.class, failureOf(a));
+    }
+
+    @Test
+    void probe_linkThatCannotPing_isNeverProbed() throws Exception {
+        pubsub.close();
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5), Duration.ofMillis(10),
+                Duration.ofSeconds(5));
+        active("a");
+        transport.expectNothing();
+    }
+
     /** Subscribes {@code channels} one by one on a fresh session, each confirmed; returns its link. */
     private FakeLink active(String... channels) throws Exception {
         CompletableFuture<Subscription> first = subscribe(channels[0]);
@@ -223,16 +265,88 @@ class SessionPubSubTest {
         first.breakWith(new RedisUnavailableException("connection reset")); // an ACL tightened: Redis dropped it
         transport.expect("RUN a,b");
         RedisErrorException refused = new RedisErrorException("NOPERM this user has no permissions to access the 'b' channel");
-        transport.nextLink().breakWith(refused);
-        transport.expect("RUN a,b"); // after the back-off, and after the reader told core of the refusal
+        transport.nextLink().breakWith(refused); // Redis refuses the whole command for one channel
+        transport.expect("RUN a"); // after the back-off, one channel per command from now on
         assertEquals(1, reconnects.get(), "a refused resubscribe was never told: the channels' waiters sleep until"
                 + " their leases run out");
-        transport.nextLink().breakWith(refused);
-        transport.expect("RUN a,b");
+        FakeLink third = transport.nextLink();
+        third.confirm("a");
+        transport.expect("SUB b");
+        third.breakWith(refused); // a link that cannot read on after an error reply: the session ends
+        transport.expect("RUN a"); // b is held back
         assertEquals(1, reconnects.get(), "told once per outage");
         FakeLink back = transport.nextLink();
-        back.confirm("a", "b").sync();
-        assertEquals(2, reconnects.get(), "told once for the refusals of this outage, once when every channel was back");
+        back.confirm("a").message("a", "heard").sync();
+        assertEquals("a=heard", messages.poll(WAIT_MS, TimeUnit.MILLISECONDS), "the channel Redis still grants is deaf");
+        assertEquals(2, reconnects.get(), "told once for the refusals of this outage, once when every channel Redis"
+                + " accepted was back");
+        Thread.sleep(150); // b's hold (100 ms) ends; the next change sends it again
+        CompletableFuture<Subscription> c = subscribe("c");
+        transport.expect("SUB b");
+        transport.expect("SUB c");
+        back.confirm("b", "c");
+        get(c);
+        back.message("b", "again").sync();
+        assertEquals("b=again", messages.poll(WAIT_MS, TimeUnit.MILLISECONDS));
+    }
+
+    @Test
+    void resubscribeRefusedWhole_onALinkThatReadsOn_eachChannelGoesAlone_onlyTheRefusedOneFails() throws Exception {
+        FakeLink first = active("a", "b");
+        first.breakWith(new RedisUnavailableException("connection reset"));
+        transport.expect("RUN a,b");
+        RedisErrorException refused = new RedisErrorException("NOPERM this user has no permissions to access the 'b' channel");
+        transport.nextLink().refuse(refused, "a", "b").ends(); // the session's first command: run returns
+        transport.expect("RUN a");
+        FakeLink third = transport.nextLink();
+        third.confirm("a");
+        transport.expect("SUB b");
+        third.refuse(refused, "b").message("a", "heard").sync(); // the session goes on
+        assertEquals("a=heard", messages.poll(WAIT_MS, TimeUnit.MILLISECONDS));
+        assertEquals(1, reconnects.get(), "core is told once every channel Redis accepted is back");
+        transport.expectNothing(); // b is held back, not asked for again at once
+    }
+
+    @Test
+    void commandOfSeveralChannelsRefused_eachIsSentAlone_onlyTheRefusedOneFails_butAMovedSlotFailsThemAll()
+            throws Exception {
+        CompletableFuture<Subscription> a = subscribe("a");
+        transport.expect("RUN a");
+        FakeLink link = transport.nextLink();
+        CompletableFuture<Subscription> b = subscribe("b");
+        CompletableFuture<Subscription> c = subscribe("c");
+        link.confirm("a");
+        transport.expect("SUB b,c");
+        get(a);
+        RedisErrorException noPerm = new RedisErrorException("NOPERM this user has no permissions to access one of the channels");
+        link.refuse(noPerm, "b", "c"); // Redis refused the command whole for c
+        transport.expect("SUB b");
+        transport.expect("SUB c");
+        link.confirm("b").refuse(noPerm, "c");
+        get(b);
+        assertSame(noPerm, failureOf(c));
+        CompletableFuture<Subscription> d = subscribe("d");
+        transport.expect("SUB d");
+        link.confirm("d");
+        get(d);
+        assertEquals(0, reconnects.get());
+
+        pubsub.close();
+        pubsub = new SessionPubSub(transport, "relock-test-pubsub", "test", Duration.ofSeconds(5));
+        CompletableFuture<Subscription> x = pubsub.subscribe("x", (ch, m) -> { });
+        transport.expect("UNSUBALL");
+        transport.expect("RUN x");
+        FakeLink moved = transport.nextLink();
+        CompletableFuture<Subscription> y = pubsub.subscribe("y", (ch, m) -> { });
+        CompletableFuture<Subscription> z = pubsub.subscribe("z", (ch, m) -> { });
+        moved.confirm("x");
+        transport.expect("SUB y,z");
+        get(x);
+        RedisErrorException slotMoved = new RedisErrorException("MOVED 994 127.0.0.1:7001");
+        moved.refuse(slotMoved, "y", "z"); // every channel of the slot moved alike: no split
+        assertSame(slotMoved, failureOf(y));
+        assertSame(slotMoved, failureOf(z));
+        transport.expectNothing();
     }
 
     @Test
@@ -326,7 +440,8 @@ class SessionPubSubTest {
     @Test
     void oneSlotPerCommand_opensWithTheFirstSlot_andSendsTheOthersOnePerSlot() throws Exception {
         pubsub.close();
-        pubsub = new SessionPubSub(transport, "relock-test-spubsub", "test", Duration.ofSeconds(5), true, lost -> { });
+        pubsub = new SessionPubSub(transport, "relock-test-spubsub", "test", Duration.ofSeconds(5), Duration.ZERO,
+                Duration.ZERO, true, lost -> { });
         CompletableFuture<Subscription> a1 = subscribe("{a}1");
         transport.expect("RUN {a}1");
         FakeLink link = transport.nextLink();

@@ -53,19 +53,51 @@ final class JedisPubSubTransport implements SessionTransport {
 
     @Override
     public Link open(Events events) {
-        return new Session(events);
+        Session session = new Session(events);
+        return new Link() {
+            @Override
+            public void run(List<String> initial) {
+                session.run(initial);
+            }
+
+            @Override
+            public void subscribe(List<String> channels) {
+                session.subscribe(channels.toArray(new String[0]));
+            }
+
+            @Override
+            public void unsubscribe(List<String> channels) {
+                session.unsubscribe(channels.toArray(new String[0]));
+            }
+
+            @Override
+            public void unsubscribeAll() {
+                session.unsubscribe();
+            }
+
+            @Override
+            public boolean ping() {
+                return session.probe();
+            }
+
+            @Override
+            public void abort() {
+                session.abort();
+            }
+        };
     }
 
     /** One session: Jedis' reading loop, handing Redis's confirmations and messages to core. */
-    private final class Session extends JedisPubSub implements Link {
+    private final class Session extends JedisPubSub {
         private final Events events;
+        /** The connection this session reads, while the driver holds one (not a {@code UnifiedJedis}'s own). */
+        private volatile Connection held;
 
         Session(Events events) {
             this.events = events;
         }
 
-        @Override
-        public void run(List<String> initial) {
+        void run(List<String> initial) {
             String[] first = initial.toArray(new String[0]);
             RedisConnection spring = null;
             Connection own = null;
@@ -79,6 +111,7 @@ final class JedisPubSubTransport implements SessionTransport {
                         : client instanceof RedisSentinelClient sentinel && factory instanceof JedisConnectionFactory f
                         ? toPrimary(f, sentinel) : null;
                 if (own != null) {
+                    held = own;
                     proceed(own, first);
                 } else if (client instanceof UnifiedJedis other) {
                     other.subscribe(this, first); // lends and takes back a connection itself
@@ -89,6 +122,7 @@ final class JedisPubSubTransport implements SessionTransport {
             } catch (RuntimeException e) {
                 throw SpringErrors.translate(e, "SUBSCRIBE " + initial); // a refusal stays a Redis error
             } finally {
+                held = null;
                 if (own != null) {
                     own.setBroken(); // a pool destroys it instead of lending it again
                 }
@@ -97,19 +131,27 @@ final class JedisPubSubTransport implements SessionTransport {
             }
         }
 
-        @Override
-        public void subscribe(List<String> channels) {
-            subscribe(channels.toArray(new String[0]));
+        /** @return false when the session reads a connection the driver does not hold, which it cannot break */
+        boolean probe() {
+            if (held == null) {
+                return false;
+            }
+            ping();
+            return true;
+        }
+
+        /** Closes the held connection's socket (it is broken, so no pool lends it again): {@link #run} throws. */
+        void abort() {
+            Connection c = held;
+            if (c != null) {
+                c.setBroken();
+                c.disconnect();
+            }
         }
 
         @Override
-        public void unsubscribe(List<String> channels) {
-            unsubscribe(channels.toArray(new String[0]));
-        }
-
-        @Override
-        public void unsubscribeAll() {
-            unsubscribe();
+        public void onPong(String pattern) {
+            events.pong();
         }
 
         @Override

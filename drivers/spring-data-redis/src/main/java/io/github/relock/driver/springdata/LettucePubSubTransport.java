@@ -3,7 +3,9 @@ package io.github.relock.driver.springdata;
 import io.github.relock.spi.pubsub.ConnectionPubSub;
 import io.github.relock.spi.pubsub.ConnectionTransport;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.Delegating;
 import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -11,6 +13,7 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.RedisPubSubListener;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -249,6 +252,47 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
             t.setDaemon(true);
             t.start();
         });
+    }
+
+    /**
+     * A {@code PING} on the open connection (none open yet: nothing to probe, answered at once).
+     *
+     * @return null where the connection cannot be broken (a cluster connection's endpoint is not
+     *     reachable): it is not probed
+     */
+    @Override
+    public CompletableFuture<Void> ping() {
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
+        StatefulRedisPubSubConnection<String, String> open = c == null ? null : c.getNow(null);
+        if (open == null) {
+            return c == null || !c.isDone() ? CompletableFuture.completedFuture(null) : null;
+        }
+        if (endpoint(open) == null) {
+            return null;
+        }
+        return open.async().ping().toCompletableFuture().<Void>thenApply(pong -> null)
+                .exceptionally(failure -> {
+                    throw SpringErrors.translate(failure, "PING");
+                });
+    }
+
+    /** Closes the open connection's channel, not the connection: Lettuce's watchdog reconnects and resubscribes. */
+    @Override
+    public void reconnect() {
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
+        DefaultEndpoint endpoint = c == null ? null : endpoint(c.getNow(null));
+        if (endpoint != null) {
+            endpoint.disconnect();
+        }
+    }
+
+    /** @return the endpoint under the connection's writer (Lettuce's only way to drop a channel and reconnect), or null */
+    private static DefaultEndpoint endpoint(StatefulRedisPubSubConnection<String, String> open) {
+        RedisChannelWriter writer = open instanceof RedisChannelHandler<?, ?> h ? h.getChannelWriter() : null;
+        while (writer instanceof Delegating<?> d && d.getDelegate() instanceof RedisChannelWriter inner && inner != writer) {
+            writer = inner;
+        }
+        return writer instanceof DefaultEndpoint endpoint ? endpoint : null;
     }
 
     /** Detaches from and closes the connection now, or when an open still under way ends. */

@@ -47,10 +47,11 @@ final class SpringDataCommandExecutor implements CommandExecutor {
         this.capabilities = !cluster ? Set.of()
                 : sharded ? Set.of(Capability.CLUSTER, Capability.SHARDED_PUBSUB) : Set.of(Capability.CLUSTER);
         this.lettucePubSub = lettuce ? new ConnectionPubSub(events -> new LettucePubSubTransport(factory, events), description,
-                options.commandTimeout(), sharded) : null;
+                options.commandTimeout(), sharded, options.pubSubProbeInterval()) : null;
         // Jedis' classes load with the first session, not before (the factory may be neither client's)
         this.jedisPubSub = lettuce ? null : new SessionPubSub(events -> new JedisPubSubTransport(factory).open(events),
-                "relock-sdr-pubsub", description, options.commandTimeout().plusSeconds(1));
+                "relock-sdr-pubsub", description, options.commandTimeout().plusSeconds(1), options.pubSubProbeInterval(),
+                options.commandTimeout());
     }
 
     @Override

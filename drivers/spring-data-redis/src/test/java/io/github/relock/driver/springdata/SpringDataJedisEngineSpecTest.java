@@ -1,16 +1,21 @@
 package io.github.relock.driver.springdata;
 
 import io.github.relock.spi.RedisDriverProvider;
-import io.github.relock.tck.EngineSpec;
+import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
+import io.github.relock.tck.redisson.RedissonEngineSpec;
+import java.time.Duration;
 
 /**
- * The engine spec against the driver over a standalone {@code JedisConnectionFactory}; the cluster and Sentinel
- * subclasses change only the topology. Only in {@code -Pfull}: the engine does not depend on the
- * client, and the default build runs it once per topology on the reference driver (Jedis).
+ * The engine spec and the whole Redisson interop chapter ({@link RedissonEngineSpec}: what does not
+ * depend on the driver) against the driver over a {@code JedisConnectionFactory}, on every topology. Only in
+ * {@code -Pfull}: the default build runs them once per topology on the reference driver (Jedis),
+ * and the interop rules where the driver matters in the {@code SpringData*TckTest} classes.
  */
-class SpringDataJedisEngineSpecTest extends EngineSpec {
+@Topologies({Kind.SINGLE, Kind.CLUSTER, Kind.SENTINEL})
+class SpringDataJedisEngineSpecTest extends RedissonEngineSpec {
 
     @Override
     protected RedisDriverProvider provider() {
@@ -25,6 +30,12 @@ class SpringDataJedisEngineSpecTest extends EngineSpec {
     @Override
     protected Object newNativeClient(RedisTopology topology) {
         return Factories.jedis(topology);
+    }
+
+    /** The wider bound on the cluster that {@link SpringDataJedisTckTest} explains. */
+    @Override
+    public Duration livenessBound() {
+        return SpringDataJedisTckTest.livenessBound(topology());
     }
 
     @Override

@@ -1,13 +1,13 @@
 package io.github.relock.driver.springdata;
 
-import io.github.relock.tck.fixtures.RedisCluster;
-import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.Topologies;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 
-/** {@link SpringDataLettuceTckTest} over a {@code LettuceConnectionFactory} on the kit's 3-master, 3-replica Redis Cluster. */
+/**
+ * {@link SpringDataLettuceTckTest} over a {@code LettuceConnectionFactory} on the kit's 3-master, 3-replica Redis
+ * Cluster: the same kit class with another topology group, split off only so that the test forks
+ * run the groups side by side.
+ */
+@Topologies(Kind.CLUSTER)
 class SpringDataLettuceClusterTckTest extends SpringDataLettuceTckTest {
-
-    @Override
-    public RedisTopology topology() {
-        return RedisCluster.shared();
-    }
 }

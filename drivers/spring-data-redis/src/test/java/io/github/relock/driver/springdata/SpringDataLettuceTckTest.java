@@ -1,18 +1,22 @@
 package io.github.relock.driver.springdata;
 
 import io.github.relock.spi.RedisDriverProvider;
-import io.github.relock.tck.redisson.RedissonDriverTck;
+import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
+import io.github.relock.tck.redisson.RedissonDriverTck;
 
 /**
  * Runs the driver contract kit and the Redisson interop rules where the driver matters
- * ({@link RedissonDriverTck}) against the driver over a standalone {@code LettuceConnectionFactory}
- * ({@link Factories} (its command timeout is 5 s, as an application would set it, so rules with stopped servers do not wait out Spring's default 60 s)); the cluster and Sentinel subclasses change only the topology. The
- * engine spec and the whole interop chapter run on the reference driver (Jedis) in the default
- * build, and here in {@code -Pfull} ({@link SpringDataLettuceEngineSpecTest},
- * {@link SpringDataLettuceRedissonInteropTest}).
+ * ({@link RedissonDriverTck}) against the driver over a {@code LettuceConnectionFactory}
+ * ({@link Factories}: its command timeout is 5 s, as an application would set it, so rules with
+ * stopped servers do not wait out Spring's default 60 s) on one server and under Sentinel;
+ * {@link SpringDataLettuceClusterTckTest} runs it on the cluster, in a class of its own so that the
+ * test forks share the work. The engine spec and the whole interop chapter run on the reference
+ * driver (Jedis) in the default build, and here in {@code -Pfull} ({@link SpringDataLettuceEngineSpecTest}).
  */
+@Topologies({Kind.SINGLE, Kind.SENTINEL})
 class SpringDataLettuceTckTest extends RedissonDriverTck {
 
     @Override

@@ -33,6 +33,13 @@ public class RelockProperties {
     /** How long a wait channel's subscription may take to be confirmed. Default 7.5 s. */
     private Duration subscriptionTimeout;
 
+    /**
+     * How often each pub/sub connection is probed with a PING; one not answered within the command
+     * timeout is broken and reopened (a NAT may drop an idle flow without a reset). 0 never
+     * probes. Default 10 s.
+     */
+    private Duration pubSubProbeInterval;
+
     /** How many held locks one renewal script renews, 1 to 1000. Default 500. */
     private Integer renewalBatchSize;
 
@@ -118,6 +125,16 @@ public class RelockProperties {
         this.subscriptionTimeout = subscriptionTimeout;
     }
 
+    /** @return the pub/sub probe interval, or null for relock's default */
+    public Duration getPubSubProbeInterval() {
+        return pubSubProbeInterval;
+    }
+
+    /** @param pubSubProbeInterval the pub/sub probe interval */
+    public void setPubSubProbeInterval(Duration pubSubProbeInterval) {
+        this.pubSubProbeInterval = pubSubProbeInterval;
+    }
+
     /** @return the renewal batch size, or null for relock's default */
     public Integer getRenewalBatchSize() {
         return renewalBatchSize;
@@ -183,6 +200,7 @@ public class RelockProperties {
         set("relock.fair-lock-wait-timeout", fairLockWaitTimeout, b::fairLockWaitTimeout);
         set("relock.command-timeout", commandTimeout, b::commandTimeout);
         set("relock.subscription-timeout", subscriptionTimeout, b::subscriptionTimeout);
+        set("relock.pub-sub-probe-interval", pubSubProbeInterval, b::pubSubProbeInterval);
         set("relock.renewal-batch-size", renewalBatchSize, b::renewalBatchSize);
         set("relock.client-id", clientId, b::clientId);
         set("relock.key-prefix", keyPrefix, prefix -> b.nameMapper(NameMapper.prefix(prefix)));

@@ -10,7 +10,7 @@ import io.github.relock.api.NameMapper;
 import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.core.internal.hold.HoldRegistry;
 import io.github.relock.core.internal.hold.Watchdog;
-import io.github.relock.core.internal.lock.Engine;
+import io.github.relock.core.internal.lock.ClientServices;
 import io.github.relock.core.internal.lock.FencedRedisLock;
 import io.github.relock.core.internal.lock.RedisLock;
 import io.github.relock.core.internal.lock.RedisReadWriteLock;
@@ -47,7 +47,7 @@ import java.util.function.Consumer;
 
 /**
  * The engine's {@link LockClient}: makes the locks, and owns the client's lifetime. It builds the
- * per-client services every lock shares ({@link Engine}: the script runner, the hold registry with
+ * per-client services every lock shares ({@link ClientServices}: the script runner, the hold registry with
  * its watchdog, the channels, the hand-off lines, one timer thread, on a cluster one renewal
  * thread that asks the driver which node serves a slot off the timer, and with
  * {@code LockOptions.replicaSync} a cached pool for synced async writes) and tears them down in
@@ -67,14 +67,14 @@ public final class DefaultLockClient implements LockClient {
     private final boolean ownsExecutor;
     /** Whether the deployment is a Redis Cluster: lock names must then keep their keys in one slot. */
     private final boolean cluster;
-    private final Engine engine;
+    private final ClientServices services;
     /** The synchronizers' services (semaphores, latches). */
     private final Sync sync;
     private final Waiters waiters;
     private final HoldRegistry holds;
     private final Watchdog watchdog;
     private final ScheduledThreadPoolExecutor timer;
-    private final ExecutorService syncRunner;
+    private final ExecutorService replicaWaitRunner;
     /** On a cluster: where the watchdog's rounds ask the driver for slot owners (never the timer); else null. */
     private final java.util.concurrent.ThreadPoolExecutor renewRounds;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
@@ -89,10 +89,11 @@ public final class DefaultLockClient implements LockClient {
         this.cluster = executor.capabilities().contains(Capability.CLUSTER);
         boolean sharded = cluster && executor.capabilities().contains(Capability.SHARDED_PUBSUB);
         LockEvents events = new LockEvents(options.eventListener());
-        int syncReplicas = options.replicaSyncReplicas();
-        this.syncRunner = syncReplicas == 0 ? null : Executors.newCachedThreadPool(r -> daemon(r, "relock-sync-"));
-        ScriptRunner runner = new ScriptRunner(executor, syncReplicas,
-                options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L), syncRunner, clientId);
+        int replicasToAck = options.replicaSyncReplicas();
+        this.replicaWaitRunner = replicasToAck == 0 ? null
+                : Executors.newCachedThreadPool(r -> daemon(r, "relock-replica-wait-"));
+        ScriptRunner runner = new ScriptRunner(executor, replicasToAck,
+                options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L), replicaWaitRunner, clientId);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "relock-timer-"));
         this.timer.setRemoveOnCancelPolicy(true);
         this.lostExecutor = options.lockLostExecutor().orElse(timer);
@@ -106,8 +107,8 @@ public final class DefaultLockClient implements LockClient {
         ProtocolContext protocols = new ProtocolContext(cluster ? "BOTH" : "PUBLISH",
                 options.fairLockWaitTimeout().toMillis(), options.spinBackOffInitial().toMillis(),
                 options.spinBackOffMax().toMillis(), sharded ? 1 : 0);
-        this.engine = new Engine(clientId, options, runner, holds, waiters, handoff, events, protocols, timer);
-        this.sync = new Sync(engine, this::fireLost, this::runLostCallback);
+        this.services = new ClientServices(clientId, options, runner, holds, waiters, handoff, events, protocols, timer);
+        this.sync = new Sync(services, this::fireLost, this::runLostCallback);
         if (cluster) {
             // One thread, started by the first round and ended after a minute without one.
             this.renewRounds = new java.util.concurrent.ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
@@ -156,57 +157,59 @@ public final class DefaultLockClient implements LockClient {
 
     @Override
     public DistributedLock getLock(String name) {
-        return new RedisLock(engine, new ReentrantProtocol(engine.protocols(), name(name),
+        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
                 ReentrantProtocol.Variant.REENTRANT));
     }
 
     @Override
     public DistributedLock getFairLock(String name) {
-        return new RedisLock(engine, new FairProtocol(engine.protocols(), name(name), true));
+        return new RedisLock(services, new FairProtocol(services.protocols(), name(name), true));
     }
 
     @Override
     public ReadWriteDistributedLock getReadWriteLock(String name) {
-        return new RedisReadWriteLock(engine, name(name));
+        return new RedisReadWriteLock(services, name(name));
     }
 
     @Override
     public FencedLock getFencedLock(String name) {
-        return new FencedRedisLock(engine, name(name));
+        return new FencedRedisLock(services, name(name));
     }
 
     @Override
     public DistributedLock getSpinLock(String name) {
-        return new RedisLock(engine, new ReentrantProtocol(engine.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
+        return new RedisLock(services,
+                new ReentrantProtocol(services.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
     }
 
     @Override
     public DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
         Objects.requireNonNull(backOff, "backOff must not be null");
-        return new RedisLock(engine, new ReentrantProtocol(engine.protocols(), name(name), ReentrantProtocol.Variant.SPIN,
-                backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(), backOff.multiplier()));
+        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
+                ReentrantProtocol.Variant.SPIN, backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(),
+                backOff.multiplier()));
     }
 
     @Override
     public DistributedLock getNonReentrantLock(String name) {
-        return new RedisLock(engine, new ReentrantProtocol(engine.protocols(), name(name),
+        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
                 ReentrantProtocol.Variant.NON_REENTRANT));
     }
 
     @Override
     public DistributedLock getNonReentrantFairLock(String name) {
-        return new RedisLock(engine, new FairProtocol(engine.protocols(), name(name), false));
+        return new RedisLock(services, new FairProtocol(services.protocols(), name(name), false));
     }
 
     @Override
     public DistributedLock getMultiLock(DistributedLock... locks) {
-        engine.ensureOpen();
+        services.ensureOpen();
         return MultiRedisLock.multi(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
     }
 
     @Override
     public DistributedLock getRedLock(DistributedLock... locks) {
-        engine.ensureOpen();
+        services.ensureOpen();
         return MultiRedisLock.red(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
     }
 
@@ -239,7 +242,7 @@ public final class DefaultLockClient implements LockClient {
      * client is open.
      */
     private String name(String name) {
-        engine.ensureOpen();
+        services.ensureOpen();
         String n = Args.name(name);
         if (mapper != null) {
             n = mapped(n);
@@ -270,7 +273,7 @@ public final class DefaultLockClient implements LockClient {
 
     @Override
     public String clientId() {
-        return engine.clientId();
+        return services.clientId();
     }
 
     @Override
@@ -309,21 +312,21 @@ public final class DefaultLockClient implements LockClient {
      */
     @Override
     public void close() {
-        if (!engine.close()) {
+        if (!services.close()) {
             return;
         }
         watchdog.stop();
         holds.close();
         sync.close();
-        engine.failPending();
+        services.failPending();
         long timeoutNanos = options.commandTimeout().toNanos();
         waiters.closeAll(timeoutNanos);
         timer.shutdownNow();
         if (renewRounds != null) {
             renewRounds.shutdownNow(); // a round stuck in the driver is interrupted; sends in flight answer anyway
         }
-        if (syncRunner != null) {
-            syncRunner.shutdown(); // calls in flight finish (each within the command timeout + WAIT's)
+        if (replicaWaitRunner != null) {
+            replicaWaitRunner.shutdown(); // calls in flight finish (each within the command timeout + WAIT's)
         }
         try {
             waiters.quiesced().get(options.commandTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -342,7 +345,7 @@ public final class DefaultLockClient implements LockClient {
 
     /** Runs a lock-lost callback off the driver's threads: on the user's executor or the timer. */
     private void runLostCallback(Runnable callback) {
-        if (engine == null || engine.isClosed()) {
+        if (services == null || services.isClosed()) {
             callback.run();
             return;
         }
@@ -354,7 +357,7 @@ public final class DefaultLockClient implements LockClient {
     }
 
     private void fireLost(LockLostEvent event) {
-        engine.events().lost(event.lockName(), event.reason());
+        services.events().lost(event.lockName(), event.reason());
         for (Consumer<LockLostEvent> l : lostListeners) {
             HoldRegistry.deliver(l, event);
         }

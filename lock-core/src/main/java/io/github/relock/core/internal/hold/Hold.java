@@ -26,8 +26,8 @@ public final class Hold {
     volatile long expiresAtNanos; // explicit TTL only
     volatile long acquiredNanos; // send time of the first acquisition (hold time for events)
     volatile long lastConfirmedNanos; // send time of the acquisition or last successful renewal
-    volatile boolean releasing; // an unlock is in flight: a renewal miss is not a loss
-    volatile byte unsyncedRenewals; // replica sync: renewals in a row too few replicas acknowledged
+    volatile int releases; // unlocks in flight (changed like count): while any is, a renewal miss is not a loss
+    volatile byte shortRenewals; // replica sync: renewals in a row too few replicas acknowledged
     volatile LockLostEvent.Reason lostReason; // non-null once lost
     volatile long token = Acquire.NO_TOKEN; // the fenced lock's token of the last acquisition
     volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too
@@ -53,6 +53,11 @@ public final class Hold {
 
     public String lockName() {
         return lockName;
+    }
+
+    /** @return whether an unlock of this hold is in flight (a renewal miss meanwhile is not a loss) */
+    boolean releasing() {
+        return releases > 0;
     }
 
     public boolean watchdog() {

@@ -32,7 +32,9 @@ import io.github.relock.core.internal.util.Args;
  * it finds for the one it lost instead of counting it twice (AttemptMode.RESOLVE); should they
  * still differ (a first attempt whose reply was lost, thrown to its caller), the stray count is
  * simply no longer renewed and expires within one TTL; it is never renewed forever. An unlock
- * marks its hold `releasing` before the script is sent, so a renewal miss meanwhile is no loss.
+ * counts itself on its hold (`releases`) before the script is sent, and off when it is answered,
+ * so a renewal miss while any unlock of the hold is in flight (an owner may send several, async,
+ * back to back) is no loss.
  * A lease's releaseAfter ends its hold with no release script: the hold is forgotten, never
  * reported; its expireIn makes a watchdog hold an explicit-TTL one (beginTtlChange).
  *
@@ -104,7 +106,6 @@ public final class HoldRegistry {
             h.expiresAtNanos = ttlMs == Args.TTL_WATCHDOG ? Long.MAX_VALUE
                     : sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
             h.lastConfirmedNanos = sentAtNanos;
-            h.releasing = false;
             h.token = token;
             h.timeoutKeyPrefix = timeoutKeyPrefix;
             return h;
@@ -141,7 +142,7 @@ public final class HoldRegistry {
                 long next = sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
                 x.expiresAtNanos = next - end < 0 ? next : end;
                 x.ttlMs = ttlMs;
-                x.releasing |= ending;
+                x.releases += ending ? 1 : 0; // never answered: the hold is forgotten
             }
             return x;
         }) == h && h.valid();
@@ -180,11 +181,13 @@ public final class HoldRegistry {
      * @return the TTL the key keeps if holds remain: the hold's own, or the watchdog's
      */
     public long beginRelease(String key, String field) {
-        Hold h = holds.get(id(key, field));
+        Hold h = holds.computeIfPresent(id(key, field), (id, x) -> {
+            x.releases++;
+            return x;
+        });
         if (h == null) {
             return watchdogMs;
         }
-        h.releasing = true;
         return h.watchdog() ? watchdogMs : h.ttlMs;
     }
 
@@ -198,7 +201,7 @@ public final class HoldRegistry {
         holds.computeIfPresent(id(key, field), (id, h) -> {
             if (stillHeld && h.count > 1) {
                 h.count--;
-                h.releasing = false;
+                h.releases = Math.max(0, h.releases - 1);
                 return h;
             }
             if (stillHeld) {
@@ -245,7 +248,7 @@ public final class HoldRegistry {
      */
     public void releaseFailed(String key, String field) {
         holds.computeIfPresent(id(key, field), (id, h) -> {
-            h.releasing = false;
+            h.releases = Math.max(0, h.releases - 1);
             if (h.count > 1) {
                 h.count--;
                 return h;
@@ -256,10 +259,10 @@ public final class HoldRegistry {
 
     /** A release the driver refused before sending it: the hold is unchanged and may be released again. */
     public void releaseNotSent(String key, String field) {
-        Hold h = holds.get(id(key, field));
-        if (h != null) {
-            h.releasing = false;
-        }
+        holds.computeIfPresent(id(key, field), (id, h) -> {
+            h.releases = Math.max(0, h.releases - 1);
+            return h;
+        });
     }
 
     /** This client force-unlocked {@code key}: its own holds of it are lost now, not at the next renewal. */
@@ -285,7 +288,7 @@ public final class HoldRegistry {
         for (Hold h : holds.values()) {
             if (h.watchdog()) {
                 due.add(h);
-            } else if (now - h.expiresAtNanos >= 0 && !h.releasing) {
+            } else if (now - h.expiresAtNanos >= 0 && !h.releasing()) {
                 lose(h, LockLostEvent.Reason.LEASE_EXPIRED);
             }
         }
@@ -295,7 +298,7 @@ public final class HoldRegistry {
     /** The watchdog confirmed the hold with a renewal sent at {@code sentAtNanos}. */
     void renewed(Hold h, long sentAtNanos) {
         h.lastConfirmedNanos = sentAtNanos;
-        h.unsyncedRenewals = 0;
+        h.shortRenewals = 0;
     }
 
     /**
@@ -303,25 +306,25 @@ public final class HoldRegistry {
      * The first time, it is retried next period; twice in a row, the hold is lost (RENEWAL_FAILED):
      * a failover could then resurrect an expired copy or lose the hold.
      */
-    void renewedUnsynced(Hold h) {
-        if (h.unsyncedRenewals < 2) {
-            h.unsyncedRenewals++;
+    void renewedShort(Hold h) {
+        if (h.shortRenewals < 2) {
+            h.shortRenewals++;
         }
-        if (h.unsyncedRenewals >= 2 && !h.releasing) {
+        if (h.shortRenewals >= 2 && !h.releasing()) {
             lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
         }
     }
 
     /** The renewal answered that the owner no longer holds the key: lost, unless an unlock is in flight. */
     public void notHeld(Hold h) {
-        if (!h.releasing) {
+        if (!h.releasing()) {
             lose(h, LockLostEvent.Reason.NOT_HELD);
         }
     }
 
     /** A renewal failed or never answered: lost once its confirmation deadline has passed. */
     void renewalFailed(Hold h, long nowNanos) {
-        if (nowNanos - confirmDeadline(h) >= 0 && !h.releasing) {
+        if (nowNanos - confirmDeadline(h) >= 0 && !h.releasing()) {
             lose(h, LockLostEvent.Reason.RENEWAL_FAILED);
         }
     }
@@ -348,7 +351,7 @@ public final class HoldRegistry {
     long sweepUnconfirmed(long nowNanos) {
         long earliest = Long.MAX_VALUE;
         for (Hold h : holds.values()) {
-            if (!h.watchdog() || h.releasing) {
+            if (!h.watchdog() || h.releasing()) {
                 continue;
             }
             long deadline = confirmDeadline(h);

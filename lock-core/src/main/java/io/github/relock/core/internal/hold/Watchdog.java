@@ -408,7 +408,7 @@ public final class Watchdog {
             } else {
                 Object r = reply instanceof List<?> list && i < list.size() ? list.get(i) : null;
                 if (Long.valueOf(1).equals(r) && short_) {
-                    registry.renewedUnsynced(h);
+                    registry.renewedShort(h);
                 } else if (Long.valueOf(1).equals(r)) {
                     registry.renewed(h, sentAt);
                 } else {

@@ -71,7 +71,7 @@ public abstract class AbstractLock implements DistributedLock {
         return lease(id);
     }
 
-    // ---------------------------------------------------------------- sync, thread-bound
+    // ---------------------------------------------------------------- blocking, thread-bound
 
     @Override
     public final void lock() {

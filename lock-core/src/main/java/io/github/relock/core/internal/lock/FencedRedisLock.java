@@ -23,11 +23,11 @@ public final class FencedRedisLock extends RedisLock implements FencedLock {
     private final List<String> tokenKeys;
 
     /**
-     * @param engine the client's services
+     * @param services the client's services
      * @param name the lock's name
      */
-    public FencedRedisLock(Engine engine, String name) {
-        super(engine, new ReentrantProtocol(engine.protocols(), name, ReentrantProtocol.Variant.FENCED));
+    public FencedRedisLock(ClientServices services, String name) {
+        super(services, new ReentrantProtocol(services.protocols(), name, ReentrantProtocol.Variant.FENCED));
         this.tokenKeys = List.of(ReentrantProtocol.tokenKey(name));
     }
 
@@ -60,8 +60,8 @@ public final class FencedRedisLock extends RedisLock implements FencedLock {
 
     @Override
     public Long getToken() {
-        engine.ensureOpen();
-        return token(engine.runner().eval(Scripts.FENCED_TOKEN, tokenKeys, List.of()));
+        services.ensureOpen();
+        return token(services.runner().eval(Scripts.FENCED_TOKEN, tokenKeys, List.of()));
     }
 
     /** @return the token counter's value, or null if none was ever granted */
@@ -119,11 +119,11 @@ public final class FencedRedisLock extends RedisLock implements FencedLock {
     @Override
     public CompletableFuture<Long> getTokenAsync() {
         try {
-            engine.ensureOpen();
+            services.ensureOpen();
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return engine.runner().evalAsync(Scripts.FENCED_TOKEN, tokenKeys, List.of())
+        return services.runner().evalAsync(Scripts.FENCED_TOKEN, tokenKeys, List.of())
                 .thenApply(this::token);
     }
 
@@ -132,7 +132,7 @@ public final class FencedRedisLock extends RedisLock implements FencedLock {
         Hold h = holdOf(ownerId);
         if (h == null || h.token() == Acquire.NO_TOKEN) {
             throw new IllegalMonitorStateException("fenced lock '" + name + "' was lost right after it was acquired ("
-                    + (engine.isClosed() ? LockLostEvent.Reason.CLIENT_CLOSED : LockLostEvent.Reason.NOT_HELD)
+                    + (services.isClosed() ? LockLostEvent.Reason.CLIENT_CLOSED : LockLostEvent.Reason.NOT_HELD)
                     + "); its token must not be used");
         }
         return h.token();

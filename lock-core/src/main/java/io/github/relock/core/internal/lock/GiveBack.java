@@ -1,6 +1,7 @@
 package io.github.relock.core.internal.lock;
 
 import io.github.relock.core.internal.run.ScriptRunner;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,37 +23,60 @@ final class GiveBack {
     private GiveBack() {
     }
 
-    /** Gives back a hold the registry knows (registered when its acquisition landed). */
-    static void registered(RedisLock lock, long ownerId) {
-        send(lock, ownerId, null, 0, System.nanoTime(), FIRST_RETRY_MS);
+    /**
+     * Gives back a hold the registry knows (registered when its acquisition landed).
+     *
+     * @return completes when the give-back is over (its release answered, failed, or was given up)
+     */
+    static CompletableFuture<Void> registered(RedisLock lock, long ownerId) {
+        CompletableFuture<Void> over = new CompletableFuture<>();
+        send(lock, ownerId, null, 0, System.nanoTime(), FIRST_RETRY_MS, over);
+        return over;
     }
 
-    /** Gives back an acquisition the registry never took ({@code field} holds it in Redis with {@code ttlMs}). */
-    static void unregistered(RedisLock lock, String field, long ttlMs) {
-        send(lock, 0, field, ttlMs, System.nanoTime(), FIRST_RETRY_MS);
+    /**
+     * Gives back an acquisition the registry never took ({@code field} holds it in Redis with {@code ttlMs}).
+     *
+     * @return completes when the give-back is over (its release answered, failed, or was given up)
+     */
+    static CompletableFuture<Void> unregistered(RedisLock lock, String field, long ttlMs) {
+        CompletableFuture<Void> over = new CompletableFuture<>();
+        send(lock, 0, field, ttlMs, System.nanoTime(), FIRST_RETRY_MS, over);
+        return over;
     }
 
-    private static void send(RedisLock lock, long ownerId, String field, long ttlMs, long since, long retryMs) {
-        Engine engine = lock.engine;
-        if (field == null && engine.isClosed()) {
+    private static void send(RedisLock lock, long ownerId, String field, long ttlMs, long since, long retryMs,
+            CompletableFuture<Void> over) {
+        ClientServices services = lock.services;
+        if (field == null && services.isClosed()) {
+            over.complete(null);
             return; // close() released or reported every registered hold
         }
-        (field == null ? lock.releaseAsync(ownerId)
-                : engine.runner().runAsync(lock.protocol.release(field, ttlMs, null)).thenApply(r -> (Void) null))
-                .exceptionally(t -> {
-                    boolean notSent = ScriptRunner.notSent(t);
-                    if (notSent && System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(engine.watchdogMs())) {
-                        long next = Math.min(retryMs * 2, MAX_RETRY_MS);
-                        engine.schedule(() -> send(lock, ownerId, field, ttlMs, since, next),
-                                TimeUnit.MILLISECONDS.toNanos(retryMs), () -> { });
-                        return null;
-                    }
-                    if (notSent && field == null) {
-                        engine.holds().releaseFailed(lock.name, lock.field(ownerId)); // stop renewing it
-                    }
-                    LOG.log(System.Logger.Level.WARNING, "giving back lock ''" + lock.name
-                            + "'' that nobody will use failed; it expires on its own", t);
-                    return null;
-                });
+        CompletableFuture<Void> sent;
+        try {
+            sent = field == null ? lock.releaseAsync(ownerId)
+                    : services.runner().runAsync(lock.protocol.release(field, ttlMs, null)).thenApply(r -> (Void) null);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((v, t) -> {
+            if (t == null) {
+                over.complete(null);
+                return;
+            }
+            boolean notSent = ScriptRunner.notSent(t);
+            if (notSent && System.nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(services.watchdogMs())) {
+                long next = Math.min(retryMs * 2, MAX_RETRY_MS);
+                services.schedule(() -> send(lock, ownerId, field, ttlMs, since, next, over),
+                        TimeUnit.MILLISECONDS.toNanos(retryMs), () -> over.complete(null));
+                return;
+            }
+            if (notSent && field == null) {
+                services.holds().releaseFailed(lock.name, lock.field(ownerId)); // stop renewing it
+            }
+            LOG.log(System.Logger.Level.WARNING, "giving back lock ''" + lock.name
+                    + "'' that nobody will use failed; it expires on its own", t);
+            over.complete(null);
+        });
     }
 }

@@ -18,9 +18,9 @@ final class HoldTtl {
     static CompletableFuture<Boolean> expireFor(RedisLock lock, long ttlMs, long ownerId) {
         String field = lock.field(ownerId);
         long sentAt = System.nanoTime();
-        return lock.engine.runner().runAsync(lock.protocol.expire(field, ttlMs)).thenApply(held -> {
+        return lock.services.runner().runAsync(lock.protocol.expire(field, ttlMs)).thenApply(held -> {
             if (held) {
-                lock.engine.holds().ttlChanged(lock.name, field, ttlMs, sentAt);
+                lock.services.holds().ttlChanged(lock.name, field, ttlMs, sentAt);
             }
             return held;
         });
@@ -36,29 +36,29 @@ final class HoldTtl {
      */
     static boolean expireHold(RedisLock lock, Hold h, long ttlMs, boolean ending) {
         long sentAt = System.nanoTime();
-        if (!lock.engine.holds().beginTtlChange(h, ttlMs, sentAt, ending)) {
+        if (!lock.services.holds().beginTtlChange(h, ttlMs, sentAt, ending)) {
             if (ending) {
-                lock.engine.holds().forget(h); // lost or past its TTL: ended without a report, as a release would
+                lock.services.holds().forget(h); // lost or past its TTL: ended without a report, as a release would
             }
             return false;
         }
         boolean held;
         try {
-            lock.engine.ensureOpen();
-            held = lock.engine.runner().run(lock.protocol.expire(h.field(), ttlMs));
+            lock.services.ensureOpen();
+            held = lock.services.runner().run(lock.protocol.expire(h.field(), ttlMs));
         } finally {
             if (ending) {
-                lock.engine.holds().forget(h); // whatever the outcome: the key expires on its own
+                lock.services.holds().forget(h); // whatever the outcome: the key expires on its own
             }
         }
         if (ending) {
             return held;
         }
         if (!held) {
-            lock.engine.holds().notHeld(h);
+            lock.services.holds().notHeld(h);
             return false;
         }
-        lock.engine.holds().ttlChanged(lock.name, h.field(), ttlMs, sentAt);
+        lock.services.holds().ttlChanged(lock.name, h.field(), ttlMs, sentAt);
         return h.valid();
     }
 }

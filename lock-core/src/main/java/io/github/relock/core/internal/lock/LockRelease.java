@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 
 /*
  * Design: releasing one hold of one lock, blocking or not: one preparation, one sender per mode,
- * one translation of the outcome (no sync/async twins).
+ * one translation of the outcome (no blocking/async twins).
  *
  * Prepare: mark the hold releasing (a renewal miss meanwhile is no loss); if this is the owner's
  * last hold and the lock type hands off, claim the oldest armed offer of a waiter of this client
@@ -52,13 +52,13 @@ final class LockRelease {
     }
 
     void release(long ownerId) {
-        lock.engine.ensureOpen();
+        lock.services.ensureOpen();
         Releasing r = prepare(ownerId);
-        Runnable settled = lock.engine.watches().ownRelease(lock.name);
+        Runnable settled = lock.services.watches().ownRelease(lock.name);
         try {
             Release outcome;
             try {
-                outcome = lock.engine.runner().runWrite(what(), r.call);
+                outcome = lock.services.runner().runWrite(what(), r.call);
             } catch (ReplicaShortfall e) {
                 apply(r, e.outcome(Release.class)); // done on the master: keep the registry in step
                 throw e;
@@ -74,15 +74,15 @@ final class LockRelease {
 
     CompletableFuture<Void> releaseAsync(long ownerId) {
         try {
-            lock.engine.ensureOpen();
+            lock.services.ensureOpen();
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
         }
         Releasing r = prepare(ownerId);
-        Runnable settled = lock.engine.watches().ownRelease(lock.name);
+        Runnable settled = lock.services.watches().ownRelease(lock.name);
         CompletableFuture<Release> sent;
         try {
-            sent = lock.engine.runner().runWriteAsync(what(), r.call);
+            sent = lock.services.runner().runWriteAsync(what(), r.call);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
@@ -110,77 +110,77 @@ final class LockRelease {
     }
 
     private Releasing prepare(long ownerId) {
-        Engine engine = lock.engine;
+        ClientServices services = lock.services;
         String field = lock.field(ownerId);
-        long ttl = engine.holds().beginRelease(lock.name, field);
+        long ttl = services.holds().beginRelease(lock.name, field);
         Handoff.Offer to = null;
         String family = lock.protocol.handoffFamily();
-        if (family != null && engine.handoff().enabled() && !engine.runner().replicaSync()
-                && engine.holds().lastHold(lock.name, field)) {
-            to = engine.handoff().claim(Handoff.line(family, lock.name), !lock.protocol.handsOffToQueueHead());
+        if (family != null && services.handoff().enabled() && !services.runner().replicaSync()
+                && services.holds().lastHold(lock.name, field)) {
+            to = services.handoff().claim(Handoff.line(family, lock.name), !lock.protocol.handsOffToQueueHead());
         }
         Candidate candidate = to == null ? null : new Candidate(to.field(), lock.ttlArg(to.ttlMs()));
         return new Releasing(ownerId, field, lock.protocol.release(field, ttl, candidate), to, System.nanoTime());
     }
 
     private void failed(Releasing r, Throwable cause) {
-        Engine engine = lock.engine;
+        ClientServices services = lock.services;
         if (ScriptRunner.notSent(cause)) {
-            engine.holds().releaseNotSent(lock.name, r.field); // never ran: still held, still renewed
-            engine.handoff().unclaim(r.to, Handoff.Unclaim.SLEEP_ON);
+            services.holds().releaseNotSent(lock.name, r.field); // never ran: still held, still renewed
+            services.handoff().unclaim(r.to, Handoff.Unclaim.SLEEP_ON);
             return;
         }
-        engine.holds().releaseFailed(lock.name, r.field); // outcome unknown: stop renewing; it expires if it never ran
-        engine.handoff().unclaim(r.to, Handoff.Unclaim.UNKNOWN);
+        services.holds().releaseFailed(lock.name, r.field); // outcome unknown: stop renewing; it expires if it never ran
+        services.handoff().unclaim(r.to, Handoff.Unclaim.UNKNOWN);
         lock.reportUnknown(cause, r.to != null ? "hand-off release" : "release");
     }
 
     private void apply(Releasing r, Release outcome) {
-        Engine engine = lock.engine;
+        ClientServices services = lock.services;
         if (outcome instanceof Release.HandedOff && r.to == null) { // handed to nobody this release named
             failed(r, new IllegalStateException("unexpected hand-off"));
             throw Replies.malformed(List.of(2L, 0L), r.call.script(), lock.name,
                     "a hand-off only from a release that named a waiting owner");
         }
         if (outcome instanceof Release.StillHeld) {
-            engine.holds().released(lock.name, r.field, true);
-            engine.handoff().unclaim(r.to, Handoff.Unclaim.SLEEP_ON);
+            services.holds().released(lock.name, r.field, true);
+            services.handoff().unclaim(r.to, Handoff.Unclaim.SLEEP_ON);
             return;
         }
         if (outcome instanceof Release.NotHeld notHeld) {
-            engine.handoff().unclaim(r.to, Handoff.Unclaim.WAKE);
+            services.handoff().unclaim(r.to, Handoff.Unclaim.WAKE);
             boolean quiet = notHeld.free() && lock.protocol.unlockOfFreeLockReturns();
-            engine.holds().notHeld(lock.name, r.field, quiet);
+            services.holds().notHeld(lock.name, r.field, quiet);
             if (!quiet) {
                 throw new IllegalMonitorStateException("attempt to unlock lock '" + lock.name
-                        + "', not locked by current thread by node id: " + engine.clientId() + " thread-id: "
+                        + "', not locked by current thread by node id: " + services.clientId() + " thread-id: "
                         + r.ownerId + (notHeld.free()
                                 ? ": the lock is free (its lease expired or it was force-unlocked)"
                                 : ": it is held by another owner"));
             }
             return;
         }
-        Hold held = engine.events().timing() ? engine.holds().get(lock.name, r.field) : null;
-        engine.holds().released(lock.name, r.field, false);
+        Hold held = services.events().timing() ? services.holds().get(lock.name, r.field) : null;
+        services.holds().released(lock.name, r.field, false);
         if (held != null) {
-            engine.events().released(lock.name, System.nanoTime() - held.acquiredNanos());
+            services.events().released(lock.name, System.nanoTime() - held.acquiredNanos());
         }
         if (outcome instanceof Release.HandedOff) {
             handOff(r);
             return;
         }
-        engine.watches().freed(lock.name);
+        services.watches().freed(lock.name);
         long heard = ((Release.Released) outcome).heard();
-        engine.handoff().unclaim(r.to, heard > 0 ? Handoff.Unclaim.SLEEP_ON : Handoff.Unclaim.WAKE);
+        services.handoff().unclaim(r.to, heard > 0 ? Handoff.Unclaim.SLEEP_ON : Handoff.Unclaim.WAKE);
         if (heard == 0 && r.to == null && !lock.protocol.handsOffToQueueHead()) { // a fair head has its own channel
-            Channel e = engine.waiters().entry(lock.protocol.waitChannel(r.field));
+            Channel e = services.waiters().entry(lock.protocol.waitChannel(r.field));
             if (e != null) {
                 e.wakeOne(); // nobody heard the release, our own waiters included: tell one of them here
             }
         }
         String family = lock.protocol.handoffFamily();
-        if (family != null && engine.handoff().enabled()) {
-            engine.handoff().wakeOtherFamilies(lock.name, family, FAMILIES);
+        if (family != null && services.handoff().enabled()) {
+            services.handoff().wakeOtherFamilies(lock.name, family, FAMILIES);
         }
     }
 
@@ -195,11 +195,11 @@ final class LockRelease {
      * Handoff's design comment). If the client closed meanwhile, the lock is given back.
      */
     private void handOff(Releasing r) {
-        Engine engine = lock.engine;
-        Handoff handoff = engine.handoff();
+        ClientServices services = lock.services;
+        Handoff handoff = services.handoff();
         Handoff.Offer to = r.to;
         if (handoff.claimed(to)) {
-            if (engine.holds().register(lock.name, to.field(), to.ownerId(), lock.name, to.ttlMs(), r.sentAt,
+            if (services.holds().register(lock.name, to.field(), to.ownerId(), lock.name, to.ttlMs(), r.sentAt,
                     Acquire.NO_TOKEN, lock.protocol.timeoutKeyPrefix()) == null) {
                 // closed: the waiter sees it; given back, unless the waiter gave up on the claim and may take it
                 if (handoff.unclaim(to, Handoff.Unclaim.WAKE) || !handoff.landed(to)) {
@@ -210,7 +210,7 @@ final class LockRelease {
             if (handoff.grant(to)) {
                 return;
             }
-            engine.holds().unregister(lock.name, to.field()); // the waiter gave up on the claim just now: not ours
+            services.holds().unregister(lock.name, to.field()); // the waiter gave up on the claim just now: not ours
         }
         if (!handoff.landed(to)) { // the waiter left: nobody will take it
             GiveBack.unregistered(lock, to.field(), lock.ttlArg(to.ttlMs()));

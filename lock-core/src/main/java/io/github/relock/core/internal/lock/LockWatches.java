@@ -126,7 +126,7 @@ final class LockWatches {
     }
 
     int add(RedisLock lock, LockListener listener) {
-        lock.engine.ensureOpen();
+        lock.services.ensureOpen();
         Watch w = new Watch(lock, listener);
         int id = IDS.incrementAndGet();
         watches.put(id, w);
@@ -222,7 +222,7 @@ final class LockWatches {
         void start() {
             String ch = releaseChannel();
             if (ch != null) {
-                Channel c = lock.engine.waiters().observe(ch, onMessage);
+                Channel c = lock.services.waiters().observe(ch, onMessage);
                 channel = c;
                 awaitSubscribed(c);
             }
@@ -231,7 +231,7 @@ final class LockWatches {
 
         private void awaitSubscribed(Channel c) {
             boolean interrupted = false;
-            long end = System.nanoTime() + lock.engine.options().subscriptionTimeout().toNanos();
+            long end = System.nanoTime() + lock.services.options().subscriptionTimeout().toNanos();
             try {
                 while (true) {
                     try {
@@ -262,7 +262,7 @@ final class LockWatches {
             }
             Channel c = channel;
             if (c != null) {
-                lock.engine.waiters().unobserve(c, onMessage);
+                lock.services.waiters().unobserve(c, onMessage);
             }
         }
 
@@ -275,14 +275,14 @@ final class LockWatches {
         }
 
         private void read() {
-            if (stopped || lock.engine.isClosed()) {
+            if (stopped || lock.services.isClosed()) {
                 return;
             }
             long heardBefore = releases.get();
-            lock.engine.runner().runAsync(lock.protocol.state("")).whenComplete((s, t) -> {
+            lock.services.runner().runAsync(lock.protocol.state("")).whenComplete((s, t) -> {
                 if (t != null) {
                     LOG.log(System.Logger.Level.DEBUG, "lock listener of ''{0}'' could not read it: {1}", lock.name, t);
-                    schedule(TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3));
+                    schedule(TimeUnit.MILLISECONDS.toNanos(lock.services.watchdogMs() / 3));
                 } else if (s.locked() && releases.get() != heardBefore) {
                     // held as read before a release was heard: stale; that release's check() folded
                     // into this read, so the fold below reads again
@@ -303,7 +303,7 @@ final class LockWatches {
                 long ttl = s.pttl() > 0 ? TimeUnit.MILLISECONDS.toNanos(s.pttl()) : -1;
                 expectedGoneNanos = ttl > 0 ? now + ttl : 0;
                 long next = ttl > 0 ? ttl + TimeUnit.MILLISECONDS.toNanos(5)
-                        : TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3);
+                        : TimeUnit.MILLISECONDS.toNanos(lock.services.watchdogMs() / 3);
                 schedule(quietReleases ? Math.min(next, POLL_NANOS) : next);
                 return;
             }
@@ -318,7 +318,7 @@ final class LockWatches {
                     awaitReleaseMessage(releases.get());
                 }
             }
-            long idle = TimeUnit.MILLISECONDS.toNanos(lock.engine.watchdogMs() / 3);
+            long idle = TimeUnit.MILLISECONDS.toNanos(lock.services.watchdogMs() / 3);
             schedule(quietReleases ? Math.min(idle, POLL_NANOS) : idle);
         }
 
@@ -366,7 +366,7 @@ final class LockWatches {
          * lost to a reconnect), the deletion is reported then.
          */
         private void awaitReleaseMessage(long heard) {
-            lock.engine.schedule(() -> {
+            lock.services.schedule(() -> {
                 if (!stopped && releases.compareAndSet(heard, heard + 1)) {
                     deliver(false);
                 }
@@ -375,7 +375,7 @@ final class LockWatches {
 
         private void schedule(long delayNanos) {
             if (!stopped) {
-                next = lock.engine.schedule(this::check, delayNanos, () -> { });
+                next = lock.services.schedule(this::check, delayNanos, () -> { });
             }
         }
 
@@ -383,7 +383,7 @@ final class LockWatches {
             if (!expired) {
                 seenHeld = false; // reported: a check that finds it gone reports nothing more
             }
-            lock.engine.schedule(() -> {
+            lock.services.schedule(() -> {
                 if (stopped) {
                     return;
                 }

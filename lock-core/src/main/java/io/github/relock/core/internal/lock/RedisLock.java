@@ -30,17 +30,17 @@ import java.util.function.Function;
  * <p>Thread-safety: safe for use by several threads; it holds no per-object state beyond its name.
  */
 public class RedisLock extends AbstractLock implements WaitTarget {
-    final Engine engine;
+    final ClientServices services;
     final String name;
     final LockProtocol protocol;
     private final LockRelease releases;
 
     /**
-     * @param engine the client's services
+     * @param services the client's services
      * @param protocol the lock type's protocol (its name is the lock's)
      */
-    public RedisLock(Engine engine, LockProtocol protocol) {
-        this.engine = engine;
+    public RedisLock(ClientServices services, LockProtocol protocol) {
+        this.services = services;
         this.name = protocol.name();
         this.protocol = protocol;
         this.releases = new LockRelease(this);
@@ -62,8 +62,8 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     }
 
     /** @return the client's services (for multi-locks spanning clients) */
-    public Engine engine() {
-        return engine;
+    public ClientServices services() {
+        return services;
     }
 
     @Override
@@ -73,27 +73,27 @@ public class RedisLock extends AbstractLock implements WaitTarget {
 
     @Override
     public String field(long ownerId) {
-        return protocol.ownerField(engine.clientId(), ownerId);
+        return protocol.ownerField(services.clientId(), ownerId);
     }
 
     long ttlArg(long ttlMs) {
-        return ttlMs == Args.TTL_WATCHDOG ? engine.watchdogMs() : ttlMs;
+        return ttlMs == Args.TTL_WATCHDOG ? services.watchdogMs() : ttlMs;
     }
 
     // ---------------------------------------------------------------- primitives
 
     @Override
     protected boolean acquire(long waitMs, long ttlMs, long ownerId, boolean interruptible) throws InterruptedException {
-        engine.ensureOpen();
+        services.ensureOpen();
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
-        LockEvents events = engine.events();
+        LockEvents events = services.events();
         if (!events.timing()) {
-            return new BlockingWait(this, engine.waits(), waitMs, ttlMs, ownerId, interruptible).run();
+            return new BlockingWait(this, services.waits(), waitMs, ttlMs, ownerId, interruptible).run();
         }
         long start = System.nanoTime();
-        boolean acquired = new BlockingWait(this, engine.waits(), waitMs, ttlMs, ownerId, interruptible).run();
+        boolean acquired = new BlockingWait(this, services.waits(), waitMs, ttlMs, ownerId, interruptible).run();
         events.acquired(name, System.nanoTime() - start, acquired);
         return acquired;
     }
@@ -102,13 +102,13 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     protected <T> CompletableFuture<T> acquireAsync(long waitMs, long ttlMs, long ownerId, Function<Boolean, T> outcome) {
         CompletableFuture<T> caller = new CompletableFuture<>();
         try {
-            engine.ensureOpen();
+            services.ensureOpen();
         } catch (IllegalStateException e) {
             caller.completeExceptionally(e);
             return caller;
         }
-        engine.track(caller);
-        LockEvents events = engine.events();
+        services.track(caller);
+        LockEvents events = services.events();
         Function<Boolean, T> timed = outcome;
         if (events.timing()) {
             long start = System.nanoTime();
@@ -117,7 +117,7 @@ public class RedisLock extends AbstractLock implements WaitTarget {
                 return outcome.apply(ok);
             };
         }
-        new AsyncWait<>(this, engine.waits(), waitMs, ttlMs, ownerId, caller, timed).begin();
+        new AsyncWait<>(this, services.waits(), waitMs, ttlMs, ownerId, caller, timed).begin();
         return caller;
     }
 
@@ -133,10 +133,10 @@ public class RedisLock extends AbstractLock implements WaitTarget {
 
     @Override
     protected LockLease lease(long id) {
-        Hold h = engine.holds().get(name, field(id));
+        Hold h = services.holds().get(name, field(id));
         return h != null ? new LeaseHandle(this, h)
                 // lost between acquisition and here (client closed, key deleted): say so honestly
-                : LeaseHandle.lost(this, field(id), id, engine.isClosed()
+                : LeaseHandle.lost(this, field(id), id, services.isClosed()
                         ? LockLostEvent.Reason.CLIENT_CLOSED : LockLostEvent.Reason.NOT_HELD);
     }
 
@@ -148,7 +148,7 @@ public class RedisLock extends AbstractLock implements WaitTarget {
         long sentAt = System.nanoTime();
         Acquire outcome;
         try {
-            outcome = engine.runner().runWrite(acquiredWhat(), protocol.acquire(field, ttlArg(ttlMs), mode));
+            outcome = services.runner().runWrite(acquiredWhat(), protocol.acquire(field, ttlArg(ttlMs), mode));
         } catch (ReplicaShortfall e) {
             outcome = undoShortAcquire(e, ttlMs, field);
         } catch (RuntimeException e) {
@@ -162,14 +162,14 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     public CompletableFuture<Acquire> attemptAsync(long ttlMs, long ownerId, AttemptMode mode) {
         String field = field(ownerId);
         long sentAt = System.nanoTime();
-        return engine.runner().runWriteAsync(acquiredWhat(), protocol.acquire(field, ttlArg(ttlMs), mode))
+        return services.runner().runWriteAsync(acquiredWhat(), protocol.acquire(field, ttlArg(ttlMs), mode))
                 .handle((outcome, error) -> {
                     if (error == null) {
                         return outcome;
                     }
                     Throwable cause = ScriptRunner.unwrap(error);
                     if (cause instanceof ReplicaShortfall shortfall) {
-                        return undoShortAcquire(shortfall, ttlMs, field); // on the sync threads: may block
+                        return undoShortAcquire(shortfall, ttlMs, field); // on the replica-wait threads: may block
                     }
                     reportUnknown(cause, "acquire");
                     throw ScriptRunner.asRuntime(cause);
@@ -184,7 +184,7 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     /** A call whose reply was lost may have run: say so once, through the event listener. */
     void reportUnknown(Throwable failure, String operation) {
         if (failure instanceof RedisUnavailableException && !ScriptRunner.notSent(failure)) {
-            engine.events().replyLost(name, operation);
+            services.events().replyLost(name, operation);
         }
     }
 
@@ -202,7 +202,7 @@ public class RedisLock extends AbstractLock implements WaitTarget {
                 + e.acknowledged() + " of " + e.required() + " replica(s) acknowledged the acquisition in time"
                 + " (LockOptions.replicaSync); it was given back", e);
         try {
-            engine.runner().run(protocol.release(field, ttlArg(ttlMs), null));
+            services.runner().run(protocol.release(field, ttlArg(ttlMs), null));
         } catch (RuntimeException undoFailed) {
             failure.addSuppressed(undoFailed); // not given back: it expires with its TTL
         }
@@ -211,14 +211,14 @@ public class RedisLock extends AbstractLock implements WaitTarget {
 
     /** Registers an acquisition's hold; gives the lock back if the client closed while the script ran. */
     private Acquire acquired(Acquire outcome, long ttlMs, long ownerId, String field, long sentAt) {
-        if (outcome instanceof Acquire.Acquired a && engine.holds().register(name, field, ownerId, name, ttlMs, sentAt,
+        if (outcome instanceof Acquire.Acquired a && services.holds().register(name, field, ownerId, name, ttlMs, sentAt,
                 a.token(), protocol.timeoutKeyPrefix()) == null) {
             GiveBack.unregistered(this, field, ttlArg(ttlMs));
-            throw new IllegalStateException("this LockClient (" + engine.clientId()
+            throw new IllegalStateException("this LockClient (" + services.clientId()
                     + ") was closed while acquiring lock '" + name + "'");
         }
         if (outcome instanceof Acquire.Acquired) {
-            engine.watches().taken(name);
+            services.watches().taken(name);
         }
         return outcome;
     }
@@ -231,7 +231,7 @@ public class RedisLock extends AbstractLock implements WaitTarget {
         }
         CompletableFuture<Void> sent;
         try {
-            sent = engine.runner().runAsync(undo);
+            sent = services.runner().runAsync(undo);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
@@ -248,18 +248,18 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     }
 
     @Override
-    public void giveBack(long ownerId) {
-        GiveBack.registered(this, ownerId);
+    public CompletableFuture<Void> giveBack(long ownerId) {
+        return GiveBack.registered(this, ownerId);
     }
 
     @Override
-    public void giveBackTransfer(long ownerId, long ttlMs) {
-        GiveBack.unregistered(this, field(ownerId), ttlArg(ttlMs));
+    public CompletableFuture<Void> giveBackTransfer(long ownerId, long ttlMs) {
+        return GiveBack.unregistered(this, field(ownerId), ttlArg(ttlMs));
     }
 
     @Override
     public long localHoldRemainingMs(String field) {
-        return engine.holds().remainingMs(name, field);
+        return services.holds().remainingMs(name, field);
     }
 
     // ---------------------------------------------------------------- for composites and leases
@@ -289,30 +289,30 @@ public class RedisLock extends AbstractLock implements WaitTarget {
 
     /** @return the hold this client registered for {@code ownerId}, or null */
     public Hold holdOf(long ownerId) {
-        return engine.holds().get(name, field(ownerId));
+        return services.holds().get(name, field(ownerId));
     }
 
     @Override
     public int addListener(io.github.relock.api.LockListener listener) {
         java.util.Objects.requireNonNull(listener, "listener must not be null");
-        return engine.watches().add(this, listener);
+        return services.watches().add(this, listener);
     }
 
     @Override
     public void removeListener(int listenerId) {
-        engine.watches().remove(listenerId);
+        services.watches().remove(listenerId);
     }
 
     // ---------------------------------------------------------------- force and state reads
 
     @Override
     public boolean forceUnlock() {
-        engine.ensureOpen();
-        Runnable settled = engine.watches().ownRelease(name);
+        services.ensureOpen();
+        Runnable settled = services.watches().ownRelease(name);
         try {
             boolean deleted;
             try {
-                deleted = engine.runner().runWrite("forceUnlock of lock '" + name + "'", protocol.forceRelease());
+                deleted = services.runner().runWrite("forceUnlock of lock '" + name + "'", protocol.forceRelease());
             } catch (ReplicaShortfall e) {
                 forced(e.outcome(Boolean.class)); // deleted on the master
                 throw e;
@@ -326,14 +326,14 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     @Override
     public CompletableFuture<Boolean> forceUnlockAsync() {
         try {
-            engine.ensureOpen();
+            services.ensureOpen();
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
         }
-        Runnable settled = engine.watches().ownRelease(name);
+        Runnable settled = services.watches().ownRelease(name);
         CompletableFuture<Boolean> sent;
         try {
-            sent = engine.runner().runWriteAsync("forceUnlock of lock '" + name + "'", protocol.forceRelease());
+            sent = services.runner().runWriteAsync("forceUnlock of lock '" + name + "'", protocol.forceRelease());
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
@@ -356,8 +356,8 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     /** A read-write lock's half deletes only in its own mode: the other half's holds stay. */
     private boolean forced(boolean deleted) {
         if (deleted) {
-            engine.holds().forceReleased(name);
-            engine.watches().freed(name);
+            services.holds().forceReleased(name);
+            services.watches().freed(name);
         }
         return deleted;
     }
@@ -403,16 +403,16 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     }
 
     private LockState state(String field) {
-        engine.ensureOpen();
-        return engine.runner().run(protocol.state(field));
+        services.ensureOpen();
+        return services.runner().run(protocol.state(field));
     }
 
     private CompletableFuture<LockState> stateAsync(String field) {
         try {
-            engine.ensureOpen();
+            services.ensureOpen();
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return engine.runner().runAsync(protocol.state(field));
+        return services.runner().runAsync(protocol.state(field));
     }
 }

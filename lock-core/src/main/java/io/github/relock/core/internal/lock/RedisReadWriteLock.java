@@ -17,13 +17,13 @@ public final class RedisReadWriteLock implements ReadWriteDistributedLock {
     private final RedisLock write;
 
     /**
-     * @param engine the client's services
+     * @param services the client's services
      * @param name the lock's name
      */
-    public RedisReadWriteLock(Engine engine, String name) {
+    public RedisReadWriteLock(ClientServices services, String name) {
         this.name = name;
-        this.read = new RedisLock(engine, ReadWriteProtocol.read(engine.protocols(), name));
-        this.write = new RedisLock(engine, ReadWriteProtocol.write(engine.protocols(), name));
+        this.read = new RedisLock(services, ReadWriteProtocol.read(services.protocols(), name));
+        this.write = new RedisLock(services, ReadWriteProtocol.write(services.protocols(), name));
     }
 
     @Override

@@ -173,7 +173,7 @@ final class MultiAttempt {
                 index = 0;
                 if (errorThisRound) { // errors answer at once: pause before asking again
                     errorThisRound = false;
-                    releaseThen(undo, () -> locks.get(0).engine().schedule(this::run,
+                    releaseThen(undo, () -> locks.get(0).services().schedule(this::run,
                             TimeUnit.MILLISECONDS.toNanos(Math.min(ERROR_RETRY_MS, Math.max(1, remainingMs()))),
                             () -> out.completeExceptionally(new IllegalStateException(
                                     "the LockClient of " + locks.get(0).getName() + " was closed"))));

@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  * possibly on different clients and servers, taken one after another by one owner id.
  *
  * The acquisition runs as an asynchronous state machine (Attempt), so the async API parks no
- * thread; the sync API waits on it. Per lock it waits min(perLockWait, time left), with
+ * thread; the blocking API waits on it. Per lock it waits min(perLockWait, time left), with
  * perLockWait = the whole wait (Multi) or wait / n (Red). While waiting, leases are doubled
  * (2 x wait) so early locks cannot expire while later ones are awaited; once all are taken the
  * caller's lease is applied to each. A failure beyond the tolerated count (0 for Multi,
@@ -70,9 +70,9 @@ public final class MultiRedisLock extends AbstractLock {
                         + l.getClass().getName());
             }
             for (RedisLock o : own) {
-                if (o.engine() == r.engine() && o.getName().equals(r.getName())) { // one key twice: taken reentrantly, or a RedLock majority of one server
+                if (o.services() == r.services() && o.getName().equals(r.getName())) { // one key twice: taken reentrantly, or a RedLock majority of one server
                     throw new IllegalArgumentException(kind + " takes each lock at most once, got " + o + " and " + r
-                            + " of one LockClient (" + r.engine().clientId() + "): both are the key '" + r.getName() + "'");
+                            + " of one LockClient (" + r.services().clientId() + "): both are the key '" + r.getName() + "'");
                 }
             }
             own.add(r);
@@ -89,8 +89,8 @@ public final class MultiRedisLock extends AbstractLock {
      */
     private void ensureMembersOpen() {
         for (RedisLock l : locks) {
-            if (l.engine().isClosed()) {
-                throw new IllegalStateException(name + ": the LockClient (" + l.engine().clientId() + ") of its lock '"
+            if (l.services().isClosed()) {
+                throw new IllegalStateException(name + ": the LockClient (" + l.services().clientId() + ") of its lock '"
                         + l.getName() + "' is closed");
             }
         }

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * One protocol call on the wire: a script, its keys and arguments, and how to read its reply into
  * a typed outcome. A protocol builds calls; the script runner sends them, blocking
- * ({@code ScriptRunner.run}) or not ({@code ScriptRunner.runAsync}), so the sync and async paths of
+ * ({@code ScriptRunner.run}) or not ({@code ScriptRunner.runAsync}), so the blocking and async paths of
  * the engine are two runners of the same call.
  *
  * <p>Thread-safety: immutable when its decoder is.

@@ -24,31 +24,31 @@ import java.util.concurrent.RejectedExecutionException;
  */
 public final class ScriptRunner {
     private final CommandExecutor executor;
-    private final int syncReplicas;
-    private final long syncTimeoutMs;
+    private final int replicasToAck;
+    private final long replicaWaitMs;
     /** Runs synced writes for the async API; null when replica sync is off. */
-    private final ExecutorService syncRunner;
+    private final ExecutorService replicaWaitRunner;
     private final String clientId;
 
     /**
      * @param executor the driver
-     * @param syncReplicas replicas each lock write must reach (0: replica sync off)
-     * @param syncTimeoutMs how long WAIT may take
-     * @param syncRunner runs synced writes for the async API (null when off)
+     * @param replicasToAck replicas each lock write must reach (0: replica sync off)
+     * @param replicaWaitMs how long WAIT may take
+     * @param replicaWaitRunner runs synced writes for the async API (null when off)
      * @param clientId the client's id, for messages
      */
-    public ScriptRunner(CommandExecutor executor, int syncReplicas, long syncTimeoutMs, ExecutorService syncRunner,
+    public ScriptRunner(CommandExecutor executor, int replicasToAck, long replicaWaitMs, ExecutorService replicaWaitRunner,
                         String clientId) {
         this.executor = executor;
-        this.syncReplicas = syncReplicas;
-        this.syncTimeoutMs = syncTimeoutMs;
-        this.syncRunner = syncRunner;
+        this.replicasToAck = replicasToAck;
+        this.replicaWaitMs = replicaWaitMs;
+        this.replicaWaitRunner = replicaWaitRunner;
         this.clientId = clientId;
     }
 
     /** @return whether lock writes are sent with WAIT (LockOptions.replicaSync) */
     public boolean replicaSync() {
-        return syncReplicas > 0;
+        return replicasToAck > 0;
     }
 
     /** Sends {@code call} on the calling thread. */
@@ -69,28 +69,28 @@ public final class ScriptRunner {
      * @throws ReplicaShortfall if fewer replicas than asked acknowledged (the outcome is in it)
      */
     public <T> T runWrite(String what, Call<T> call) {
-        if (syncReplicas == 0) {
+        if (replicasToAck == 0) {
             return run(call);
         }
-        List<Object> r = evalSynced(call.script(), call.keys(), call.args());
+        List<Object> r = evalWithReplicaWait(call.script(), call.keys(), call.args());
         T outcome = call.decode(r.get(0));
         if (!(r.get(1) instanceof Long acked)) {
             throw Replies.malformed(r.get(1), call.script(), call.keys().isEmpty() ? "" : call.keys().get(0),
                     "WAIT's integer count of replicas");
         }
-        if (acked < syncReplicas) {
-            throw new ReplicaShortfall(what, outcome, acked, syncReplicas, syncTimeoutMs);
+        if (acked < replicasToAck) {
+            throw new ReplicaShortfall(what, outcome, acked, replicasToAck, replicaWaitMs);
         }
         return outcome;
     }
 
-    /** As {@link #runWrite}, without blocking the caller (a synced write runs on the sync threads). */
+    /** As {@link #runWrite}, without blocking the caller (a write with WAIT runs on the replica-wait threads). */
     public <T> CompletableFuture<T> runWriteAsync(String what, Call<T> call) {
-        if (syncReplicas == 0) {
+        if (replicasToAck == 0) {
             return runAsync(call);
         }
         try {
-            return CompletableFuture.supplyAsync(() -> runWrite(what, call), syncRunner);
+            return CompletableFuture.supplyAsync(() -> runWrite(what, call), replicaWaitRunner);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("this LockClient (" + clientId
                     + ") is closed", e));
@@ -123,7 +123,7 @@ public final class ScriptRunner {
      * thrown), so the watchdog can tell "renewed on the master only" from "failed".
      */
     public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args) {
-        if (syncReplicas == 0) { // on the driver's renewal lane, never behind the application's calls
+        if (replicasToAck == 0) { // on the driver's renewal lane, never behind the application's calls
             return executor.evalShaUrgentAsync(script, keys, args).exceptionallyCompose(t -> {
                 Throwable cause = unwrap(t);
                 return cause instanceof NoScriptException
@@ -146,18 +146,18 @@ public final class ScriptRunner {
      * caches it), and WAIT is then sent behind a barrier write (a one-millisecond marker key in the
      * first key's slot) so that it covers the EVAL even if it went out on another pooled connection.
      */
-    private List<Object> evalSynced(Script script, List<String> keys, List<String> args) {
+    private List<Object> evalWithReplicaWait(Script script, List<String> keys, List<String> args) {
         try {
-            return executor.evalShaWithWait(script, keys, args, syncReplicas, syncTimeoutMs);
+            return executor.evalShaWithWait(script, keys, args, replicasToAck, replicaWaitMs);
         } catch (NoScriptException e) {
             Object reply = executor.eval(script, keys, args);
             List<String> barrierKeys = List.of(Scripts.barrierKey(keys.get(0)));
             List<Object> w;
             try {
-                w = executor.evalShaWithWait(Scripts.SYNC_BARRIER, barrierKeys, List.of(), syncReplicas, syncTimeoutMs);
+                w = executor.evalShaWithWait(Scripts.REPLICA_BARRIER, barrierKeys, List.of(), replicasToAck, replicaWaitMs);
             } catch (NoScriptException again) { // the barrier is idempotent: load it by running it
-                executor.eval(Scripts.SYNC_BARRIER, barrierKeys, List.of());
-                w = executor.evalShaWithWait(Scripts.SYNC_BARRIER, barrierKeys, List.of(), syncReplicas, syncTimeoutMs);
+                executor.eval(Scripts.REPLICA_BARRIER, barrierKeys, List.of());
+                w = executor.evalShaWithWait(Scripts.REPLICA_BARRIER, barrierKeys, List.of(), replicasToAck, replicaWaitMs);
             }
             return java.util.Arrays.asList(reply, w.get(1));
         }

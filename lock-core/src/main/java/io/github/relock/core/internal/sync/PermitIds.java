@@ -46,7 +46,7 @@ final class PermitIds extends SyncTarget {
 
     @Override
     public Acquire attempt(long ttlMs, long ownerId, AttemptMode mode) {
-        if (mode == AttemptMode.RESOLVE && resolved(sync.engine.runner().run(findCall()))) {
+        if (mode == AttemptMode.RESOLVE && resolved(sync.services.runner().run(findCall()))) {
             return Acquire.ACQUIRED;
         }
         return super.attempt(ttlMs, ownerId, mode);
@@ -57,7 +57,7 @@ final class PermitIds extends SyncTarget {
         if (mode != AttemptMode.RESOLVE) {
             return super.attemptAsync(ttlMs, ownerId, mode);
         }
-        return sync.engine.runner().runAsync(findCall()).thenCompose(left -> resolved(left)
+        return sync.services.runner().runAsync(findCall()).thenCompose(left -> resolved(left)
                 ? CompletableFuture.completedFuture(Acquire.ACQUIRED)
                 : super.attemptAsync(ttlMs, ownerId, mode));
     }

@@ -2,7 +2,7 @@ package io.github.relock.core.internal.sync;
 
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.core.internal.hold.HoldRegistry;
-import io.github.relock.core.internal.lock.Engine;
+import io.github.relock.core.internal.lock.ClientServices;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -16,14 +16,14 @@ import java.util.function.Consumer;
  * <p>Thread-safety: safe for use by several threads.
  */
 final class PermitLeases {
-    private final Engine engine;
+    private final ClientServices services;
     private final Consumer<LockLostEvent> lostSink;
     private final Consumer<Runnable> callbackRunner;
     private final Set<PermitHandle> live = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    PermitLeases(Engine engine, Consumer<LockLostEvent> lostSink, Consumer<Runnable> callbackRunner) {
-        this.engine = engine;
+    PermitLeases(ClientServices services, Consumer<LockLostEvent> lostSink, Consumer<Runnable> callbackRunner) {
+        this.services = services;
         this.lostSink = lostSink;
         this.callbackRunner = callbackRunner;
     }
@@ -45,7 +45,7 @@ final class PermitLeases {
             h.timer(null);
             return;
         }
-        h.timer(engine.schedule(() -> {
+        h.timer(services.schedule(() -> {
             if (h.expiresAtNanos == at) { // not updated meanwhile
                 lost(h, LockLostEvent.Reason.LEASE_EXPIRED);
             }

@@ -86,7 +86,7 @@ public final class RedisPermitExpirableSemaphore implements PermitExpirableSemap
     @Override
     public List<String> tryAcquire(int permits) {
         PermitIds t = ids(permits, SyncArgs.NO_LEASE, "tryAcquire");
-        sync.engine.ensureOpen();
+        sync.services.ensureOpen();
         return t.attempt(0, 0, AttemptMode.TRY) instanceof Acquire.Acquired ? t.ids : List.of();
     }
 

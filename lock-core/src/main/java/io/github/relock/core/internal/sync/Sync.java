@@ -1,7 +1,7 @@
 package io.github.relock.core.internal.sync;
 
 import io.github.relock.api.LockLostEvent;
-import io.github.relock.core.internal.lock.Engine;
+import io.github.relock.core.internal.lock.ClientServices;
 import io.github.relock.core.internal.protocol.Call;
 import io.github.relock.core.internal.run.ScriptRunner;
 import io.github.relock.core.internal.wait.AsyncWait;
@@ -19,17 +19,17 @@ import java.util.function.Function;
  * <p>Thread-safety: safe for use by several threads.
  */
 public final class Sync {
-    final Engine engine;
+    final ClientServices services;
     final PermitLeases leases;
 
     /**
-     * @param engine the client's services
+     * @param services the client's services
      * @param lostSink the client's lock-lost listeners (a permit lease's loss is reported there too)
      * @param callbackRunner runs loss callbacks off the driver's threads
      */
-    public Sync(Engine engine, Consumer<LockLostEvent> lostSink, Consumer<Runnable> callbackRunner) {
-        this.engine = engine;
-        this.leases = new PermitLeases(engine, lostSink, callbackRunner);
+    public Sync(ClientServices services, Consumer<LockLostEvent> lostSink, Consumer<Runnable> callbackRunner) {
+        this.services = services;
+        this.leases = new PermitLeases(services, lostSink, callbackRunner);
     }
 
     /** Reports every permit lease still held as lost (CLIENT_CLOSED); the client is closing. */
@@ -38,20 +38,20 @@ public final class Sync {
     }
 
     SyncCalls calls(String name) {
-        return new SyncCalls(name, engine.protocols().publishMode());
+        return new SyncCalls(name, services.protocols().publishMode());
     }
 
     /** Sends {@code call} on the calling thread. */
     <T> T run(Call<T> call) {
-        engine.ensureOpen();
-        return engine.runner().run(call);
+        services.ensureOpen();
+        return services.runner().run(call);
     }
 
     /** Sends {@code call} without blocking; a closed client fails the future. */
     <T> CompletableFuture<T> runAsync(Call<T> call) {
         try {
-            engine.ensureOpen();
-            return engine.runner().runAsync(call);
+            services.ensureOpen();
+            return services.runner().runAsync(call);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -64,12 +64,12 @@ public final class Sync {
      * @return whether it did within the wait
      */
     boolean await(WaitTarget target, long waitMs) throws InterruptedException {
-        engine.ensureOpen();
+        services.ensureOpen();
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before waiting on " + target.protocol().kind() + " '"
                     + target.name() + "'");
         }
-        return new BlockingWait(target, engine.waits(), waitMs, 0, 0, true).run();
+        return new BlockingWait(target, services.waits(), waitMs, 0, 0, true).run();
     }
 
     /**
@@ -80,13 +80,13 @@ public final class Sync {
     <T> CompletableFuture<T> awaitAsync(WaitTarget target, long waitMs, Function<Boolean, T> outcome) {
         CompletableFuture<T> caller = new CompletableFuture<>();
         try {
-            engine.ensureOpen();
+            services.ensureOpen();
         } catch (IllegalStateException e) {
             caller.completeExceptionally(e);
             return caller;
         }
-        engine.track(caller);
-        new AsyncWait<>(target, engine.waits(), waitMs, 0, 0, caller, outcome).begin();
+        services.track(caller);
+        new AsyncWait<>(target, services.waits(), waitMs, 0, 0, caller, outcome).begin();
         return caller;
     }
 

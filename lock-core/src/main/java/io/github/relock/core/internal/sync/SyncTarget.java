@@ -49,12 +49,12 @@ abstract class SyncTarget implements WaitTarget {
 
     @Override
     public Acquire attempt(long ttlMs, long ownerId, AttemptMode mode) {
-        return sync.engine.runner().run(attemptCall(mode));
+        return sync.services.runner().run(attemptCall(mode));
     }
 
     @Override
     public CompletableFuture<Acquire> attemptAsync(long ttlMs, long ownerId, AttemptMode mode) {
-        return sync.engine.runner().runAsync(attemptCall(mode));
+        return sync.services.runner().runAsync(attemptCall(mode));
     }
 
     @Override
@@ -66,33 +66,34 @@ abstract class SyncTarget implements WaitTarget {
     public void releaseNow(long ownerId) {
         Call<?> back = giveBackCall();
         if (back != null) {
-            sync.engine.runner().run(back);
+            sync.services.runner().run(back);
         }
     }
 
     /** Never called: synchronizers hand nothing off (their policies have no hand-off family). */
     @Override
-    public void giveBackTransfer(long ownerId, long ttlMs) {
+    public CompletableFuture<Void> giveBackTransfer(long ownerId, long ttlMs) {
         throw new IllegalStateException("synchronizer '" + name() + "' takes no local hand-off");
     }
 
     @Override
-    public void giveBack(long ownerId) {
+    public CompletableFuture<Void> giveBack(long ownerId) {
         Call<?> back = giveBackCall();
         if (back == null) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<?> sent;
         try {
-            sent = sync.engine.runner().runAsync(back);
+            sent = sync.services.runner().runAsync(back);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
-        sent.whenComplete((v, t) -> {
+        return sent.handle((v, t) -> {
             if (t != null) {
                 LOG.log(System.Logger.Level.WARNING, "giving back what a cancelled wait on " + policy.kind() + " '"
                         + policy.name() + "' took failed; those permits stay taken", t);
             }
+            return null;
         });
     }
 

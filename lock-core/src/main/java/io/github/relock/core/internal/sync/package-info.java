@@ -39,7 +39,7 @@
  * or the client closing, is reported as a lost lock is ({@code LockLostEvent}, to the lease's
  * callbacks and the client's listeners).
  *
- * <p>Depends on util, protocol, run, hold (loss delivery), wait, and lock's {@code Engine} for the
+ * <p>Depends on util, protocol, run, hold (loss delivery), wait, and lock's {@code ClientServices} for the
  * client's services; nothing below uses this room.
  */
 package io.github.relock.core.internal.sync;

@@ -36,9 +36,9 @@ public final class Scripts {
     public static final Script WRITE_RELEASE = load("write-release");
     public static final Script RW_FORCE_RELEASE = load("rw-force-release");
     public static final Script RW_STATE = load("rw-state");
-    public static final Script SYNC_BARRIER = load("sync-barrier");
+    public static final Script REPLICA_BARRIER = load("replica-barrier");
 
-    /** @return a marker key for {@link #SYNC_BARRIER} in the same cluster slot as {@code key} */
+    /** @return a marker key for {@link #REPLICA_BARRIER} in the same cluster slot as {@code key} */
     public static String barrierKey(String key) {
         int open = key.indexOf('{');
         if (open >= 0) {

@@ -31,6 +31,8 @@ public final class AsyncWait<T> extends Wait {
     private boolean subscribing;
     private boolean finishing;
     private boolean ended;
+    /** The thread on which this wait completes its caller's future: a completion seen there is no caller leaving. */
+    private volatile Thread completingOn;
     private int parkId;
     private WaitContext.Cancellable timer;
 
@@ -47,8 +49,18 @@ public final class AsyncWait<T> extends Wait {
 
     /** Starts the wait; its result completes the caller's future. */
     public void begin() {
-        caller.whenComplete((v, t) -> submit(this::callerLeft));
-        submit(() -> step(start()));
+        CompletableFuture<Void> before = predecessor(); // asked first: our own record must not be our predecessor
+        caller.whenComplete((v, t) -> {
+            if (completingOn != Thread.currentThread()) { // not our own completion: the caller left
+                callerLeaving();
+            }
+            submit(this::callerLeft);
+        });
+        if (before == null) {
+            submit(() -> step(start()));
+        } else {
+            before.whenComplete((v, t) -> submit(() -> step(start()))); // the owner's previous wait is not over
+        }
     }
 
     private void submit(Runnable event) {
@@ -174,23 +186,25 @@ public final class AsyncWait<T> extends Wait {
         }
         ended = true;
         if (unwanted) {
-            target.giveBack(ownerId);
+            givingBack(target.giveBack(ownerId));
         }
         CompletableFuture<Void> left = needsGiveUp() ? target.giveUp(ownerId) : CompletableFuture.completedFuture(null);
         left.whenComplete((v, t) -> {
             done();
             complete();
+            overForOwner();
         });
     }
 
     private void complete() {
+        completingOn = Thread.currentThread();
         if (error != null) {
             caller.completeExceptionally(error);
             return;
         }
         if (caller.isDone()) {
             if (holds()) {
-                target.giveBack(ownerId); // the caller left as we acquired
+                givingBack(target.giveBack(ownerId)); // the caller left as we acquired
             }
             return;
         }
@@ -199,13 +213,13 @@ public final class AsyncWait<T> extends Wait {
             value = outcome.apply(holds());
         } catch (RuntimeException e) {
             if (holds()) {
-                target.giveBack(ownerId);
+                givingBack(target.giveBack(ownerId));
             }
             caller.completeExceptionally(e);
             return;
         }
         if (!caller.complete(value) && holds()) {
-            target.giveBack(ownerId); // the caller left at the last moment
+            givingBack(target.giveBack(ownerId)); // the caller left at the last moment
         }
     }
 }

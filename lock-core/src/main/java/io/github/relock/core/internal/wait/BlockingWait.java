@@ -1,5 +1,6 @@
 package io.github.relock.core.internal.wait;
 
+import io.github.relock.api.WaitingForLock;
 import io.github.relock.core.internal.protocol.Acquire;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -10,9 +11,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The blocking runner of the wait machine ({@link Wait}): attempts are sent on the caller's thread
  * (on Jedis an uncontended lock is two round trips and no thread hand-off), and a park parks that
- * thread until {@link #wake()} or its time runs out. Kit rules recognise a waiter parked with a
- * hand-off offer armed by the frame {@code awaitHandoff}, and any parked waiter by it or
- * {@code awaitWake}.
+ * thread until {@link #wake()} or its time runs out. A thread parked between attempts has a
+ * {@link WaitingForLock} as its park blocker, saying whether its hand-off offer is armed: what
+ * thread dumps show, and how kit rules recognise a parked waiter.
  *
  * <p>Thread-safety: one instance per call, run by the calling thread; {@link #wake()} from any thread.
  */
@@ -46,6 +47,7 @@ public final class BlockingWait extends Wait {
      * @throws InterruptedException if interrupted while {@code interruptible}
      */
     public boolean run() throws InterruptedException {
+        awaitPredecessor();
         try {
             Next next = start();
             while (next != Next.FINISH) {
@@ -90,6 +92,32 @@ public final class BlockingWait extends Wait {
         return acquired;
     }
 
+    /**
+     * Waits for this owner's previous wait on the lock, whose asynchronous caller left, to be over
+     * (see Wait: one owner's calls one after another); bounded by one watchdog timeout, as its
+     * give-backs are.
+     */
+    private void awaitPredecessor() throws InterruptedException {
+        CompletableFuture<Void> before = predecessor();
+        if (before == null) {
+            return;
+        }
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ctx.watchdogMs());
+        while (true) {
+            try {
+                before.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return;
+            } catch (InterruptedException e) {
+                if (interruptible) {
+                    throw e;
+                }
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                return;
+            }
+        }
+    }
+
     private Next attemptNow() {
         sending();
         Acquire outcome;
@@ -127,7 +155,7 @@ public final class BlockingWait extends Wait {
         }
         boolean ok;
         try {
-            ok = offerStanding() ? awaitHandoff(parkNanos) : awaitWake(parkNanos);
+            ok = awaitWake(parkNanos, new WaitingForLock(target.name(), offerStanding()));
         } finally {
             if (parkOnEntry) {
                 entry.unpark(this);
@@ -137,20 +165,18 @@ public final class BlockingWait extends Wait {
                 + target.name() + "'"));
     }
 
-    /** Parks with a hand-off offer armed: a releaser of this client may make us the owner meanwhile. */
-    private boolean awaitHandoff(long nanos) {
-        return awaitWake(nanos);
-    }
-
-    /** @return false if interrupted and interruptible; true when woken or the time ran out */
-    private boolean awaitWake(long nanos) {
+    /**
+     * @param blocker what the thread is parked for (published through {@code LockSupport.getBlocker})
+     * @return false if interrupted and interruptible; true when woken or the time ran out
+     */
+    private boolean awaitWake(long nanos, WaitingForLock blocker) {
         long end = System.nanoTime() + nanos;
         while (!fired) {
             long left = end - System.nanoTime();
             if (left <= 0) {
                 break;
             }
-            LockSupport.parkNanos(this, left);
+            LockSupport.parkNanos(blocker, left);
             if (Thread.interrupted()) {
                 if (interruptible) {
                     return false;

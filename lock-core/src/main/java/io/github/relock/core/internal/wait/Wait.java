@@ -6,6 +6,7 @@ import io.github.relock.core.internal.protocol.AttemptMode;
 import io.github.relock.core.internal.protocol.WaitPolicy;
 import io.github.relock.core.internal.run.ScriptRunner;
 import io.github.relock.core.internal.util.Args;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,6 +43,14 @@ abstract class Wait implements Channel.Parked {
     final String channel;
     /** The hand-off line this wait posts its offer on, or null where hand-off does not apply. */
     final String line;
+    /**
+     * Whether this wait is ordered with its owner's other calls on the lock (locks, whose field names
+     * one owner; not synchronizers): once a caller leaves a wait that still runs, the owner's next
+     * call on the lock starts after it.
+     */
+    private final boolean ordered;
+    /** The lock and owner field, the key of that order; made when first needed (a benign race: equal strings). */
+    private String ownerKey;
 
     // ---- the machine's state: its runner's only
     Channel entry;
@@ -68,6 +77,13 @@ abstract class Wait implements Channel.Parked {
     boolean unwanted;
     /** A message picked this waiter and it has not attempted since: if it leaves, it passes it on (any thread). */
     volatile boolean messageWake;
+    /** Give-backs this wait sent: its owner's next call waits for them too (see {@link #callerLeaving}). */
+    private volatile CompletableFuture<Void> givingBack = NOTHING;
+    /** Completes when this wait, its caller gone, is over; null while its caller has not left. */
+    private volatile CompletableFuture<Void> leftBehind;
+    private volatile boolean over;
+
+    private static final CompletableFuture<Void> NOTHING = CompletableFuture.completedFuture(null);
 
     /**
      * @param waitMs {@link Args#WAIT_FOREVER}, {@link Args#TRY_ONCE}, or the longest wait in ms
@@ -87,6 +103,7 @@ abstract class Wait implements Channel.Parked {
         String family = protocol.handoffFamily();
         this.line = family != null && ctx.handoff().enabled() && !ctx.replicaSync()
                 ? Handoff.line(family, target.name()) : null;
+        this.ordered = protocol.resolvesLostReplies();
     }
 
     /** Wakes the wait: its park returns (blocking) or its next step runs (async). Any thread. */
@@ -99,6 +116,9 @@ abstract class Wait implements Channel.Parked {
     }
 
     Next start() {
+        if (callerLeft) {
+            return Next.FINISH; // left before the wait began (it waited for its owner's previous wait): nothing sent
+        }
         if (!queue) {
             mode = AttemptMode.TRY; // never queues: close() has nothing to wait for
             return Next.ATTEMPT;
@@ -269,19 +289,11 @@ abstract class Wait implements Channel.Parked {
                 dropOffer();
                 break;
             }
-            long now = System.nanoTime();
-            if (settleDeadline == 0) {
-                settleDeadline = now + 2 * ctx.commandTimeoutNanos();
+            Claim c = settleClaim();
+            if (c == Claim.PARK) {
+                return Next.PARK;
             }
-            if (now - settleDeadline < 0) {
-                if (ctx.handoff().settling(offer)) {
-                    parkNanos = settleDeadline - now; // a releaser's script is in flight: wait for its answer
-                    parkOnEntry = false;
-                    return Next.PARK;
-                }
-                continue; // decided meanwhile
-            }
-            if (ctx.handoff().abandon(offer)) { // it never answered: wait on, resolving a transfer that lands late
+            if (c == Claim.OVERDUE && ctx.handoff().abandon(offer)) { // unanswered: wait on, resolving a late transfer
                 resolve = true;
             }
         }
@@ -294,6 +306,37 @@ abstract class Wait implements Channel.Parked {
         }
         mode = resolve ? AttemptMode.RESOLVE : AttemptMode.QUEUE;
         return Next.ATTEMPT;
+    }
+
+    /** Where waiting for a releaser's claim on this wait's offer stands ({@link #settleClaim}). */
+    private enum Claim {
+        /** The releaser's script is in flight: park for {@code parkNanos}, until its answer wakes us. */
+        PARK,
+        /** The claim was decided meanwhile: look at the offer again. */
+        DECIDED,
+        /** It did not answer within twice the command timeout: give up on it (the caller says how). */
+        OVERDUE
+    }
+
+    /**
+     * The one place a wait settles a claim on its offer (the offer is CLAIMED: a releaser's script
+     * names this waiter): before an attempt and while finishing alike, it waits for the claim's
+     * decision for at most twice the command timeout from the first time it found it claimed.
+     */
+    private Claim settleClaim() {
+        long now = System.nanoTime();
+        if (settleDeadline == 0) {
+            settleDeadline = now + 2 * ctx.commandTimeoutNanos();
+        }
+        if (now - settleDeadline >= 0) {
+            return Claim.OVERDUE;
+        }
+        if (!ctx.handoff().settling(offer)) {
+            return Claim.DECIDED;
+        }
+        parkNanos = settleDeadline - now;
+        parkOnEntry = false;
+        return Claim.PARK;
     }
 
     private void dropOffer() {
@@ -362,24 +405,18 @@ abstract class Wait implements Channel.Parked {
         while (offer != null) {
             int s = ctx.handoff().leave(offer, acquired);
             if (s == Handoff.CLAIMED) {
-                long now = System.nanoTime();
-                if (settleDeadline == 0) {
-                    settleDeadline = now + 2 * ctx.commandTimeoutNanos();
+                Claim c = settleClaim();
+                if (c == Claim.PARK) {
+                    return Finish.SETTLE;
                 }
-                if (now - settleDeadline < 0) {
-                    if (ctx.handoff().settling(offer)) {
-                        parkNanos = settleDeadline - now;
-                        parkOnEntry = false;
-                        return Finish.SETTLE;
-                    }
-                    continue; // decided meanwhile
+                if (c == Claim.OVERDUE) {
+                    ctx.handoff().leaveClaimed(offer); // its releaser gives back a transfer that lands later
                 }
-                ctx.handoff().leaveClaimed(offer); // its releaser gives back a transfer that lands later
                 continue;
             }
             offer = null;
             if (s == Handoff.LANDED) {
-                target.giveBackTransfer(ownerId, ttlMs); // landed after our last attempt, and nobody will take it
+                givingBack(target.giveBackTransfer(ownerId, ttlMs)); // landed after our last attempt; nobody takes it
             }
             if (s == Handoff.GRANTED && !acquired) {
                 acquired = true; // handed to us just as we left
@@ -413,6 +450,62 @@ abstract class Wait implements Channel.Parked {
         if (joined) {
             joined = false;
             ctx.waiters().finished(this);
+        }
+    }
+
+    /*
+     * One owner's calls on one lock, one after another once a caller left. An owner is a thread:
+     * one that cancels an asynchronous lock call (or lets it time out) and calls again is the same
+     * owner field while the cancelled wait may still run: its attempt in flight, a give-back of an
+     * acquisition that landed after the cancel. Were the new call's attempt to run beside them,
+     * Redis could not tell the two apart: a resolve attempt of the old wait would take the new
+     * call's acquisition as its own lost grant and give it back, and the hold registry would apply
+     * the replies of the old give-back and the new acquisition in the order they arrive, not the
+     * order Redis ran them. So a wait whose caller left stays on record (Waiters.leaving) until it
+     * and its give-backs are over, and the owner's next wait on the lock starts only then: at most
+     * one attempt in flight, one give-back, or one claim to settle, each bounded by the command
+     * timeout. Costs one emptiness check per wait while no caller has left.
+     */
+
+    /** @return the owner's previous wait on this lock, still running after its caller left, or null: start now */
+    CompletableFuture<Void> predecessor() {
+        return ordered && ctx.waiters().anyLeaving() ? ctx.waiters().leavingWait(ownerKey()) : null;
+    }
+
+    /** The caller left while the wait runs (any thread): the owner's next call on this lock waits for its end. */
+    void callerLeaving() {
+        if (!ordered || over || leftBehind != null) {
+            return;
+        }
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        leftBehind = f;
+        ctx.waiters().leaving(ownerKey(), f);
+        if (over) { // over meanwhile (Dekker-style with overForOwner: one of the two sees the other)
+            givingBack.whenComplete((v, t) -> ctx.waiters().over(ownerKey(), f));
+        }
+    }
+
+    private String ownerKey() {
+        String k = ownerKey;
+        if (k == null) {
+            k = target.name() + '\0' + field;
+            ownerKey = k;
+        }
+        return k;
+    }
+
+    /** Records a give-back this wait sent; the runner's only. */
+    void givingBack(CompletableFuture<Void> back) {
+        CompletableFuture<Void> g = givingBack;
+        givingBack = g == NOTHING ? back : CompletableFuture.allOf(g, back);
+    }
+
+    /** The wait has ended and sent its last give-back: once those are over, the owner's next call may go. */
+    void overForOwner() {
+        over = true;
+        CompletableFuture<Void> f = leftBehind;
+        if (f != null) {
+            givingBack.whenComplete((v, t) -> ctx.waiters().over(ownerKey(), f));
         }
     }
 

@@ -44,8 +44,13 @@ public interface WaitTarget {
     /** Releases, on the calling thread, an acquisition its waiter will not take (it leaves with an error). */
     void releaseNow(long ownerId);
 
-    /** Gives back, without blocking, an acquisition nobody will use (its caller left), retrying a release that was never sent. */
-    void giveBack(long ownerId);
+    /**
+     * Gives back, without blocking, an acquisition nobody will use (its caller left), retrying a
+     * release that was never sent.
+     *
+     * @return completes when the give-back is over (answered, failed, or given up)
+     */
+    CompletableFuture<Void> giveBack(long ownerId);
 
     /**
      * Gives back, without blocking, a local hand-off that landed for {@code ownerId} after it gave
@@ -53,8 +58,9 @@ public interface WaitTarget {
      * hold is registered for it. Retries a release that was never sent, as {@link #giveBack} does.
      *
      * @param ttlMs the TTL the transfer gave it, or {@code Args.TTL_WATCHDOG}
+     * @return completes when the give-back is over (answered, failed, or given up)
      */
-    void giveBackTransfer(long ownerId, long ttlMs);
+    CompletableFuture<Void> giveBackTransfer(long ownerId, long ttlMs);
 
     /** @return how long the valid hold of {@code field} on this lock lasts, in ms, or -1 if there is none */
     long localHoldRemainingMs(String field);

@@ -78,6 +78,11 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private final AtomicInteger waiting = new AtomicInteger();
     /** Every wait that may queue, from before its first attempt to its finish: what close() wakes and waits for. */
     private final Set<Wait> active = ConcurrentHashMap.newKeySet();
+    /**
+     * Lock waits whose caller left while they still ran, by lock and owner field, until they and
+     * the give-backs they sent are over: that owner's next call on that lock starts after them.
+     */
+    private final Map<String, CompletableFuture<Void>> leaving = new ConcurrentHashMap<>();
 
     /**
      * @param executor the driver, for subscriptions
@@ -246,6 +251,30 @@ public final class Waiters implements MessageListener, ConnectionListener {
     }
 
     /** A wait that may queue is about to send its first attempt: close() waits for it from now on. */
+    /** @return whether any wait whose caller left is not over (the common answer, no: nothing to look up) */
+    boolean anyLeaving() {
+        return !leaving.isEmpty();
+    }
+
+    /** @return the wait of owner-and-lock {@code key} whose caller left and that is not over, or null */
+    CompletableFuture<Void> leavingWait(String key) {
+        return leaving.get(key);
+    }
+
+    /** A wait of {@code key} whose caller left runs on until {@code over} completes. */
+    void leaving(String key, CompletableFuture<Void> over) {
+        leaving.put(key, over);
+        if (over.isDone()) {
+            leaving.remove(key, over);
+        }
+    }
+
+    /** That wait and its give-backs are over: the owner's next call may go. */
+    void over(String key, CompletableFuture<Void> over) {
+        over.complete(null);
+        leaving.remove(key, over);
+    }
+
     void started(Wait w) {
         active.add(w);
     }

@@ -40,6 +40,11 @@
  * wait that leaves without the lock after a late transfer landed (LANDED) gives it back itself
  * in finishing(); one that left before it landed leaves that to the releaser.
  *
+ * <p>One owner, one wait at a time: an owner is a thread, and one whose async call was cancelled
+ * may call again while the cancelled wait still runs (its attempt in flight, its give-back of a
+ * late acquisition). Its new wait on the same lock starts only once that wait and its give-backs
+ * are over (Waiters.leaving), so Redis and the hold registry never see the two interleaved.
+ *
  * <p>Outages: an attempt after the first that fails for want of Redis (a failover) is retried every
  * RETRY_AFTER_OUTAGE_MS for up to the subscription timeout, in RESOLVE mode (it may have run),
  * then thrown. The first attempt still fails at once, so a caller on a dead Redis learns it at once.

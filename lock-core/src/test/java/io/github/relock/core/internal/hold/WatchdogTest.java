@@ -353,7 +353,7 @@ class WatchdogTest {
 
         w.tick();
         assertSame(h, registry.get("orders", "c:1"), "renewed on the master: retried next period");
-        assertEquals(1, h.unsyncedRenewals);
+        assertEquals(1, h.shortRenewals);
         w.tick();
 
         assertEquals(List.of(Reason.RENEWAL_FAILED), f.reasons());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
+import io.github.relock.api.WaitingForLock;
 import io.github.relock.core.internal.hold.Hold;
 import io.github.relock.core.internal.hold.HoldRegistry;
 import io.github.relock.core.internal.observe.LockEvents;
@@ -56,10 +57,10 @@ class LateHandoffTest {
     private final HoldRegistry holds = new HoldRegistry(LockFixture.WATCHDOG_MS, lost::add, Runnable::run);
     private final Handoff handoff = new Handoff(16, TimeUnit.SECONDS.toNanos(10));
     private final ProtocolContext protocols = new ProtocolContext("PUBLISH", 300_000, 1, 128, 0);
-    private final Engine engine = new Engine("c1", LockOptions.builder().commandTimeout(COMMAND_TIMEOUT).build(),
+    private final ClientServices services = new ClientServices("c1", LockOptions.builder().commandTimeout(COMMAND_TIMEOUT).build(),
             new ScriptRunner(redis, 0, 250, null, "c1"), holds, new Waiters(redis, false), handoff,
             new LockEvents(new RecordingListener()), protocols, timer);
-    private final RedisLock lock = new RedisLock(engine,
+    private final RedisLock lock = new RedisLock(services,
             new ReentrantProtocol(protocols, NAME, ReentrantProtocol.Variant.REENTRANT));
 
     @AfterEach
@@ -116,11 +117,11 @@ class LateHandoffTest {
         holderHolds();
         CompletableFuture<Boolean> waiter = new CompletableFuture<>();
         Thread t = waiterThread(waiter, Args.WAIT_FOREVER);
-        await(() -> parkedIn(t, "awaitHandoff"), () -> "the waiter parks with its offer armed");
+        await(() -> parked(t, true), () -> "the waiter parks with its offer armed");
         CompletableFuture<Void> released = holderReleasesHandingOff();
 
         redis.publish(CHANNEL, "0");
-        await(() -> attempts() == 3 && parkedIn(t, "awaitWake"), () -> "the waiter gave up on the claim, attempted "
+        await(() -> attempts() == 3 && parked(t, false), () -> "the waiter gave up on the claim, attempted "
                 + "in RESOLVE mode (busy: the release has not run) and parked: " + redis.trace());
         redis.runNext(); // the transfer lands late; its reply tells the waiter
         assertTrue(waiter.get(10, TimeUnit.SECONDS), "the waiter took the transfer");
@@ -135,7 +136,7 @@ class LateHandoffTest {
         holderHolds();
         CompletableFuture<Boolean> first = new CompletableFuture<>();
         Thread t = waiterThread(first, 1_000);
-        await(() -> parkedIn(t, "awaitHandoff"), () -> "the waiter parks with its offer armed");
+        await(() -> parked(t, true), () -> "the waiter parks with its offer armed");
         holderReleasesHandingOff();
         assertFalse(first.get(10, TimeUnit.SECONDS), "its time ran out while the claim was undecided");
 
@@ -222,17 +223,9 @@ class LateHandoffTest {
         return (int) redis.trace().stream().filter(s -> s.startsWith("lock-acquire")).count();
     }
 
-    private static boolean parkedIn(Thread t, String frame) {
-        Thread.State s = t.getState();
-        if (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) {
-            return false;
-        }
-        for (StackTraceElement e : t.getStackTrace()) {
-            if (e.getMethodName().equals(frame)) {
-                return true;
-            }
-        }
-        return false;
+    /** @return whether {@code t} is parked between attempts, with its hand-off offer armed or not, as its blocker says */
+    private static boolean parked(Thread t, boolean offerArmed) {
+        return LockSupport.getBlocker(t) instanceof WaitingForLock w && w.handoffOffered() == offerArmed;
     }
 
     private static void await(BooleanSupplier condition, Supplier<String> what) {

@@ -45,29 +45,29 @@ final class LockFixture implements AutoCloseable {
             LockOptions.DEFAULT_LOCAL_HANDOFF_MAX_RUN.toNanos());
     final Waiters waiters = new Waiters(redis, false);
     final ProtocolContext protocols = new ProtocolContext("PUBLISH", 300_000, 1, 128, 0);
-    final Engine engine;
+    final ClientServices services;
 
     LockFixture() {
         this(0);
     }
 
-    /** @param syncReplicas replicas each lock write must reach (0: replica sync off) */
-    LockFixture(int syncReplicas) {
-        if (syncReplicas > 0) {
+    /** @param replicasToAck replicas each lock write must reach (0: replica sync off) */
+    LockFixture(int replicasToAck) {
+        if (replicasToAck > 0) {
             redis.capabilities(Capability.REPLICA_WAIT);
         }
-        ScriptRunner runner = new ScriptRunner(redis, syncReplicas, 250,
-                syncReplicas > 0 ? new DirectExecutorService() : null, CLIENT);
-        engine = new Engine(CLIENT, LockOptions.defaults(), runner, holds, waiters, handoff,
+        ScriptRunner runner = new ScriptRunner(redis, replicasToAck, 250,
+                replicasToAck > 0 ? new DirectExecutorService() : null, CLIENT);
+        services = new ClientServices(CLIENT, LockOptions.defaults(), runner, holds, waiters, handoff,
                 new LockEvents(listener), protocols, timer);
     }
 
     RedisLock reentrant(String name) {
-        return new RedisLock(engine, new ReentrantProtocol(protocols, name, ReentrantProtocol.Variant.REENTRANT));
+        return new RedisLock(services, new ReentrantProtocol(protocols, name, ReentrantProtocol.Variant.REENTRANT));
     }
 
     RedisLock fair(String name) {
-        return new RedisLock(engine, new FairProtocol(protocols, name, true));
+        return new RedisLock(services, new FairProtocol(protocols, name, true));
     }
 
     /** Registers one watchdog acquisition of {@code lock} by {@code ownerId}, as a landed acquire would. */

@@ -155,7 +155,7 @@ class LockReleaseTest {
     @Test
     void release_closedClient_throwsWithoutSending() {
         f.acquired(lock, OWNER);
-        f.engine.close();
+        f.services.close();
 
         assertThrows(IllegalStateException.class, () -> lock.release(OWNER));
         assertTrue(f.redis.calls().isEmpty());

@@ -164,12 +164,12 @@ class ScriptRunnerTest {
     @Test
     void runWrite_noScriptWithReplicaSync_evalsThenWaitsBehindABarrierInTheSameSlot() {
         ScriptRunner runner = synced(1);
-        redis.waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null).reply("sync-barrier", 1L);
+        redis.waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null).reply("replica-barrier", 1L);
 
         assertSame(Acquire.ACQUIRED, runner.runWrite("lock", acquire));
 
         List<FakeExecutor.Invocation> calls = redis.calls();
-        assertEquals(List.of("evalShaWithWait lock-acquire", "eval lock-acquire", "evalShaWithWait sync-barrier"),
+        assertEquals(List.of("evalShaWithWait lock-acquire", "eval lock-acquire", "evalShaWithWait replica-barrier"),
                 calls.stream().map(c -> c.method() + " " + c.script()).toList());
         String barrier = calls.get(2).keys().get(0);
         assertEquals(Slots.slot("orders"), Slots.slot(barrier));

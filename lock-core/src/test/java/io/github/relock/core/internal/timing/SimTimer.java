@@ -138,7 +138,7 @@ final class SimTimer {
         return new View(owner);
     }
 
-    /** One client's timer: what its engine, waits and watchdog schedule on. */
+    /** One client's timer: what its services, waits and watchdog schedule on. */
     final class View extends LifecycleExecutor implements ScheduledExecutorService {
         private final String owner;
 

@@ -7,7 +7,7 @@ import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.internal.hold.Hold;
 import io.github.relock.core.internal.hold.HoldRegistry;
 import io.github.relock.core.internal.hold.Watchdog;
-import io.github.relock.core.internal.lock.Engine;
+import io.github.relock.core.internal.lock.ClientServices;
 import io.github.relock.core.internal.lock.RedisLock;
 import io.github.relock.core.internal.observe.LockEvents;
 import io.github.relock.core.internal.protocol.FairProtocol;
@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * watchdog, script runner, channels) assembled as DefaultLockClient does, over SimRedis, share one
  * lock: the reentrant lock, or (every third seed) the fair lock. A few owners per client (thread
  * ids given to the async API) lock, try, re-enter, cancel and unlock; an owner that cancels goes
- * on as a new owner (a new thread), since its cancelled wait may still be running. Optionally one
+ * on as a new owner (a new thread), or, in half the seeds, calls again as the same owner while its
+ * cancelled wait may still be running (sameOwnerAfterCancel). Optionally one
  * client closes at a random step. Everything runs on this one thread: every future completes here,
  * every timer task runs here (SimTimer's virtual clock), so a seed is one schedule, replayed exactly.
  *
@@ -130,14 +131,14 @@ final class TimingSimulation {
         }
     }
 
-    /** One client's engine. */
+    /** One client's services. */
     final class Client {
         final String id;
         final SimRedis.Executor executor;
         final HoldRegistry holds;
         final Handoff handoff;
         final Waiters waiters;
-        final Engine engine;
+        final ClientServices services;
         final Watchdog watchdog;
         final SimTimer.View timer;
         /** close() has begun: it waits for the client's waits ({@link #closeStep}). */
@@ -165,12 +166,12 @@ final class TimingSimulation {
             this.holds = new HoldRegistry(WATCHDOG_MS, this::lost, Runnable::run);
             LockEvents events = new LockEvents(LockEventListener.NOOP);
             ProtocolContext protocols = new ProtocolContext("PUBLISH", FAIR_WAIT_MS, 1, 128, 0);
-            this.engine = new Engine(id, options, runner, holds, waiters, handoff, events, protocols, timer);
-            oneNanosecondCommandTimeout(engine);
+            this.services = new ClientServices(id, options, runner, holds, waiters, handoff, events, protocols, timer);
+            oneNanosecondCommandTimeout(services);
             this.watchdog = new Watchdog(holds, runner::renewAsync, timer, WATCHDOG_MS, 500, false, slot -> null,
                     TimeUnit.HOURS.toMillis(1), events);
             watchdog.start();
-            this.lock = new RedisLock(engine, fair ? new FairProtocol(protocols, LOCK, true)
+            this.lock = new RedisLock(services, fair ? new FairProtocol(protocols, LOCK, true)
                     : new ReentrantProtocol(protocols, LOCK, ReentrantProtocol.Variant.REENTRANT));
         }
 
@@ -220,9 +221,11 @@ final class TimingSimulation {
 
     /**
      * Whether an owner whose lock call it cancelled calls again under the same id while that call's
-     * wait may still run (a thread that timed out waiting and locks again). Off by default: the
-     * engine's hold registry then merges the new acquisition with the late one it gives back, and
-     * applies their replies in the order they arrive, not the order Redis ran them.
+     * wait may still run (a thread that timed out waiting and locks again: Redisson's owner is the
+     * client and the thread). The engine then starts the new call only once the cancelled wait and
+     * its give-backs are over (Wait: one owner's calls one after another); before it did, a stale
+     * give-back reply dropped the new hold, and a resolve attempt of the cancelled wait took the
+     * new call's acquisition as its lost grant and gave it back (seeds 65 and 205).
      */
     private final boolean sameOwnerAfterCancel;
     /** The non-default options this seed ran with, as system properties (for the replay command). */
@@ -235,17 +238,23 @@ final class TimingSimulation {
     private final Client closer;
 
     /**
+     * @param sameOwnerKind "never", "always" (an owner that cancels calls again under the same id),
+     *     or "mixed" (half the seeds: those whose number is 0 or 1 modulo 4)
      * @param lockKind "reentrant", "fair", or "mixed" (every third seed fair)
      * @param closeKind "never", "always" (one client closes at a random step), or "mixed" (every
      *     second seed)
      */
-    TimingSimulation(long seed, boolean trace, boolean sameOwnerAfterCancel, String lockKind, String closeKind) {
+    TimingSimulation(long seed, boolean trace, String sameOwnerKind, String lockKind, String closeKind) {
         this.seed = seed;
         this.trace = trace;
-        this.sameOwnerAfterCancel = sameOwnerAfterCancel;
+        this.sameOwnerAfterCancel = switch (sameOwnerKind) {
+            case "always" -> true;
+            case "never" -> false;
+            default -> Math.floorMod(seed, 4) < 2;
+        };
         this.options = (lockKind.equals("mixed") ? "" : " -Drelock.timing.lock=" + lockKind)
-                + (closeKind.equals("never") ? "" : " -Drelock.timing.close=" + closeKind)
-                + (sameOwnerAfterCancel ? " -Drelock.timing.sameOwnerAfterCancel=true" : "");
+                + (closeKind.equals("mixed") ? "" : " -Drelock.timing.close=" + closeKind)
+                + (sameOwnerKind.equals("mixed") ? "" : " -Drelock.timing.sameOwnerAfterCancel=" + sameOwnerKind);
         this.fair = switch (lockKind) {
             case "fair" -> true;
             case "reentrant" -> false;
@@ -284,6 +293,7 @@ final class TimingSimulation {
         this.closeStep = closes ? 50 + rng.nextInt(MAIN_STEPS - 50) : 0;
         this.closer = closes ? clients.get(rng.nextInt(clients.size())) : null;
         log("seed " + seed + ": " + (fair ? "fair lock, " : "reentrant lock, ")
+                + (sameOwnerAfterCancel ? "same owner after cancel, " : "")
                 + (closes ? closer.id + " closes at step " + closeStep + ", " : "")
                 + (calm ? "calm" : "faults") + String.format(
                 " loseReply %.3f timeOut %.3f refuse %.3f duplicate %.3f disconnect %.3f failSubscribe %.3f"
@@ -293,12 +303,12 @@ final class TimingSimulation {
     }
 
     /** The waits' command timeout, 1 ns: see the design comment (Time). */
-    private static void oneNanosecondCommandTimeout(Engine engine) {
+    private static void oneNanosecondCommandTimeout(ClientServices services) {
         try {
-            Field f = Engine.class.getDeclaredField("waits");
+            Field f = ClientServices.class.getDeclaredField("waits");
             f.setAccessible(true);
-            WaitContext w = (WaitContext) f.get(engine);
-            f.set(engine, new WaitContext(w.waiters(), w.handoff(), w.timer(), w.closed(), w.clientId(),
+            WaitContext w = (WaitContext) f.get(services);
+            f.set(services, new WaitContext(w.waiters(), w.handoff(), w.timer(), w.closed(), w.clientId(),
                     w.subscriptionTimeoutNanos(), 1, w.watchdogMs(), w.replicaSync()));
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("cannot set the waits' command timeout", e);
@@ -592,24 +602,24 @@ final class TimingSimulation {
      * (Waiters.closeAll) turned into simulation steps: the waits are woken, and the simulation goes
      * on until none is active (or, with faults, close() gives up on calls that do not answer); then
      * the timer and the driver are shut. Keep in step with DefaultLockClient.close(). Where the
-     * engine goes through identity-hashed sets (Engine.failPending, the first round of
+     * engine goes through identity-hashed sets (ClientServices.failPending, the first round of
      * Waiters.closeAll), this does the same in a fixed order, so a seed replays exactly.
      */
     private void startClose(Client c) {
         log(c.id + " CLOSES (" + active(c).size() + " wait(s) active)");
         count("close");
         c.closing = true;
-        c.engine.close();
+        c.services.close();
         c.watchdog.stop();
         c.holds.close();
         IllegalStateException closedError = new IllegalStateException("this LockClient (" + c.id
                 + ") was closed while the call was waiting");
         for (Actor a : c.actors) {
             if (a.doing == Doing.ACQUIRING) {
-                a.call.completeExceptionally(closedError); // Engine.failPending, owner by owner
+                a.call.completeExceptionally(closedError); // ClientServices.failPending, owner by owner
             }
         }
-        c.engine.failPending();
+        c.services.failPending();
         List<Object> waits = new ArrayList<>(active(c));
         waits.sort(java.util.Comparator.comparing(TimingSimulation::waitField));
         waits.forEach(TimingSimulation::wake); // Waiters.closeAll: every active wait, then every channel
@@ -836,15 +846,6 @@ final class TimingSimulation {
         return false;
     }
 
-    private boolean releaseInFlight(String field) {
-        for (SimRedis.Op o : redis.ops) {
-            if (o.releases(field)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private Hold hold(Actor a) {
         return a.client.holds.get(LOCK, a.field);
     }
@@ -893,9 +894,8 @@ final class TimingSimulation {
         for (Map.Entry<String, Actor> o : owners.entrySet()) {
             String f = o.getKey();
             Hold hold = hold(f);
-            // a release in flight excuses it: the registry's `releasing` is one flag per hold, and the reply of
-            // one release (a give-back of a cancelled call's late grant) clears it while the owner's own is out
-            if (hold != null && hold.valid() && !releasing(hold) && !releaseInFlight(f) && !h.containsKey(f)) {
+            // only the registry's own count of the hold's releases in flight excuses it
+            if (hold != null && hold.valid() && !releasing(hold) && !h.containsKey(f)) {
                 violation("redis", o.getValue().client.id + " has a hold of " + f + " registered, not being released,"
                         + " but " + hashState());
             }
@@ -917,7 +917,7 @@ final class TimingSimulation {
 
     static {
         try {
-            RELEASING = Hold.class.getDeclaredField("releasing");
+            RELEASING = Hold.class.getDeclaredField("releases");
             RELEASING.setAccessible(true);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -926,7 +926,7 @@ final class TimingSimulation {
 
     private static boolean releasing(Hold h) {
         try {
-            return RELEASING.getBoolean(h);
+            return RELEASING.getInt(h) > 0;
         } catch (IllegalAccessException e) {
             throw new AssertionError(e);
         }

@@ -96,6 +96,67 @@ class AsyncWaitTest {
         assertThrows(CancellationException.class, w::join);
     }
 
+    /** Owner 1 waits; its next attempt goes out and is held (not yet answered); then its caller cancels. */
+    private FakeLock cancelledWithItsAttemptOut() {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> old = lockAsync(lock, 1, Args.WAIT_FOREVER);
+        lock.holdAsync = true;
+        lock.free();
+        f.publish(lock, "0");
+        old.cancel(false);
+        return lock;
+    }
+
+    @Test
+    void cancelled_sameOwnerLocksAgain_itsFirstAttemptWaitsUntilTheOldAttemptAndItsGiveBackAreOver() {
+        FakeLock lock = cancelledWithItsAttemptOut();
+        CompletableFuture<Boolean> again = lockAsync(lock, 1, Args.WAIT_FOREVER); // the same thread calls again
+        assertEquals(1, lock.heldReplies.size(), "nothing sent beside the cancelled wait's attempt in flight");
+        CompletableFuture<Void> giveBackReply = new CompletableFuture<>();
+        lock.giveBackReply = giveBackReply;
+        lock.completeAsync(); // the old attempt lands after its caller left: given back
+        assertEquals(List.of(1L), lock.givenBack);
+        assertEquals(0, lock.heldReplies.size(), "the new call waits for the give-back's reply too");
+        lock.holdAsync = false;
+        giveBackReply.complete(null);
+        assertTrue(again.isDone(), "then it attempts");
+        assertTrue(again.getNow(false), "and acquires");
+        assertEquals(1, lock.count);
+    }
+
+    @Test
+    void cancelledBeforeItsTurn_aCallWaitingForItsOwnersPreviousWait_sendsNothing() {
+        FakeLock lock = cancelledWithItsAttemptOut();
+        int attempts = lock.attemptCount();
+        CompletableFuture<Boolean> again = lockAsync(lock, 1, Args.WAIT_FOREVER);
+        again.cancel(false);
+        lock.holdAsync = false;
+        lock.completeAsync();
+        assertEquals(attempts + 1, lock.attemptCount(), "only the old attempt ran");
+        assertEquals(0, lock.heldReplies.size());
+        assertEquals(null, lock.holder());
+        assertEquals(0, f.waiters.waiting());
+    }
+
+    @Test
+    void anotherOwner_isNotHeldBack_byACancelledWaitOfAnother() {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> old = lockAsync(lock, 1, Args.WAIT_FOREVER);
+        lock.holdAsync = true;
+        lock.free();
+        f.publish(lock, "0");
+        old.cancel(false);
+        int attempts = lock.attemptCount();
+        lock.holdAsync = false;
+        CompletableFuture<Boolean> tryOther = new CompletableFuture<>();
+        new AsyncWait<>(lock, f.ctx, Args.TRY_ONCE, Args.TTL_WATCHDOG, 2, tryOther, ok -> ok).begin();
+        assertEquals(attempts + 1, lock.attemptCount(), "owner 2 attempts at once");
+        assertTrue(tryOther.join());
+        lock.completeAsync();
+    }
+
     @Test
     void grantedWhileParked_completesWithoutAnAttempt() {
         FakeLock lock = f.reentrant("a");

@@ -63,6 +63,35 @@ class BlockingWaitTest {
     }
 
     @Test
+    void cancelledAsyncCall_sameOwnerLocksBlocking_attemptsOnlyOnceTheOldAttemptAnswered() throws Exception {
+        FakeLock lock = f.reentrant("a");
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> old = new CompletableFuture<>();
+        new AsyncWait<>(lock, f.ctx, Args.WAIT_FOREVER, Args.TTL_WATCHDOG, 1, old, ok -> ok).begin();
+        lock.holdAsync = true;
+        lock.free();
+        f.publish(lock, "0"); // the async wait's attempt goes out and is held
+        old.cancel(false);
+        lock.holdAsync = false;
+        CompletableFuture<Boolean> again = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                again.complete(lock(lock, 1, Args.WAIT_FOREVER)); // the same owner (thread id) locks again
+            } catch (Throwable e) {
+                again.completeExceptionally(e);
+            }
+        }, "waiter-again");
+        t.setDaemon(true);
+        t.start();
+        await(() -> again.isDone() || t.getState() == Thread.State.TIMED_WAITING, () -> "the blocking call never waited");
+        assertFalse(again.isDone(), "it waits for the cancelled wait, not beside its attempt in flight (the lock is free)");
+        lock.completeAsync(); // the old attempt lands after its caller left: given back; the old wait is over
+        assertTrue(again.get(10, TimeUnit.SECONDS), "then it attempts, and acquires");
+        assertEquals(List.of(1L), lock.givenBack);
+        assertEquals(1, lock.count);
+    }
+
+    @Test
     void channelAlreadySubscribed_firstAttemptStands_parksAfterOneAttempt() throws Exception {
         FakeLock lock = f.reentrant("a");
         lock.holdBy("other:1");

@@ -40,6 +40,8 @@ final class FakeLock implements WaitTarget {
     final Queue<Runnable> heldReplies = new ArrayDeque<>();
     /** Blocking attempts wait for it to complete while set: the attempt is on its way to "Redis". */
     volatile CompletableFuture<Void> holdSync;
+    /** While set, a give-back "runs" at once but is over only when this completes (its reply is on its way). */
+    volatile CompletableFuture<Void> giveBackReply;
     /** Blocking attempts now waiting for {@link #holdSync}. */
     final AtomicInteger syncHeld = new AtomicInteger();
 
@@ -144,15 +146,18 @@ final class FakeLock implements WaitTarget {
     }
 
     @Override
-    public synchronized void giveBack(long ownerId) {
+    public synchronized CompletableFuture<Void> giveBack(long ownerId) {
         givenBack.add(ownerId);
         release(field(ownerId));
+        CompletableFuture<Void> reply = giveBackReply;
+        return reply != null ? reply : CompletableFuture.completedFuture(null);
     }
 
     @Override
-    public synchronized void giveBackTransfer(long ownerId, long ttlMs) {
+    public synchronized CompletableFuture<Void> giveBackTransfer(long ownerId, long ttlMs) {
         transfersGivenBack.add(ownerId);
         release(field(ownerId));
+        return CompletableFuture.completedFuture(null);
     }
 
     @Override

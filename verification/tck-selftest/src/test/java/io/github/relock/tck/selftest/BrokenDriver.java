@@ -15,6 +15,7 @@ import io.github.relock.tck.FaultInjectingDriver;
 import io.github.relock.tck.Faults;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -576,6 +577,19 @@ enum BrokenDriver {
     },
 
     /**
+     * Its pub/sub connection is never probed, whatever core asks ({@code pubSubProbeInterval}): a
+     * flow dropped without a reset leaves it subscribed in name only (relock's drivers before issue
+     * 38 F4). Emulated by making the real executor with probing off.
+     */
+    PUBSUB_NEVER_PROBED("never probes its pub/sub connection, so a silently dropped link is never noticed") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            e.close();
+            return real.create(nativeClient, new DriverOptions(o.commandTimeout(), o.clientName(), Duration.ZERO));
+        }
+    },
+
+    /**
      * When Redis refuses a channel, the pub/sub connection goes back into the application's pool
      * still subscribed to the channels confirmed before (relock's Jedis driver did, issue 38 F2):
      * emulated by subscribing the client's idle pooled connections to them and giving them back.
@@ -640,6 +654,37 @@ enum BrokenDriver {
                 @Override
                 public void setConnectionListener(ConnectionListener l) {
                     inner.setConnectionListener(() -> { });
+                }
+            };
+        }
+    },
+
+    /**
+     * Core is told of a reconnect, but no channel delivers after it: what the Jedis driver did when
+     * its resubscribe carried every channel and Redis refused the command whole for one of them
+     * (issue 38).
+     */
+    DEAF_AFTER_REFUSED_RESUBSCRIBE("tells core of a reconnect, but no channel delivers after it (as when a"
+            + " resubscribe of every channel in one command is refused whole)") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            AtomicBoolean deaf = new AtomicBoolean();
+            return new ForwardingExecutor(e) {
+                @Override
+                public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener l) {
+                    return inner.subscribe(channel, sharded, (c, message) -> {
+                        if (!deaf.get()) {
+                            l.onMessage(c, message);
+                        }
+                    });
+                }
+
+                @Override
+                public void setConnectionListener(ConnectionListener l) {
+                    inner.setConnectionListener(() -> {
+                        deaf.set(true);
+                        l.onReconnect();
+                    });
                 }
             };
         }

@@ -146,11 +146,17 @@ class BrokenDriverKitTest {
                 // the lock is still told lost in time although the driver blocks its timer's call
                 new Case(BrokenDriver.NODE_OF_SLOT_BORROWS, rules(DriverUnderFaultsChapter.class, "28.1"),
                         rules(DriverUnderFaultsChapter.class, "28.2")),
+                // each waits out its 10 s deadline
+                new Case(BrokenDriver.PUBSUB_NEVER_PROBED, rules(DriverUnderFaultsChapter.class, "28.10", "28.11"),
+                        rules(DriverUnderFaultsChapter.class, "28.3")),
                 // an engine rule (optional for a driver) fails too: a release acknowledged unrun
                 new Case(BrokenDriver.SWALLOWED_RELEASES, rules(CancellationChapter.class, "12.4"),
                         rules(CancellationChapter.class, "12.19")),
                 // 28.17 waits out its deadline for the reconnect core is never told of
                 new Case(BrokenDriver.SILENT_AFTER_RECONNECT, rules(DriverUnderFaultsChapter.class, "28.17"),
+                        rules(DriverUnderFaultsChapter.class, "28.3")),
+                // 28.17 waits out its deadline for a message on the channel the user may still read
+                new Case(BrokenDriver.DEAF_AFTER_REFUSED_RESUBSCRIBE, rules(DriverUnderFaultsChapter.class, "28.17"),
                         rules(DriverUnderFaultsChapter.class, "28.3")));
     }
 

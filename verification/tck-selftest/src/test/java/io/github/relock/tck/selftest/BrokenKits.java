@@ -60,6 +60,8 @@ final class BrokenKits {
             case NODE_OF_SLOT_BORROWS -> NodeOfSlotBorrows.class;
             case REFUSED_SUBSCRIPTION_POOLED -> RefusedSubscriptionPooled.class;
             case SILENT_AFTER_RECONNECT -> SilentAfterReconnect.class;
+            case DEAF_AFTER_REFUSED_RESUBSCRIBE -> DeafAfterRefusedResubscribe.class;
+            case PUBSUB_NEVER_PROBED -> PubSubNeverProbed.class;
         };
     }
 
@@ -175,6 +177,20 @@ final class BrokenKits {
     static final class SilentAfterReconnect extends Broken {
         SilentAfterReconnect() {
             super(BrokenDriver.SILENT_AFTER_RECONNECT);
+        }
+    }
+
+    /** {@link BrokenDriver#DEAF_AFTER_REFUSED_RESUBSCRIBE}. */
+    static final class DeafAfterRefusedResubscribe extends Broken {
+        DeafAfterRefusedResubscribe() {
+            super(BrokenDriver.DEAF_AFTER_REFUSED_RESUBSCRIBE);
+        }
+    }
+
+    /** {@link BrokenDriver#PUBSUB_NEVER_PROBED}. */
+    static final class PubSubNeverProbed extends Broken {
+        PubSubNeverProbed() {
+            super(BrokenDriver.PUBSUB_NEVER_PROBED);
         }
     }
 

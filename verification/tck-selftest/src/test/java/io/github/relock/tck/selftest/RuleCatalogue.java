@@ -1,5 +1,6 @@
 package io.github.relock.tck.selftest;
 
+import io.github.relock.tck.DriverKit;
 import io.github.relock.tck.DriverTck;
 import io.github.relock.tck.EngineSpec;
 import io.github.relock.tck.FailoverKit;
@@ -8,6 +9,7 @@ import io.github.relock.tck.RuleStrength;
 import io.github.relock.tck.RuleStrength.Strength;
 import io.github.relock.tck.VirtualThreadsKit;
 import io.github.relock.tck.redisson.RedissonDriverTck;
+import io.github.relock.tck.redisson.RedissonEngineSpec;
 import io.github.relock.tck.redisson.RedissonTck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,6 +31,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 
 /**
@@ -42,7 +45,8 @@ final class RuleCatalogue {
 
     /** The kit classes a driver extends, in the order the catalogue names them. */
     static final List<Class<?>> KITS = List.of(DriverTck.class, EngineSpec.class, RelockTck.class,
-            RedissonTck.class, RedissonDriverTck.class, FailoverKit.class, VirtualThreadsKit.class);
+            RedissonTck.class, RedissonDriverTck.class, RedissonEngineSpec.class, FailoverKit.class,
+            VirtualThreadsKit.class);
 
     private static final Pattern RULE = Pattern.compile(
             "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*((?:@[\\w.]+(?:\\([^)]*\\))?\\s*)*)void (rule(\\d+(?:_\\d+)+)_\\w+)\\(\\)",
@@ -104,18 +108,40 @@ final class RuleCatalogue {
     static Map<Class<?>, List<Class<?>>> chaptersByKit() {
         Map<Class<?>, List<Class<?>>> byKit = new LinkedHashMap<>();
         for (Class<?> kit : KITS) {
-            List<Class<?>> chapters = new ArrayList<>();
-            for (Class<?> k = kit; k != null && k != Object.class; k = k.getSuperclass()) {
-                for (Class<?> nested : k.getDeclaredClasses()) {
-                    chapters.add(nested.getSuperclass());
-                }
-            }
+            List<Class<?>> chapters = new ArrayList<>(chaptersOf(kit));
             if (kit == VirtualThreadsKit.class) {
                 chapters.add(kit);
             }
             byKit.put(kit, chapters);
         }
         return byKit;
+    }
+
+    /**
+     * @param kit a kit class
+     * @return the chapter classes its nested classes (and its superclasses') extend; a nested class
+     *     that is itself a kit (as {@code RelockTck} nests the engine spec's chapters) adds its own
+     */
+    static List<Class<?>> chaptersOf(Class<?> kit) {
+        return nestedChapters(kit).stream().<Class<?>>map(Class::getSuperclass).toList();
+    }
+
+    /**
+     * @param kit a kit class
+     * @return the nested classes that run its chapters, declared in it, its superclasses or a kit it nests
+     */
+    static List<Class<?>> nestedChapters(Class<?> kit) {
+        List<Class<?>> nested = new ArrayList<>();
+        for (Class<?> k = kit; k != null && k != Object.class; k = k.getSuperclass()) {
+            for (Class<?> n : k.getDeclaredClasses()) {
+                if (DriverKit.class.isAssignableFrom(n)) {
+                    nested.addAll(nestedChapters(n));
+                } else if (n.isAnnotationPresent(Nested.class)) {
+                    nested.add(n);
+                }
+            }
+        }
+        return nested;
     }
 
     /** @return the kits that run the chapter class, in {@link #KITS} order */

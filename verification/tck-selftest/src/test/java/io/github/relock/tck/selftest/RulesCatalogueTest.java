@@ -127,8 +127,8 @@ class RulesCatalogueTest {
                 md.append(classes.size() > 1 ? "Rules " + of.get(0).id() + (of.size() > 1 ? "–" + of.get(of.size() - 1).id() : "")
                         + ": `" + c.getSimpleName() + "`" : "`" + c.getSimpleName() + "`");
                 md.append(tags.isEmpty() ? "" : ", tag " + tags.stream().map(t -> "`" + t + "`").collect(Collectors.joining(", ")));
-                List<String> nested = RuleCatalogue.KITS.stream().flatMap(k -> Arrays.stream(k.getDeclaredClasses()))
-                        .filter(n -> n.getSuperclass() == c).map(n -> "`" + n.getDeclaringClass().getSimpleName() + "$"
+                List<String> nested = RuleCatalogue.KITS.stream().flatMap(k -> RuleCatalogue.nestedChapters(k).stream())
+                        .distinct().filter(n -> n.getSuperclass() == c).map(n -> "`" + n.getDeclaringClass().getSimpleName() + "$"
                                 + n.getSimpleName() + "`").toList();
                 md.append(nested.isEmpty() ? "" : "; nested as " + String.join(", ", nested));
                 md.append(kits.isEmpty() ? "; in no kit class" : "; run by " + kits.stream().map(k -> "`" + k.getSimpleName() + "`")

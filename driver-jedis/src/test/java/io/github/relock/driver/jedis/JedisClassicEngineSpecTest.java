@@ -2,16 +2,19 @@ package io.github.relock.driver.jedis;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.EngineSpec;
-import io.github.relock.tck.fixtures.RedisSentinelGroup;
+import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
 
 /**
- * Runs the engine spec on Sentinel with the reference driver (Jedis): the engine's chapters run
- * once per topology, here and in {@link JedisTckTest} and {@link JedisClusterTckTest}, and on no
- * other driver in the default build ({@code -Pfull} runs them on every driver).
+ * The engine spec on Jedis' classic clients ({@link JedisTopologies#classic}): a
+ * {@code JedisPool} and a {@code JedisCluster}. Only in {@code -Pfull} (the pool) and the
+ * {@code jedis-*} version profiles (both): the engine does not depend on how the client holds its
+ * connections, and the default build runs it on {@link JedisTckTest}.
  */
-class JedisSentinelEngineSpecTest extends EngineSpec {
+@Topologies({Kind.SINGLE, Kind.CLUSTER})
+class JedisClassicEngineSpecTest extends EngineSpec {
 
     @Override
     protected RedisDriverProvider provider() {
@@ -19,18 +22,13 @@ class JedisSentinelEngineSpecTest extends EngineSpec {
     }
 
     @Override
-    public RedisTopology topology() {
-        return RedisSentinelGroup.shared();
-    }
-
-    @Override
     protected Object newNativeClient(RedisServer server) {
-        return JedisTopologies.pooled(server);
+        return JedisTopologies.classic(server);
     }
 
     @Override
     protected Object newNativeClient(RedisTopology topology) {
-        return JedisTopologies.client(topology);
+        return JedisTopologies.classic(topology);
     }
 
     @Override

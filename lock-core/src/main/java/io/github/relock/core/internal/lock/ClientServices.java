@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Thread-safety: safe for use by several threads.
  */
-public final class Engine {
+public final class ClientServices {
     private final String clientId;
     private final LockOptions options;
     private final ScriptRunner runner;
@@ -52,7 +52,7 @@ public final class Engine {
      * @param protocols what its protocols need to know
      * @param timer its timer
      */
-    public Engine(String clientId, LockOptions options, ScriptRunner runner, HoldRegistry holds, Waiters waiters,
+    public ClientServices(String clientId, LockOptions options, ScriptRunner runner, HoldRegistry holds, Waiters waiters,
                   Handoff handoff, LockEvents events, ProtocolContext protocols, ScheduledExecutorService timer) {
         this.clientId = clientId;
         this.options = options;
