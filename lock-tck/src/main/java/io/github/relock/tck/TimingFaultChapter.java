@@ -54,7 +54,7 @@ import org.junit.jupiter.api.Test;
  * a free lock, no hold or field left once all are released, nothing left after {@code close()}.
  *
  * <p>{@value #DEFAULT_SEEDS} seed per rule runs by default (which one depends on the kit class's
- * name, so a build's kit classes run different ones); {@code -Drelock.tck.timing.seeds=N} runs N
+ * name and topology, so a build's kit classes run different ones); {@code -Drelock.tck.timing.seeds=N} runs N
  * (the {@code timing-faults} profile runs 200), {@code -Drelock.tck.timing.firstSeed=S} starts at S, and {@code -Drelock.tck.timing.seed=S} runs seed S alone: a failing seed prints its
  * schedule, its history and that line.
  *
@@ -66,8 +66,8 @@ public abstract class TimingFaultChapter extends TckChapter {
     /** System property: how many seeds each rule runs (default {@value #DEFAULT_SEEDS}). */
     public static final String SEEDS_PROPERTY = "relock.tck.timing.seeds";
     /**
-     * System property: the first seed (default: one of 1 to 1000 drawn from the kit class's name,
-     * so the kit classes of a build run different seeds, each the same every build).
+     * System property: the first seed (default: one of 1 to 1000 drawn from the kit class's name
+     * and topology, so the kit classes of a build run different seeds, each the same every build).
      */
     public static final String FIRST_SEED_PROPERTY = "relock.tck.timing.firstSeed";
     /** System property: run this one seed only (a replay). */
@@ -118,7 +118,7 @@ public abstract class TimingFaultChapter extends TckChapter {
     private void runSeeds(boolean fair) {
         String only = System.getProperty(SEED_PROPERTY);
         long first = only != null ? Long.parseLong(only) : Long.getLong(FIRST_SEED_PROPERTY,
-                1 + Math.floorMod(kit.getClass().getSimpleName().hashCode(), 1000));
+                1 + Math.floorMod((kit.getClass().getSimpleName() + kit.topology().kind()).hashCode(), 1000));
         int seeds = only != null ? 1 : Integer.getInteger(SEEDS_PROPERTY, DEFAULT_SEEDS);
         long start = System.nanoTime();
         long grants = 0;
@@ -138,13 +138,13 @@ public abstract class TimingFaultChapter extends TckChapter {
                         + kit.getClass().getSimpleName() + ":\n  " + String.join("\n  ", violations)
                         + "\nschedule:\n  " + String.join("\n  ", seed.schedule) + "\nhistory:" + seed.history
                         + "\nreplay: -D" + SEED_PROPERTY + "=" + s + " -Dgroups=timing-faults -Dtest="
-                        + kit.getClass().getSimpleName();
+                        + kit.getClass().getSimpleName() + " (on " + kit.topology().kind() + ")";
                 System.out.println(report);
                 throw new AssertionError(report);
             }
         }
         System.out.println("timing seeds " + first + ".." + (first + seeds - 1) + (fair ? " (fair lock)" : " (reentrant lock)")
-                + " on " + kit.getClass().getSimpleName() + ": " + grants + " grants, " + failures
+                + " on " + kit.getClass().getSimpleName() + " (" + kit.topology().kind() + "): " + grants + " grants, " + failures
                 + " injected failures met, " + (System.nanoTime() - start) / 1_000_000 + " ms; failed acquisitions"
                 + " that left their field (given back by the caller): " + orphans);
     }
