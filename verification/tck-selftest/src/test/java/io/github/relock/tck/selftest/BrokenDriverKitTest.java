@@ -16,8 +16,11 @@ import io.github.relock.tck.ReentrantLockChapter;
 import io.github.relock.tck.RuleStrength.Strength;
 import io.github.relock.tck.WaitingChapter;
 import io.github.relock.tck.selftest.KitRun.Rule;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -167,9 +170,22 @@ class BrokenDriverKitTest {
     /** Runs the case's rules against its broken driver: exactly {@code mustFail} must fail. */
     static void check(Case c) {
         List<Rule> all = concat(c.mustFail(), c.controls());
-        Set<String> failed = KitRun.failed(BrokenKits.of(c.driver()), all);
-        assertEquals(ids(c.mustFail()), failed, () -> "a driver that " + c.driver().defect + " must fail exactly "
-                + c.mustFail() + " of " + all);
+        Map<String, Throwable> failed = KitRun.failed(BrokenKits.of(c.driver()), all);
+        Set<String> expected = ids(c.mustFail());
+        assertEquals(expected, failed.keySet(), () -> "a driver that " + c.driver().defect + " must fail exactly "
+                + c.mustFail() + " of " + all + unexpected(failed, expected));
+    }
+
+    /** @return why each rule that was not to fail failed, with where, for the assertion's message */
+    private static String unexpected(Map<String, Throwable> failed, Set<String> expected) {
+        StringWriter out = new StringWriter();
+        failed.forEach((id, why) -> {
+            if (!expected.contains(id)) {
+                out.append("\n--- ").append(id).append(" failed: ");
+                why.printStackTrace(new PrintWriter(out));
+            }
+        });
+        return out.toString();
     }
 
     @Test
