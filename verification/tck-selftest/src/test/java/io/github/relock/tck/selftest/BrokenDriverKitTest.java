@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.relock.tck.CancellationChapter;
 import io.github.relock.tck.ConcurrencyChapter;
 import io.github.relock.tck.DriverConformanceChapter;
+import io.github.relock.tck.DriverKit;
 import io.github.relock.tck.DriverUnderFaultsChapter;
 import io.github.relock.tck.FailureChapter;
 import io.github.relock.tck.FaultChapter;
@@ -15,9 +16,12 @@ import io.github.relock.tck.QueuedCallsChapter;
 import io.github.relock.tck.ReentrantLockChapter;
 import io.github.relock.tck.RuleStrength.Strength;
 import io.github.relock.tck.WaitingChapter;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.selftest.KitRun.Rule;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +44,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * contract kit on every topology and on a pool).
  */
 class BrokenDriverKitTest {
+    /** How long a case's clients may take to go once its rules ended (their own clean-up already ran). */
+    private static final Duration LEFTOVERS = Duration.ofSeconds(10);
 
     /**
      * A broken driver, the rules it must fail, and the rules run beside them that it must pass.
@@ -156,9 +162,22 @@ class BrokenDriverKitTest {
                         rules(DriverUnderFaultsChapter.class, "28.3")));
     }
 
+    /**
+     * Each case runs on the JVM's one Redis, after the others: what a broken driver leaves behind
+     * (a thread, a connection still subscribed) would fail the next case's controls, blamed on
+     * the wrong driver. So a case ends only once it left nothing, or fails itself, naming it.
+     */
     @AfterEach
     void closeWhatTheBrokenDriversLeft() {
         BrokenDriver.closeLeaked();
+        Await.until(LEFTOVERS, () -> DriverKit.relockThreads().isEmpty(),
+                () -> "the case left relock threads running: " + DriverKit.relockThreads());
+        Await.until(LEFTOVERS, () -> channels().isEmpty(),
+                () -> "the case left channels subscribed on the server: " + channels());
+    }
+
+    private static List<?> channels() {
+        return (List<?>) RedisFixture.shared().call("PUBSUB", "CHANNELS");
     }
 
     @ParameterizedTest(name = "{0}")
