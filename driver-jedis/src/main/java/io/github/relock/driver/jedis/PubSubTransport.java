@@ -6,7 +6,6 @@ import io.github.relock.spi.pubsub.SessionTransport;
 import io.github.relock.spi.pubsub.ShardedPubSub;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -68,7 +67,6 @@ final class PubSubTransport {
      */
     static SessionTransport classic(JedisAccess client) {
         return events -> {
-            AtomicReference<Connection> held = new AtomicReference<>();
             JedisPubSub pubsub = new JedisPubSub() {
                 @Override
                 public void onSubscribe(String channel, int subscribedChannels) {
@@ -90,15 +88,52 @@ final class PubSubTransport {
                     events.pong();
                 }
             };
-            return link(initial -> client.subscribe(pubsub, initial, held::set), pubsub::subscribe,
-                    pubsub::unsubscribe, () -> pubsub.unsubscribe(), () -> {
-                        if (held.get() == null) {
-                            return false; // a connection the driver cannot break
+            HeldConnection conn = new HeldConnection();
+            return link(initial -> client.subscribe(pubsub, initial, conn::hold),
+                    channels -> conn.send(() -> pubsub.subscribe(channels)),
+                    channels -> conn.send(() -> pubsub.unsubscribe(channels)),
+                    () -> conn.send(() -> pubsub.unsubscribe()), () -> {
+                        synchronized (conn) {
+                            if (conn.held == null) {
+                                return false; // a connection the driver cannot break
+                            }
+                            conn.send(pubsub::ping);
+                            return true;
                         }
-                        pubsub.ping();
-                        return true;
-                    }, () -> breakConnection(held.get()));
+                    }, conn::abort);
         };
+    }
+
+    /**
+     * The connection a classic session holds, and the guard on what is sent over it. A Jedis
+     * {@code Connection} whose socket was closed opens a new one on the next send, without the
+     * client's configuration: no {@code AUTH} (so as the {@code default} user, past an ACL that
+     * refuses the channel), no name, and owned by nobody, so it stays subscribed after every client
+     * is closed. So once the session broke its connection (a probe unanswered) or ended (the
+     * connection went back or was discarded), a send fails as on a lost connection, and the reader
+     * reconnects through the client. Thread-safety: its methods are atomic with each other.
+     */
+    private static final class HeldConnection {
+        private Connection held;
+        private boolean ended;
+
+        synchronized void hold(Connection c) {
+            if (c == null) {
+                ended = true; // the session ended: the connection is given back next
+            }
+            held = c;
+        }
+
+        synchronized void send(Runnable command) {
+            if (ended || (held != null && held.isBroken())) {
+                throw new JedisConnectionException("the pub/sub connection is closed; the session is ending");
+            }
+            command.run();
+        }
+
+        synchronized void abort() {
+            breakConnection(held);
+        }
     }
 
     /** Marks {@code c} broken (a pool destroys it) and closes its socket, so that its reader throws. */

@@ -604,12 +604,25 @@ enum BrokenDriver {
                     return inner.subscribe(channel, sharded, l).whenComplete((sub, t) -> {
                         if (t == null) {
                             confirmed.add(channel);
-                        } else if (!confirmed.isEmpty()) {
+                        } else if (refused(t) && !confirmed.isEmpty()) {
                             poolSubscribed(((RedisClient) nativeClient).getPool(), List.copyOf(confirmed));
                         }
                     });
                 }
             };
+        }
+
+        /**
+         * Only a refusal (an error reply, as the ACL's {@code NOPERM}) pollutes the pool: a
+         * subscribe that failed otherwise (a connection lost or slow under load, in a control
+         * rule) must not turn into this defect, or the control fails for it.
+         */
+        private boolean refused(Throwable t) {
+            Throwable c = t;
+            while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+                c = c.getCause();
+            }
+            return c instanceof RedisErrorException;
         }
 
         /**
