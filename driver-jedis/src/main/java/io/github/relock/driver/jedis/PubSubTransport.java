@@ -6,6 +6,7 @@ import io.github.relock.spi.pubsub.SessionTransport;
 import io.github.relock.spi.pubsub.ShardedPubSub;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -92,15 +93,7 @@ final class PubSubTransport {
             return link(initial -> client.subscribe(pubsub, initial, conn::hold),
                     channels -> conn.send(() -> pubsub.subscribe(channels)),
                     channels -> conn.send(() -> pubsub.unsubscribe(channels)),
-                    () -> conn.send(() -> pubsub.unsubscribe()), () -> {
-                        synchronized (conn) {
-                            if (conn.held == null) {
-                                return false; // a connection the driver cannot break
-                            }
-                            conn.send(pubsub::ping);
-                            return true;
-                        }
-                    }, conn::abort);
+                    () -> conn.send(() -> pubsub.unsubscribe()), () -> conn.ping(pubsub::ping), conn::abort);
         };
     }
 
@@ -114,25 +107,57 @@ final class PubSubTransport {
      * reconnects through the client. Thread-safety: its methods are atomic with each other.
      */
     private static final class HeldConnection {
-        private Connection held;
-        private boolean ended;
+        // a lock, not synchronized: a send writes to a socket, and a virtual thread that subscribes
+        // must not pin its carrier while it does (JDK 21 to 23)
+        private final ReentrantLock lock = new ReentrantLock();
+        private Connection held; // guarded by lock
+        private boolean ended; // guarded by lock
 
-        synchronized void hold(Connection c) {
-            if (c == null) {
-                ended = true; // the session ended: the connection is given back next
+        void hold(Connection c) {
+            lock.lock();
+            try {
+                if (c == null) {
+                    ended = true; // the session ended: the connection is given back next
+                }
+                held = c;
+            } finally {
+                lock.unlock();
             }
-            held = c;
         }
 
-        synchronized void send(Runnable command) {
-            if (ended || (held != null && held.isBroken())) {
-                throw new JedisConnectionException("the pub/sub connection is closed; the session is ending");
+        void send(Runnable command) {
+            lock.lock();
+            try {
+                if (ended || (held != null && held.isBroken())) {
+                    throw new JedisConnectionException("the pub/sub connection is closed; the session is ending");
+                }
+                command.run();
+            } finally {
+                lock.unlock();
             }
-            command.run();
         }
 
-        synchronized void abort() {
-            breakConnection(held);
+        /** @return false when the session reads a connection the driver does not hold, which it cannot break */
+        boolean ping(Runnable ping) {
+            lock.lock();
+            try {
+                if (held == null) {
+                    return false;
+                }
+                send(ping);
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void abort() {
+            lock.lock();
+            try {
+                breakConnection(held);
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
