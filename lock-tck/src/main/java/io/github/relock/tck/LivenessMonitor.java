@@ -32,10 +32,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The waiters' threads can be starved too while the monitor's is not: on a loaded machine (other
  * builds beside the kit) a runnable thread may wait hundreds of milliseconds for a core. So a
  * second thread measures the machine's scheduling delay the whole time (how late a 1 ms park
- * returns), and a stretch violates the bound only if it is longer than the bound plus
- * {@link #HOPS} times the worst delay measured during it: a wake-up passes through that many
- * threads (the pub/sub connection's, the waiter's, the driver's I/O thread, its reply). On an idle
- * machine the delay is about a millisecond and the bound stands as given.
+ * returns), the sampling thread measures Redis's round trip (its first read of each sample, over
+ * 5 ms when the machine or Redis is slow), and a stretch violates the bound only if it is longer
+ * than the bound plus {@link #HOPS} times the worst delay measured during it: a wake-up passes
+ * through that many threads and round trips (the releaser's or leaver's script, the pub/sub
+ * connection's thread, the waiter's, its next attempt). On an idle machine both delays are about a
+ * millisecond and the bound stands as given.
  *
  * <pre>{@code
  * LivenessMonitor monitor = new LivenessMonitor(kit.topology(), Duration.ofMillis(500));
@@ -208,13 +210,17 @@ public final class LivenessMonitor implements AutoCloseable {
             long before = System.nanoTime();
             LockSupport.parkNanos(asked);
             long after = System.nanoTime();
-            long late = after - before - asked;
-            if (late > DELAY_NOISE_NANOS) {
-                delays.add(new long[] {after, late});
-            }
-            while (!delays.isEmpty() && after - delays.peekFirst()[0] > Duration.ofMinutes(1).toNanos()) {
-                delays.pollFirst(); // a stretch is judged when it ends: older delays no longer matter
-            }
+            recordDelay(after, after - before - asked);
+        }
+    }
+
+    /** Keeps a delay over the noise floor that ended at {@code at} (nanoTime), and forgets old ones. */
+    private void recordDelay(long at, long late) {
+        if (late > DELAY_NOISE_NANOS) {
+            delays.add(new long[] {at, late});
+        }
+        while (!delays.isEmpty() && at - delays.peekFirst()[0] > Duration.ofMinutes(1).toNanos()) {
+            delays.pollFirst(); // a stretch is judged when it ends: older delays no longer matter
         }
     }
 
@@ -294,12 +300,20 @@ public final class LivenessMonitor implements AutoCloseable {
             endStretch(w); // the monitor was starved: what happened meanwhile is unknown
         }
         boolean free = true;
+        boolean timed = false;
         for (String key : w.keys) {
+            long sent = System.nanoTime();
             if (w.permits) {
                 Object v = conn(conns, key).call("GET", key);
                 free = v != null && Long.parseLong(String.valueOf(v)) > 0;
             } else if ((Long) conn(conns, key).call("EXISTS", key) != 0) {
                 free = false;
+            }
+            if (!timed) {
+                timed = true;
+                recordDelay(System.nanoTime(), System.nanoTime() - sent); // a round trip to Redis, now
+            }
+            if (!free) {
                 break;
             }
         }
@@ -361,7 +375,7 @@ public final class LivenessMonitor implements AutoCloseable {
                     .append(topOf(t)));
             violations.add("lock '" + w.name + "' was free for " + length / 1_000_000 + " ms (" + w.stretchSamples
                     + " samples) while waited for (" + w.stretchWhy + "); bound " + boundNanos / 1_000_000 + " ms"
-                    + (allowance > 0 ? " + " + allowance / 1_000_000 + " ms for the machine's scheduling delay" : "")
+                    + (allowance > 0 ? " + " + allowance / 1_000_000 + " ms for the machine's scheduling and round-trip delays" : "")
                     + who);
         }
         w.stretchStart = 0;
