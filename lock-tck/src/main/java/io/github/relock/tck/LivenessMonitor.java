@@ -73,6 +73,7 @@ public final class LivenessMonitor implements AutoCloseable {
         final AtomicLong grants = new AtomicLong();
         final Map<Thread, Long> waiters = new ConcurrentHashMap<>();
         long stretchStart; // monitor thread only
+        String stretchThreads; // monitor thread only: the threads when the open stretch passed its bound
         long lastSample;
         int stretchSamples;
         String stretchWhy;
@@ -342,6 +343,9 @@ public final class LivenessMonitor implements AutoCloseable {
             w.stretchWhy = why;
             w.openStretchNanos = after - w.stretchStart;
             w.openStretchViolates = violates(w, w.stretchStart, after);
+            if (w.openStretchViolates && w.stretchThreads == null) {
+                w.stretchThreads = threadsNow(); // while it is still asleep: where the waiters and the drivers are
+            }
         }
         w.lastSample = after;
     }
@@ -351,6 +355,33 @@ public final class LivenessMonitor implements AutoCloseable {
         return Arrays.stream(t.getStackTrace()).dropWhile(f -> f.getClassName().startsWith("java.")
                         || f.getClassName().startsWith("jdk.")).limit(6).map(StackTraceElement::toString)
                 .collect(java.util.stream.Collectors.joining(" < ", "[", "]"));
+    }
+
+    /**
+     * @return the stacks of the threads that can keep a waiter asleep (the test's workers, relock's,
+     *     the drivers' and the JDK's shared pools), idle pool threads left out
+     */
+    static String threadsNow() {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+            String name = e.getKey().getName();
+            if (!(name.startsWith("tck-") || name.startsWith("relock") || name.startsWith("lettuce")
+                    || name.startsWith("jedis") || name.startsWith("ForkJoinPool") || name.startsWith("pool-")
+                    || name.startsWith("CompletableFuture"))) {
+                continue;
+            }
+            StackTraceElement[] stack = e.getValue();
+            String top = stack.length == 0 ? "" : stack[0].getClassName() + "." + stack[0].getMethodName();
+            if (top.endsWith("EPoll.wait") || (stack.length > 0 && Arrays.stream(stack).limit(12).anyMatch(f ->
+                    f.getMethodName().equals("takeTask") || f.getMethodName().equals("getTask")
+                            || f.getMethodName().equals("awaitWork")))) {
+                continue; // an idle event loop or pool thread
+            }
+            b.append("\n    ").append(name).append(' ').append(e.getKey().getState()).append(": ")
+                    .append(Arrays.stream(stack).limit(14).map(StackTraceElement::toString)
+                            .collect(java.util.stream.Collectors.joining(" < ")));
+        }
+        return b.toString();
     }
 
     /** @return whether a stretch of {@code w} from {@code start} to {@code last} (nanoTime) violates the bound */
@@ -376,8 +407,9 @@ public final class LivenessMonitor implements AutoCloseable {
             violations.add("lock '" + w.name + "' was free for " + length / 1_000_000 + " ms (" + w.stretchSamples
                     + " samples) while waited for (" + w.stretchWhy + "); bound " + boundNanos / 1_000_000 + " ms"
                     + (allowance > 0 ? " + " + allowance / 1_000_000 + " ms for the machine's scheduling and round-trip delays" : "")
-                    + who);
+                    + who + (w.stretchThreads == null ? "" : "\n  threads when the bound was passed:" + w.stretchThreads));
         }
         w.stretchStart = 0;
+        w.stretchThreads = null;
     }
 }
