@@ -86,7 +86,8 @@ public abstract class QueuedCallsChapter extends TckChapter {
      * call the driver reported <i>not sent</i> must not have run at all.
      * When it fails: the driver's async queue (its threads' queue, or a pool's) has no deadline:
      * check the call's age when a thread takes it, and fail it as not sent (a
-     * {@code NotSentException}) when it is older than the command timeout; or the driver reports a call not sent that it then sends.
+     * {@code NotSentException}) when it is older than the command timeout; or the driver reports a
+     * call not sent that it then sends.
      */
     @Test
     void rule27_1_asyncCallQueuedPastTheCommandTimeout_neverSentAndFailsAsNotSent() throws Exception {

@@ -277,9 +277,11 @@ class ScriptExecutionTest {
     void nullArguments_rejectedWithTheirName() {
         CommandExecutor e = executor(ProtocolVersion.RESP3);
         Script s = new Script("one", "return 1");
-        NullPointerException npe = assertThrows(NullPointerException.class,
-                () -> e.eval(ScriptCall.byText(s, Arrays.asList("a", null), List.of())));
-        assertTrue(npe.getMessage().contains("keys[1]"), npe.getMessage());
-        assertThrows(NullPointerException.class, () -> e.evalAsync(ScriptCall.byText(null, List.of(), List.of()), Lane.APPLICATION));
+        NullPointerException npe = assertThrows(NullPointerException.class, () -> e.eval(null));
+        assertTrue(npe.getMessage().contains("call"), npe.getMessage());
+        npe = assertThrows(NullPointerException.class, () -> e.evalAsync(null, Lane.APPLICATION));
+        assertTrue(npe.getMessage().contains("call"), npe.getMessage());
+        npe = assertThrows(NullPointerException.class, () -> e.evalAsync(ScriptCall.byText(s, List.of(), List.of()), null));
+        assertTrue(npe.getMessage().contains("lane"), npe.getMessage());
     }
 }

@@ -33,7 +33,10 @@ import java.util.function.IntFunction;
  */
 public final class FakeExecutor implements CommandExecutor {
 
-    /** One call as the engine made it: {@code method} is {@code EVALSHA}, {@code EVAL async}, {@code EVALSHA renewal}, {@code evalShaWithWait}, ... */
+    /**
+     * One call as the engine made it; {@code method} is {@code EVALSHA} or {@code EVAL} (blocking),
+     * either with {@code " async"} or {@code " renewal"} (its lane), or {@code evalShaWithWait}.
+     */
     public record Invocation(String method, String script, List<String> keys, List<String> args) {
     }
 
