@@ -5,13 +5,14 @@ import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.NoScriptException;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import java.net.URI;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -81,25 +82,26 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
         }
 
         /** The script on the delegate, with the NOSCRIPT fallback done here so a fault applies once. */
-        private Object runSync(Script script, List<String> keys, List<String> args) {
+        private Object runSync(ScriptCall call) {
             try {
-                return d.evalSha(script, keys, args);
+                return d.eval(call);
             } catch (NoScriptException e) {
-                return d.eval(script, keys, args);
+                return d.eval(call.withText());
             }
         }
 
-        private CompletableFuture<Object> runAsync(Script script, List<String> keys, List<String> args) {
-            return d.evalShaAsync(script, keys, args).exceptionallyCompose(t -> {
+        private CompletableFuture<Object> runAsync(ScriptCall call, Lane lane) {
+            return d.evalAsync(call, lane).exceptionallyCompose(t -> {
                 Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-                return c instanceof NoScriptException ? d.evalAsync(script, keys, args) : CompletableFuture.failedFuture(c);
+                return c instanceof NoScriptException ? d.evalAsync(call.withText(), lane) : CompletableFuture.failedFuture(c);
             });
         }
 
-        private Object sync(Script script, List<String> keys, List<String> args, boolean sha) {
+        private Object sync(ScriptCall call) {
+            Script script = call.script();
             Faults.Rule r = faults.match(script.name());
             if (r == null) {
-                return sha ? d.evalSha(script, keys, args) : d.eval(script, keys, args);
+                return d.eval(call);
             }
             switch (r.kind) {
                 case FAIL_BEFORE_SEND, FAIL_SYNCHRONOUSLY -> throw injected(script, "failed before sending");
@@ -108,14 +110,14 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
                 }
                 case BEFORE_SEND -> {
                     r.hook.run();
-                    return runSync(script, keys, args);
+                    return runSync(call);
                 }
                 case FAIL_AFTER_RUN, DROP_REPLY -> {
-                    runSync(script, keys, args);
+                    runSync(call);
                     throw injected(script, "reply lost after the script ran");
                 }
                 case DELAY_REPLY_FOR -> {
-                    Object reply = runSync(script, keys, args);
+                    Object reply = runSync(call);
                     try {
                         Thread.sleep(r.delay.toMillis());
                     } catch (InterruptedException e) {
@@ -124,11 +126,11 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
                     return reply;
                 }
                 case DELAY_REPLY -> {
-                    Object reply = runSync(script, keys, args);
+                    Object reply = runSync(call);
                     try {
                         r.gate.opened().get(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt(); // evalSha keeps the interrupt status and still answers
+                        Thread.currentThread().interrupt(); // eval keeps the interrupt status and still answers
                     } catch (ExecutionException | TimeoutException e) {
                         throw injected(script, "delayed reply never released");
                     }
@@ -138,18 +140,19 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
             }
         }
 
-        private CompletableFuture<Object> async(Script script, List<String> keys, List<String> args, boolean sha) {
+        private CompletableFuture<Object> async(ScriptCall call, Lane lane) {
             Faults.Stall stall = faults.stall();
             if (stall != null) {
-                return faults.track(stall.submit(() -> send(script, keys, args, sha)));
+                return faults.track(stall.submit(() -> send(call, lane)));
             }
-            return send(script, keys, args, sha);
+            return send(call, lane);
         }
 
-        private CompletableFuture<Object> send(Script script, List<String> keys, List<String> args, boolean sha) {
+        private CompletableFuture<Object> send(ScriptCall call, Lane lane) {
+            Script script = call.script();
             Faults.Rule r = faults.match(script.name());
             if (r == null) {
-                return faults.track(sha ? d.evalShaAsync(script, keys, args) : d.evalAsync(script, keys, args));
+                return faults.track(d.evalAsync(call, lane));
             }
             return switch (r.kind) {
                 case FAIL_SYNCHRONOUSLY -> CompletableFuture.failedFuture(injected(script, "failed synchronously"));
@@ -159,24 +162,24 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
                 case ANSWER -> CompletableFuture.completedFuture(r.answer);
                 case BEFORE_SEND -> {
                     r.hook.run();
-                    yield faults.track(runAsync(script, keys, args));
+                    yield faults.track(runAsync(call, lane));
                 }
-                case FAIL_AFTER_RUN -> faults.track(runAsync(script, keys, args).handle((v, t) -> {
+                case FAIL_AFTER_RUN -> faults.track(runAsync(call, lane).handle((v, t) -> {
                     throw injected(script, "reply lost after the script ran");
                 }));
                 case DROP_REPLY -> {
                     CompletableFuture<Object> never = new CompletableFuture<>();
-                    runAsync(script, keys, args);
+                    runAsync(call, lane);
                     faults.dropped(never);
                     yield faults.track(never);
                 }
-                case DELAY_REPLY -> faults.track(runAsync(script, keys, args)
+                case DELAY_REPLY -> faults.track(runAsync(call, lane)
                         .thenCombine(r.gate.opened(), (reply, open) -> reply));
                 case DELAY_REPLY_FOR -> {
                     CompletableFuture<Object> late = new CompletableFuture<>();
                     java.util.concurrent.Executor later = CompletableFuture.delayedExecutor(r.delay.toNanos(),
                             TimeUnit.NANOSECONDS);
-                    runAsync(script, keys, args).whenComplete((reply, t) -> later.execute(() -> {
+                    runAsync(call, lane).whenComplete((reply, t) -> later.execute(() -> {
                         if (t != null) {
                             late.completeExceptionally(t);
                         } else {
@@ -189,28 +192,23 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
             };
         }
 
+        /** Faults apply to calls by SHA; one by text comes only after NOSCRIPT from an unfaulted call. */
         @Override
-        public Object evalSha(Script script, List<String> keys, List<String> args) {
-            return sync(script, keys, args, true);
+        public Object eval(ScriptCall call) {
+            return call.bySha() ? sync(call) : d.eval(call);
         }
 
+        /** As {@link #eval}, on either lane: the watchdog's renewals meet the same faults and stall. */
         @Override
-        public Object eval(Script script, List<String> keys, List<String> args) {
-            return d.eval(script, keys, args); // reached only after NOSCRIPT from an unfaulted evalSha
-        }
-
-        @Override
-        public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-            return async(script, keys, args, true);
-        }
-
-        @Override
-        public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        public CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+            if (call.bySha()) {
+                return async(call, lane);
+            }
             Faults.Stall stall = faults.stall();
             if (stall != null) {
-                return faults.track(stall.submit(() -> d.evalAsync(script, keys, args)));
+                return faults.track(stall.submit(() -> d.evalAsync(call, lane)));
             }
-            return faults.track(d.evalAsync(script, keys, args)); // as eval: the fallback of an unfaulted call
+            return faults.track(d.evalAsync(call, lane)); // as eval: the fallback of an unfaulted call
         }
 
         @Override
