@@ -7,8 +7,11 @@ import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.NotSentException;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.spi.pubsub.SessionPubSub;
 import java.io.IOException;
@@ -29,7 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /*
  * Design: three ways out to one server, each on connections of its own.
  *
- *  - Scripts (evalSha, eval): the calling thread takes an idle connection (or opens one), sends one
+ *  - Scripts (eval, by SHA or by text): the calling thread takes an idle connection (or opens one), sends one
  *    command, reads one reply, and gives the connection back. No call waits for a connection, so
  *    nothing here can be interrupted (rule 1.3.2): a platform thread blocked in a socket read
  *    ignores interrupts (a virtual thread's socket is closed instead: left out here, see the
@@ -37,7 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *    so that connection is closed and the call reports "reply lost" (whether it ran is unknown).
  *  - Async scripts: the same call on a small pool of driver threads (relock-resp-async-N) with a
  *    bounded queue. A call that waited in the queue past the command timeout is never sent: it fails
- *    "not sent" (rule 27.1). The renewal lane (evalShaUrgentAsync) is one more thread with a
+ *    "not sent" (rule 27.1). The renewal lane (Lane.RENEWAL) is one more thread with a
  *    connection of its own (rule 27.2).
  *  - Pub/sub: the SPI's SessionPubSub, over RespSubscriber's dedicated connection and reader thread.
  *
@@ -81,40 +84,27 @@ final class RespExecutor implements CommandExecutor {
                 options.commandTimeout().plusSeconds(1), options.pubSubProbeInterval(), options.commandTimeout());
     }
 
-    /** Rules 1.2.1, 1.2.2: a NOSCRIPT reply becomes NoScriptException (the decoder does it); core then sends EVAL. */
+    /**
+     * Rules 1.1.1 to 1.1.3 (replies, UTF-8), 1.3.1 (error replies), 1.3.2 (not interruptible); 1.2.1,
+     * 1.2.2: a NOSCRIPT reply to EVALSHA becomes NoScriptException (the decoder does it), and core
+     * then sends the call again by text ({@code call.withText()}).
+     */
     @Override
-    public Object evalSha(Script script, List<String> keys, List<String> args) {
-        return call(idle, command("EVALSHA", script.sha1(), keys, args), script);
+    public Object eval(ScriptCall call) {
+        return call(idle, command(call), call.script());
     }
 
-    /** Rules 1.1.1 to 1.1.3 (replies, UTF-8), 1.3.1 (error replies), 1.3.2 (not interruptible). */
+    /**
+     * Rules 1.4.1, 1.4.2 (same replies, on a driver thread) and 27.1 (never sent after its
+     * deadline); 27.2: the watchdog's renewals ({@link Lane#RENEWAL}) have a thread and a connection
+     * of their own.
+     */
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
-        return call(idle, command("EVAL", script.text(), keys, args), script);
-    }
-
-    /** Rules 1.4.1, 1.4.2 (same replies, on a driver thread) and 27.1 (never sent after its deadline). */
-    @Override
-    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        return submit(async, idle, command("EVALSHA", script.sha1(), keys, args), script);
-    }
-
-    /** As {@link #evalShaAsync}. */
-    @Override
-    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return submit(async, idle, command("EVAL", script.text(), keys, args), script);
-    }
-
-    /** Rule 27.2: the watchdog's renewals have a thread and a connection of their own. */
-    @Override
-    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return submit(renewal, renewalIdle, command("EVALSHA", script.sha1(), keys, args), script);
-    }
-
-    /** As {@link #evalShaUrgentAsync}. */
-    @Override
-    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return submit(renewal, renewalIdle, command("EVAL", script.text(), keys, args), script);
+    public CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+        Objects.requireNonNull(lane, "lane must not be null");
+        return lane == Lane.RENEWAL
+                ? submit(renewal, renewalIdle, command(call), call.script())
+                : submit(async, idle, command(call), call.script());
     }
 
     /** Rules 1.5.1 to 1.5.4 and 1.5.6, 23.1: all bookkeeping is {@link SessionPubSub}'s; 1.5.5: no sharded pub/sub. */
@@ -229,8 +219,8 @@ final class RespExecutor implements CommandExecutor {
 
     /**
      * Runs {@link #call} on {@code lane}. Rule 27.1: a call still queued when its command timeout
-     * has passed is never sent and fails "not sent" (a {@link RedisUnavailableException} caused by a
-     * {@link RejectedExecutionException}), as does a call refused because the queue is full.
+     * has passed is never sent and fails "not sent" (a {@link NotSentException}), as does a call
+     * refused because the queue is full.
      */
     private CompletableFuture<Object> submit(ThreadPoolExecutor lane, Deque<RespConnection> pool,
                                              List<String> command, Script script) {
@@ -244,7 +234,7 @@ final class RespExecutor implements CommandExecutor {
             lane.execute(() -> {
                 if (System.nanoTime() - deadline > 0) {
                     future.completeExceptionally(notSent(script, "it waited in the queue past the command timeout of "
-                            + timeoutMs + " ms", new RejectedExecutionException("queued past its deadline")));
+                            + timeoutMs + " ms", null));
                     return;
                 }
                 try {
@@ -261,8 +251,8 @@ final class RespExecutor implements CommandExecutor {
         return future;
     }
 
-    private RedisUnavailableException notSent(Script script, String why, RejectedExecutionException cause) {
-        return new RedisUnavailableException(script.name() + " on " + endpoint + " was not sent: " + why, cause);
+    private NotSentException notSent(Script script, String why, RejectedExecutionException cause) {
+        return new NotSentException(script.name() + " on " + endpoint + " was not sent: " + why, cause);
     }
 
     /** A pool of daemon threads named {@code relock-resp-<name>N}, started on demand, with a bounded FIFO queue. */
@@ -283,10 +273,13 @@ final class RespExecutor implements CommandExecutor {
         }
     }
 
-    /** {@code EVAL script numkeys key... arg...} or {@code EVALSHA sha1 numkeys ...}. */
-    private static List<String> command(String verb, String scriptOrSha, List<String> keys, List<String> args) {
-        Objects.requireNonNull(keys, "keys must not be null (pass List.of())");
-        Objects.requireNonNull(args, "args must not be null (pass List.of())");
+    /** {@code EVALSHA sha1 numkeys key... arg...} or {@code EVAL script numkeys ...}. */
+    private static List<String> command(ScriptCall call) {
+        Objects.requireNonNull(call, "call must not be null");
+        List<String> keys = call.keys();
+        List<String> args = call.args();
+        String verb = call.bySha() ? "EVALSHA" : "EVAL";
+        String scriptOrSha = call.bySha() ? call.script().sha1() : call.script().text();
         List<String> command = new ArrayList<>(3 + keys.size() + args.size());
         command.add(verb);
         command.add(scriptOrSha);

@@ -43,28 +43,26 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Calls not sent: refused, or queued past their deadline</h2>
  * An async call a driver does not send at once (it waits in a queue for one of the driver's
  * threads or connections) has a deadline: the command timeout ({@link DriverOptions#commandTimeout()}),
- * counted from the {@code evalShaAsync}/{@code evalAsync} call. A call still unsent at its deadline
- * is never sent: the driver fails its future, and so does a driver that refuses a call outright
- * (for example because too many calls are already waiting), with a
- * {@link io.github.relock.api.RedisUnavailableException} whose cause is a
- * {@link java.util.concurrent.RejectedExecutionException}. That is the <i>not sent</i> signal:
- * core then knows the script did not run and will not run, and may send it again or re-arm a
- * waiter, which it does for a release nobody else will retry (a lock given back after its caller
+ * counted from the {@link #evalAsync} call. A call still unsent at its deadline is never sent: the
+ * driver fails its future, and so does a driver that refuses a call outright (for example because
+ * too many calls are already waiting), with a {@link NotSentException}. That is the <i>not sent</i>
+ * signal: core then knows the script did not run and will not run, and may send it again or re-arm
+ * a waiter, which it does for a release nobody else will retry (a lock given back after its caller
  * left). A call that was sent and got no answer in time is <i>reply lost</i> (whether it ran is
- * unknown): any other {@code RedisUnavailableException}, never with that cause. A driver that
- * cannot tell whether a timed-out call went out reports it as reply lost, and must still never
+ * unknown): any other {@code RedisUnavailableException}, never a {@code NotSentException}. A driver
+ * that cannot tell whether a timed-out call went out reports it as reply lost, and must still never
  * send it afterwards (Lettuce's cancels a command it buffered while reconnecting). Without the
  * deadline a release queued behind a stall runs seconds after its caller gave up on it, when a
  * waiter has already acted on its absence.
  *
  * <h2>The renewal lane</h2>
- * {@link #evalShaUrgentAsync} and {@link #evalUrgentAsync} are the async calls of core's lock
- * watchdog: they must not wait behind the application's async calls on this executor, neither in
- * a queue of the driver's threads nor behind a pipeline on one connection, or a burst of
- * application calls delays a renewal past a short lease. A driver gives them a lane of their own
- * (a thread and a connection, or a connection) and the same deadline as above. Their default is
- * the ordinary async call, which is right only for a driver with no queue of its own that shares
- * no connection between concurrent calls.
+ * {@link #evalAsync} with {@link Lane#RENEWAL} is core's lock watchdog: such a call must not wait
+ * behind the application's async calls ({@link Lane#APPLICATION}) on this executor, neither in a
+ * queue of the driver's threads nor behind a pipeline on one connection, or a burst of
+ * application calls delays a renewal past a short lease. A driver gives the renewal lane a thread
+ * and a connection of its own, or a connection of its own, and the same deadline as above. A
+ * driver with no queue of its own that shares no connection between concurrent calls may treat
+ * both lanes the same.
  *
  * <h2>Failures of subscribe</h2>
  * The future fails with {@link io.github.relock.api.RedisUnavailableException} when the connection
@@ -83,47 +81,33 @@ import java.util.concurrent.CompletableFuture;
 public interface CommandExecutor extends AutoCloseable {
 
     /**
-     * {@code EVALSHA script.sha1()} on the calling thread. Not interruptible: it waits for the reply
-     * (at most the command timeout) even if the thread is interrupted, and keeps the interrupt
-     * status, so a script that ran is never reported as not run.
+     * Sends {@code call} on the calling thread: {@code EVALSHA script.sha1()} when
+     * {@link ScriptCall#bySha()}, otherwise {@code EVAL script.text()}. Not interruptible: it waits
+     * for the reply (at most the command timeout) even if the thread is interrupted, and keeps the
+     * interrupt status, so a script that ran is never reported as not run.
      *
-     * @param script the script
-     * @param keys KEYS, sent as UTF-8 bulk strings
-     * @param args ARGV, sent as UTF-8 bulk strings
+     * @param call the script, its KEYS and ARGV (sent as UTF-8 bulk strings), and how to send it
      * @return the normalised reply
-     * @throws NoScriptException if the node does not have the script cached
+     * @throws NoScriptException if sent by SHA and the node does not have the script cached
      */
-    Object evalSha(Script script, List<String> keys, List<String> args);
-
-    /** {@code EVAL script.text()} on the calling thread; otherwise as {@link #evalSha}. */
-    Object eval(Script script, List<String> keys, List<String> args);
+    Object eval(ScriptCall call);
 
     /**
-     * {@code EVALSHA} without blocking the caller: the future completes on a driver thread.
-     * Failures complete it exceptionally with the types listed on this interface.
+     * Sends {@code call} without blocking the caller, on {@code lane}: the future completes on a
+     * driver thread. Failures complete it exceptionally with the types listed on this interface
+     * ({@link NotSentException} for a call never sent); otherwise as {@link #eval}.
+     *
+     * @param call the script, its KEYS and ARGV, and how to send it
+     * @param lane {@link Lane#APPLICATION}, or {@link Lane#RENEWAL} for core's watchdog (see "The
+     *             renewal lane" above)
+     * @return the normalised reply
      */
-    CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args);
-
-    /** {@code EVAL} without blocking the caller; otherwise as {@link #evalShaAsync}. */
-    CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args);
-
-    /**
-     * {@code EVALSHA} on the renewal lane (see "The renewal lane" above): as {@link #evalShaAsync},
-     * but never behind the application's async calls. Core sends lock renewals this way.
-     */
-    default CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return evalShaAsync(script, keys, args);
-    }
-
-    /** {@code EVAL} on the renewal lane; otherwise as {@link #evalShaUrgentAsync}. */
-    default CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return evalAsync(script, keys, args);
-    }
+    CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane);
 
     /**
      * Only with {@link Capability#REPLICA_WAIT}: pipelines {@code EVALSHA} and
      * {@code WAIT replicas timeoutMs} on one connection. On NOSCRIPT the caller loads the script
-     * with {@link #eval} first (the script must then be idempotent for that owner) or gives up.
+     * with {@link #eval} by text first (the script must then be idempotent for that owner) or gives up.
      *
      * @return a two-element list: the script's normalised reply, then WAIT's reply as a {@link Long}
      * @throws UnsupportedOperationException if the capability is not declared

@@ -7,8 +7,8 @@ import java.util.HexFormat;
 import java.util.Objects;
 
 /**
- * A Lua script with its SHA-1, computed once. Drivers send {@code EVALSHA sha1()} from
- * {@link CommandExecutor#evalSha} and {@code EVAL text()} from {@link CommandExecutor#eval}.
+ * A Lua script with its SHA-1, computed once. Drivers send {@code EVALSHA sha1()} for a
+ * {@link ScriptCall#bySha} call and {@code EVAL text()} for a {@link ScriptCall#byText} one.
  *
  * <p>Thread-safety: immutable.
  */

@@ -632,8 +632,7 @@ public abstract class CancellationChapter extends TckChapter {
      * give-back at first because thousands of calls were already waiting for it.
      * When it fails: every cancelled {@code lockAsync} must leave no hold, key or queue entry: an
      * acquisition landing after its caller left must be given back, and the give-back sent again
-     * when the driver refused it with a {@code java.util.concurrent.RejectedExecutionException}
-     * cause.
+     * when the driver refused it with a {@code NotSentException}.
      */
     @Test
     void rule12_23_thousandsOfCancelledLockAsync_leaveNothing() throws Exception {

@@ -14,9 +14,11 @@ import io.github.relock.api.RedisErrorException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.NoScriptException;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisTopology;
@@ -80,21 +82,21 @@ public abstract class DriverConformanceChapter extends TckChapter {
     @Test
     void rule1_1_1_eval_scalarReplies_normalisedToNullLongString() {
         CommandExecutor ex = kit.newExecutor();
-        assertNull(ex.eval(script("return nil"), List.of(), List.of()), "nil reply");
-        Object integer = ex.eval(script("return 42"), List.of(), List.of());
+        assertNull(ex.eval(ScriptCall.byText(script("return nil"), List.of(), List.of())), "nil reply");
+        Object integer = ex.eval(ScriptCall.byText(script("return 42"), List.of(), List.of()));
         assertInstanceOf(Long.class, integer, "integer reply");
         assertEquals(42L, integer);
-        assertEquals(-7L, ex.eval(script("return -7"), List.of(), List.of()));
-        Object bulk = ex.eval(script("return ARGV[1]"), List.of(), List.of("a bulk string"));
+        assertEquals(-7L, ex.eval(ScriptCall.byText(script("return -7"), List.of(), List.of())));
+        Object bulk = ex.eval(ScriptCall.byText(script("return ARGV[1]"), List.of(), List.of("a bulk string")));
         assertInstanceOf(String.class, bulk, "bulk reply");
         assertEquals("a bulk string", bulk);
-        assertEquals("", ex.eval(script("return ''"), List.of(), List.of()), "empty bulk reply");
-        Object status = ex.eval(script("return redis.status_reply('FINE')"), List.of(), List.of());
+        assertEquals("", ex.eval(ScriptCall.byText(script("return ''"), List.of(), List.of())), "empty bulk reply");
+        Object status = ex.eval(ScriptCall.byText(script("return redis.status_reply('FINE')"), List.of(), List.of()));
         assertEquals("FINE", status, "status reply");
-        assertEquals("OK", ex.eval(script("return redis.call('SET', KEYS[1], 'v')"), List.of("tck:status"), List.of()),
+        assertEquals("OK", ex.eval(ScriptCall.byText(script("return redis.call('SET', KEYS[1], 'v')"), List.of("tck:status"), List.of())),
                 "status reply of a command called by the script");
-        assertEquals(1L, ex.eval(script("return true"), List.of(), List.of()), "Lua true is integer 1");
-        assertNull(ex.eval(script("return false"), List.of(), List.of()), "Lua false is nil");
+        assertEquals(1L, ex.eval(ScriptCall.byText(script("return true"), List.of(), List.of())), "Lua true is integer 1");
+        assertNull(ex.eval(ScriptCall.byText(script("return false"), List.of(), List.of())), "Lua false is nil");
         redis("DEL", "tck:status");
     }
 
@@ -106,10 +108,10 @@ public abstract class DriverConformanceChapter extends TckChapter {
     @Test
     void rule1_1_2_eval_arrayReplies_normalisedRecursively() {
         CommandExecutor ex = kit.newExecutor();
-        Object empty = ex.eval(script("return {}"), List.of(), List.of());
+        Object empty = ex.eval(ScriptCall.byText(script("return {}"), List.of(), List.of()));
         assertEquals(List.of(), empty, "empty array");
-        Object nested = ex.eval(script("return {1, 'a', {2, 'b', {}, {3}}, redis.status_reply('S')}"),
-                List.of(), List.of());
+        Object nested = ex.eval(ScriptCall.byText(script("return {1, 'a', {2, 'b', {}, {3}}, redis.status_reply('S')}"),
+                List.of(), List.of()));
         assertEquals(List.of(1L, "a", List.of(2L, "b", List.of(), List.of(3L)), "S"), nested);
         for (Object o : (List<?>) nested) {
             assertTrue(o instanceof Long || o instanceof String || o instanceof List,
@@ -127,9 +129,9 @@ public abstract class DriverConformanceChapter extends TckChapter {
         CommandExecutor ex = kit.newExecutor();
         String key = "tck:ключ:🔒";
         String value = "значение ü ✓ 🔑";
-        Object reply = ex.eval(script("redis.call('SET', KEYS[1], ARGV[1]); "
+        Object reply = ex.eval(ScriptCall.byText(script("redis.call('SET', KEYS[1], ARGV[1]); "
                         + "return {KEYS[1], redis.call('GET', KEYS[1]), string.len(ARGV[1])}"),
-                List.of(key), List.of(value));
+                List.of(key), List.of(value)));
         assertEquals(List.of(key, value, (long) value.getBytes(StandardCharsets.UTF_8).length), reply,
                 "the script must see UTF-8 bytes and the reply must decode them");
         assertEquals(value, redis("GET", key), "another client reads the same key and value");
@@ -139,39 +141,40 @@ public abstract class DriverConformanceChapter extends TckChapter {
     // ------------------------------------------------------------------ 1.2 scripts and NOSCRIPT
 
     /**
-     * Rule 1.2.1: {@code evalSha} of a script the server never saw raises {@link NoScriptException};
-     * after {@code eval} of the same script, {@code evalSha} runs it. Core relies on exactly this
-     * to fall back to EVAL once. When it fails: the driver reports NOSCRIPT as a plain
+     * Rule 1.2.1: {@code eval} of a script the server never saw, sent by SHA
+     * ({@code ScriptCall.bySha}), raises {@link NoScriptException}; after the same script sent by
+     * text ({@code ScriptCall.byText}), the call by SHA runs it. Core relies on exactly this to fall
+     * back to EVAL once. When it fails: the driver reports NOSCRIPT as a plain
      * {@link RedisErrorException} or as an unavailable server, or sends EVALSHA of a different
      * digest than {@link Script#sha1()}.
      */
     @Test
-    void rule1_2_1_evalSha_unknownScript_noScriptThenEvalCachesIt() {
+    void rule1_2_1_bySha_unknownScript_noScriptThenByTextCachesIt() {
         assumeNotCluster(KEYLESS_SCRIPTS);
         CommandExecutor ex = kit.newExecutor();
         Script s = script("return ARGV[1] .. '!'");
-        NoScriptException e = assertThrows(NoScriptException.class, () -> ex.evalSha(s, List.of(), List.of("x")));
+        NoScriptException e = assertThrows(NoScriptException.class, () -> ex.eval(ScriptCall.bySha(s, List.of(), List.of("x"))));
         assertEquals("NOSCRIPT", e.errorCode());
-        assertEquals("x!", ex.eval(s, List.of(), List.of("x")));
-        assertEquals("y!", ex.evalSha(s, List.of(), List.of("y")), "EVAL must have cached the script under its SHA-1");
+        assertEquals("x!", ex.eval(ScriptCall.byText(s, List.of(), List.of("x"))));
+        assertEquals("y!", ex.eval(ScriptCall.bySha(s, List.of(), List.of("y"))), "EVAL must have cached the script under its SHA-1");
     }
 
     /**
-     * Rule 1.2.2: after {@code SCRIPT FLUSH} (a restart or failover does the same), {@code evalSha}
-     * raises {@link NoScriptException} again, so core can fall back to {@code eval}. When it
+     * Rule 1.2.2: after {@code SCRIPT FLUSH} (a restart or failover does the same), a call by SHA
+     * raises {@link NoScriptException} again, so core can fall back to sending it by text. When it
      * fails: the driver caches "already loaded" itself and hides the flush, or swallows the error.
      */
     @Test
-    void rule1_2_2_evalSha_afterScriptFlush_coreCanFallBackToEval() {
+    void rule1_2_2_bySha_afterScriptFlush_coreCanFallBackToText() {
         assumeNotCluster(KEYLESS_SCRIPTS);
         CommandExecutor ex = kit.newExecutor();
         Script s = script("return 5");
-        assertEquals(5L, ex.eval(s, List.of(), List.of()));
-        assertEquals(5L, ex.evalSha(s, List.of(), List.of()));
+        assertEquals(5L, ex.eval(ScriptCall.byText(s, List.of(), List.of())));
+        assertEquals(5L, ex.eval(ScriptCall.bySha(s, List.of(), List.of())));
         redis("SCRIPT", "FLUSH");
-        assertThrows(NoScriptException.class, () -> ex.evalSha(s, List.of(), List.of()));
-        assertEquals(5L, ex.eval(s, List.of(), List.of()));
-        assertEquals(5L, ex.evalSha(s, List.of(), List.of()));
+        assertThrows(NoScriptException.class, () -> ex.eval(ScriptCall.bySha(s, List.of(), List.of())));
+        assertEquals(5L, ex.eval(ScriptCall.byText(s, List.of(), List.of())));
+        assertEquals(5L, ex.eval(ScriptCall.bySha(s, List.of(), List.of())));
     }
 
     // ------------------------------------------------------------------ 1.3 errors
@@ -187,24 +190,24 @@ public abstract class DriverConformanceChapter extends TckChapter {
     void rule1_3_1_eval_errorReplies_redisErrorExceptionWithCode() {
         CommandExecutor ex = kit.newExecutor();
         RedisErrorException custom = assertThrows(RedisErrorException.class,
-                () -> ex.eval(script("return redis.error_reply('MYCODE something went wrong')"), List.of(), List.of()));
+                () -> ex.eval(ScriptCall.byText(script("return redis.error_reply('MYCODE something went wrong')"), List.of(), List.of())));
         assertEquals("MYCODE", custom.errorCode());
         assertFalse(custom instanceof NoScriptException);
 
         redis("SET", "tck:string", "v");
         RedisErrorException wrongType = assertThrows(RedisErrorException.class,
-                () -> ex.eval(script("return redis.call('HGET', KEYS[1], 'f')"), List.of("tck:string"), List.of()));
+                () -> ex.eval(ScriptCall.byText(script("return redis.call('HGET', KEYS[1], 'f')"), List.of("tck:string"), List.of())));
         assertEquals("WRONGTYPE", wrongType.errorCode(), wrongType.getMessage());
         redis("DEL", "tck:string");
 
         RedisErrorException runtime = assertThrows(RedisErrorException.class,
-                () -> ex.eval(script("error('boom')"), List.of(), List.of()));
+                () -> ex.eval(ScriptCall.byText(script("error('boom')"), List.of(), List.of())));
         assertEquals("ERR", runtime.errorCode(), runtime.getMessage());
         assertFalse(runtime instanceof NoScriptException);
     }
 
     /**
-     * Rule 1.3.2: {@code eval} and {@code evalSha} are not interruptible: an interrupted caller
+     * Rule 1.3.2: {@code eval}, by text and by SHA, is not interruptible: an interrupted caller
      * still gets the script's reply and keeps its interrupt status, so a script that ran is never
      * reported as not run. When it fails: the driver checks {@code Thread.interrupted()} (which
      * clears the flag), or hands the call to another thread and waits interruptibly.
@@ -217,8 +220,8 @@ public abstract class DriverConformanceChapter extends TckChapter {
         Object first;
         Object second;
         try {
-            first = ex.eval(s, List.of("tck:interrupted"), List.of());
-            second = ex.evalSha(s, List.of("tck:interrupted"), List.of());
+            first = ex.eval(ScriptCall.byText(s, List.of("tck:interrupted"), List.of()));
+            second = ex.eval(ScriptCall.bySha(s, List.of("tck:interrupted"), List.of()));
         } finally {
             boolean stillInterrupted = Thread.interrupted(); // clears it for the rest of the test
             assertTrue(stillInterrupted, "the driver cleared the caller's interrupt status");
@@ -231,8 +234,8 @@ public abstract class DriverConformanceChapter extends TckChapter {
     // ------------------------------------------------------------------ 1.4 async
 
     /**
-     * Rule 1.4.1: {@code evalAsync}/{@code evalShaAsync} give the same normalised replies and the
-     * same exception types as the blocking calls (as the future's cause). When it fails: the async
+     * Rule 1.4.1: {@code evalAsync}, by text and by SHA, gives the same normalised replies and the
+     * same exception types as the blocking {@code eval} (as the future's cause). When it fails: the async
      * path skips normalisation or exception mapping, or throws instead of failing the future.
      */
     @Test
@@ -240,14 +243,14 @@ public abstract class DriverConformanceChapter extends TckChapter {
         assumeNotCluster(KEYLESS_SCRIPTS);
         CommandExecutor ex = kit.newExecutor();
         Script s = script("return {ARGV[1], 7, {}}");
-        Throwable noScript = failureOf(ex.evalShaAsync(s, List.of(), List.of("a")));
-        assertInstanceOf(NoScriptException.class, noScript, "evalShaAsync of an unknown script");
-        assertEquals(List.of("a", 7L, List.of()), get(ex.evalAsync(s, List.of(), List.of("a"))));
-        assertEquals(List.of("b", 7L, List.of()), get(ex.evalShaAsync(s, List.of(), List.of("b"))));
-        Throwable err = failureOf(ex.evalAsync(script("return redis.error_reply('ASYNCERR no')"), List.of(), List.of()));
+        Throwable noScript = failureOf(ex.evalAsync(ScriptCall.bySha(s, List.of(), List.of("a")), Lane.APPLICATION));
+        assertInstanceOf(NoScriptException.class, noScript, "evalAsync by SHA of an unknown script");
+        assertEquals(List.of("a", 7L, List.of()), get(ex.evalAsync(ScriptCall.byText(s, List.of(), List.of("a")), Lane.APPLICATION)));
+        assertEquals(List.of("b", 7L, List.of()), get(ex.evalAsync(ScriptCall.bySha(s, List.of(), List.of("b")), Lane.APPLICATION)));
+        Throwable err = failureOf(ex.evalAsync(ScriptCall.byText(script("return redis.error_reply('ASYNCERR no')"), List.of(), List.of()), Lane.APPLICATION));
         assertInstanceOf(RedisErrorException.class, err);
         assertEquals("ASYNCERR", ((RedisErrorException) err).errorCode());
-        assertNull(get(ex.evalAsync(script("return nil"), List.of(), List.of())));
+        assertNull(get(ex.evalAsync(ScriptCall.byText(script("return nil"), List.of(), List.of()), Lane.APPLICATION)));
     }
 
     /**
@@ -262,7 +265,7 @@ public abstract class DriverConformanceChapter extends TckChapter {
         assumeNotCluster("it pauses the node a keyless script goes to, which on a cluster is any");
         CommandExecutor ex = kit.newExecutor();
         Script s = script("return 'late'");
-        ex.eval(s, List.of(), List.of()); // loads the script and warms the connection up
+        ex.eval(ScriptCall.byText(s, List.of(), List.of())); // loads the script and warms the connection up
         Thread caller = Thread.currentThread();
         CompletableFuture<Object> viaSha;
         CompletableFuture<Object> viaEval;
@@ -272,14 +275,14 @@ public abstract class DriverConformanceChapter extends TckChapter {
             // WRITE, not ALL: scripts are held (EVAL/EVALSHA count as writes), CLIENT UNPAUSE is not
             admin.call("CLIENT", "PAUSE", Long.toString(DEADLINE.toMillis()), "WRITE");
             try {
-                viaSha = ex.evalShaAsync(s, List.of(), List.of());
-                viaEval = ex.evalAsync(s, List.of(), List.of());
+                viaSha = ex.evalAsync(ScriptCall.bySha(s, List.of(), List.of()), Lane.APPLICATION);
+                viaEval = ex.evalAsync(ScriptCall.byText(s, List.of(), List.of()), Lane.APPLICATION);
                 // Dependants registered now run on whichever thread completes the future. The kit
                 // never waits on viaSha/viaEval themselves: a waiting get() may run them itself.
                 shaDone = viaSha.thenApply(r -> Map.entry(r, Thread.currentThread()));
                 evalDone = viaEval.thenApply(r -> Map.entry(r, Thread.currentThread()));
-                assertFalse(viaSha.isDone(), "evalShaAsync completed while the server was paused: it blocked the caller");
-                assertFalse(viaEval.isDone(), "evalAsync completed while the server was paused: it blocked the caller");
+                assertFalse(viaSha.isDone(), "evalAsync by SHA completed while the server was paused: it blocked the caller");
+                assertFalse(viaEval.isDone(), "evalAsync by text completed while the server was paused: it blocked the caller");
             } finally {
                 admin.call("CLIENT", "UNPAUSE");
             }
@@ -288,8 +291,8 @@ public abstract class DriverConformanceChapter extends TckChapter {
         Map.Entry<Object, Thread> eval = get(evalDone);
         assertEquals("late", sha.getKey());
         assertEquals("late", eval.getKey());
-        assertNotSame(caller, sha.getValue(), "evalShaAsync completed on the caller's thread");
-        assertNotSame(caller, eval.getValue(), "evalAsync completed on the caller's thread");
+        assertNotSame(caller, sha.getValue(), "evalAsync by SHA completed on the caller's thread");
+        assertNotSame(caller, eval.getValue(), "evalAsync by text completed on the caller's thread");
     }
 
     // ------------------------------------------------------------------ 1.5 pub/sub
@@ -559,7 +562,7 @@ public abstract class DriverConformanceChapter extends TckChapter {
         Script s = script("return ARGV[1]");
         if (ex.capabilities().contains(Capability.REPLICA_WAIT)) {
             assertThrows(NoScriptException.class, () -> ex.evalShaWithWait(s, List.of("tck:w"), List.of("v"), 0, 100));
-            ex.eval(s, List.of("tck:w"), List.of("v"));
+            ex.eval(ScriptCall.byText(s, List.of("tck:w"), List.of("v")));
             List<?> reply = ex.evalShaWithWait(s, List.of("tck:w"), List.of("v"), 0, 100);
             assertEquals("v", reply.get(0), "the script's reply comes first");
             assertInstanceOf(Long.class, reply.get(1), "WAIT's count comes second");
@@ -591,8 +594,8 @@ public abstract class DriverConformanceChapter extends TckChapter {
         DriverOptions options = new DriverOptions(Duration.ofSeconds(5), "relock-tck");
         CommandExecutor ex = kit.provider().create(nativeClient, options);
         Script s = script("return 1");
-        assertEquals(1L, ex.eval(s, List.of(), List.of()));
-        assertEquals(1L, get(ex.evalShaAsync(s, List.of(), List.of())));
+        assertEquals(1L, ex.eval(ScriptCall.byText(s, List.of(), List.of())));
+        assertEquals(1L, get(ex.evalAsync(ScriptCall.bySha(s, List.of(), List.of()), Lane.APPLICATION)));
         BlockingListener l = new BlockingListener();
         get(ex.subscribe("tck:close", false, l));
         assertEquals(1L, redis("PUBLISH", "tck:close", "x"));
@@ -605,7 +608,7 @@ public abstract class DriverConformanceChapter extends TckChapter {
         Await.until(DEADLINE, () -> channels().isEmpty(), () -> "channels left after close(): " + channels());
 
         CommandExecutor again = kit.closeAfterTest(kit.provider().create(nativeClient, options));
-        assertEquals(1L, again.eval(s, List.of(), List.of()), "the handed client must still work after close()");
+        assertEquals(1L, again.eval(ScriptCall.byText(s, List.of(), List.of())), "the handed client must still work after close()");
     }
 
     // ------------------------------------------------------------------ helpers

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Nested;
  * connection, reconnect, close), 2 the reentrant lock (a smoke test of the whole path), 5 waiting
  * and wake-up, 6 mutual exclusion under load, 7 failure signalling, 12 cancellation and partial
  * failure, 18 faults between the client and Redis, 21 liveness, 23 lock listeners, 27 queued
- * calls and the renewal lane, and 28 the driver under the world's faults (an exhausted pool, an
- * ACL refusing a channel, a slot moved behind the client's back). The engine's own chapters
+ * calls and the renewal lane, 28 the driver under the world's faults (an exhausted pool, an
+ * ACL refusing a channel, a slot moved behind the client's back), and 29 seeded timing faults
+ * (late, lost and duplicated replies and messages) injected around the driver. The engine's own chapters
  * (leases, fairness, the lock family, hand-off, bad input, ...) are {@link EngineSpec}, which
  * relock runs once per topology on its reference driver; {@link RelockTck} runs both.
  *
@@ -140,6 +141,19 @@ public abstract class DriverTck extends DriverKit {
     @Nested
     class DriverUnderFaults extends DriverUnderFaultsChapter {
         DriverUnderFaults() {
+            super(DriverTck.this);
+        }
+    }
+
+    /**
+     * Chapter 29: {@link TimingFaultChapter}, run against this driver: seeded schedules of late,
+     * lost and refused replies, stalled async calls, and late, duplicated and lost pub/sub messages,
+     * injected by wrapping this driver in a {@link FaultInjectingDriver}; one holder at a time, holds
+     * that match Redis, and nothing left after close.
+     */
+    @Nested
+    class TimingFaults extends TimingFaultChapter {
+        TimingFaults() {
             super(DriverTck.this);
         }
     }

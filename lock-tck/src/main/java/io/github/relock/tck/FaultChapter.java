@@ -8,6 +8,7 @@ import io.github.relock.api.FencedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.api.WaitingForLock;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisServer;
@@ -559,8 +560,11 @@ public abstract class FaultChapter extends TckChapter {
                 Thread t = worker;
                 boolean asked = history.events().stream().anyMatch(e -> e.actor().equals(name)
                         && e.op() == History.Op.REQUEST);
+                // parked between attempts (the engine's park blocker), not still waiting for its
+                // subscription's confirmation, which a fault injected now could swallow
                 return asked && t != null && (t.getState() == Thread.State.WAITING
-                        || t.getState() == Thread.State.TIMED_WAITING);
+                        || t.getState() == Thread.State.TIMED_WAITING)
+                        && java.util.concurrent.locks.LockSupport.getBlocker(t) instanceof WaitingForLock;
             }, () -> name + " never started waiting");
         }
 

@@ -5,13 +5,14 @@ import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.NoScriptException;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import java.net.URI;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -21,9 +22,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * A driver that wraps the driver under test and injects {@link Faults} into its script calls:
  * delayed, dropped and failed replies, failures before sending, synchronous failures, lies, a
- * stalled queue of async calls. Pub/sub
- * passes through untouched. The kit's cancellation chapter uses it to prove that no fault leaves a
- * lock behind; a driver author can use it to reproduce a failure.
+ * stalled queue of async calls; and into its pub/sub messages: late, duplicated, or lost with
+ * their connection ({@link Faults#messages}). The kit's cancellation and timing-fault chapters use
+ * it to prove that no fault leaves a lock behind or lets two holders overlap; a driver author can
+ * use it to reproduce a failure.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
@@ -72,6 +74,7 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
     private static final class Executor implements CommandExecutor {
         private final CommandExecutor d;
         private final Faults faults;
+        private volatile ConnectionListener connectionListener;
 
         Executor(CommandExecutor delegate, Faults faults) {
             this.d = delegate;
@@ -79,25 +82,26 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
         }
 
         /** The script on the delegate, with the NOSCRIPT fallback done here so a fault applies once. */
-        private Object runSync(Script script, List<String> keys, List<String> args) {
+        private Object runSync(ScriptCall call) {
             try {
-                return d.evalSha(script, keys, args);
+                return d.eval(call);
             } catch (NoScriptException e) {
-                return d.eval(script, keys, args);
+                return d.eval(call.withText());
             }
         }
 
-        private CompletableFuture<Object> runAsync(Script script, List<String> keys, List<String> args) {
-            return d.evalShaAsync(script, keys, args).exceptionallyCompose(t -> {
+        private CompletableFuture<Object> runAsync(ScriptCall call, Lane lane) {
+            return d.evalAsync(call, lane).exceptionallyCompose(t -> {
                 Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-                return c instanceof NoScriptException ? d.evalAsync(script, keys, args) : CompletableFuture.failedFuture(c);
+                return c instanceof NoScriptException ? d.evalAsync(call.withText(), lane) : CompletableFuture.failedFuture(c);
             });
         }
 
-        private Object sync(Script script, List<String> keys, List<String> args, boolean sha) {
+        private Object sync(ScriptCall call) {
+            Script script = call.script();
             Faults.Rule r = faults.match(script.name());
             if (r == null) {
-                return sha ? d.evalSha(script, keys, args) : d.eval(script, keys, args);
+                return d.eval(call);
             }
             switch (r.kind) {
                 case FAIL_BEFORE_SEND, FAIL_SYNCHRONOUSLY -> throw injected(script, "failed before sending");
@@ -106,18 +110,27 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
                 }
                 case BEFORE_SEND -> {
                     r.hook.run();
-                    return runSync(script, keys, args);
+                    return runSync(call);
                 }
                 case FAIL_AFTER_RUN, DROP_REPLY -> {
-                    runSync(script, keys, args);
+                    runSync(call);
                     throw injected(script, "reply lost after the script ran");
                 }
+                case DELAY_REPLY_FOR -> {
+                    Object reply = runSync(call);
+                    try {
+                        Thread.sleep(r.delay.toMillis());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt(); // as DELAY_REPLY: keep the status, still answer
+                    }
+                    return reply;
+                }
                 case DELAY_REPLY -> {
-                    Object reply = runSync(script, keys, args);
+                    Object reply = runSync(call);
                     try {
                         r.gate.opened().get(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt(); // evalSha keeps the interrupt status and still answers
+                        Thread.currentThread().interrupt(); // eval keeps the interrupt status and still answers
                     } catch (ExecutionException | TimeoutException e) {
                         throw injected(script, "delayed reply never released");
                     }
@@ -127,18 +140,19 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
             }
         }
 
-        private CompletableFuture<Object> async(Script script, List<String> keys, List<String> args, boolean sha) {
+        private CompletableFuture<Object> async(ScriptCall call, Lane lane) {
             Faults.Stall stall = faults.stall();
             if (stall != null) {
-                return faults.track(stall.submit(() -> send(script, keys, args, sha)));
+                return faults.track(stall.submit(() -> send(call, lane)));
             }
-            return send(script, keys, args, sha);
+            return send(call, lane);
         }
 
-        private CompletableFuture<Object> send(Script script, List<String> keys, List<String> args, boolean sha) {
+        private CompletableFuture<Object> send(ScriptCall call, Lane lane) {
+            Script script = call.script();
             Faults.Rule r = faults.match(script.name());
             if (r == null) {
-                return faults.track(sha ? d.evalShaAsync(script, keys, args) : d.evalAsync(script, keys, args));
+                return faults.track(d.evalAsync(call, lane));
             }
             return switch (r.kind) {
                 case FAIL_SYNCHRONOUSLY -> CompletableFuture.failedFuture(injected(script, "failed synchronously"));
@@ -148,54 +162,68 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
                 case ANSWER -> CompletableFuture.completedFuture(r.answer);
                 case BEFORE_SEND -> {
                     r.hook.run();
-                    yield faults.track(runAsync(script, keys, args));
+                    yield faults.track(runAsync(call, lane));
                 }
-                case FAIL_AFTER_RUN -> faults.track(runAsync(script, keys, args).handle((v, t) -> {
+                case FAIL_AFTER_RUN -> faults.track(runAsync(call, lane).handle((v, t) -> {
                     throw injected(script, "reply lost after the script ran");
                 }));
                 case DROP_REPLY -> {
                     CompletableFuture<Object> never = new CompletableFuture<>();
-                    runAsync(script, keys, args);
+                    runAsync(call, lane);
                     faults.dropped(never);
                     yield faults.track(never);
                 }
-                case DELAY_REPLY -> faults.track(runAsync(script, keys, args)
+                case DELAY_REPLY -> faults.track(runAsync(call, lane)
                         .thenCombine(r.gate.opened(), (reply, open) -> reply));
+                case DELAY_REPLY_FOR -> {
+                    CompletableFuture<Object> late = new CompletableFuture<>();
+                    java.util.concurrent.Executor later = CompletableFuture.delayedExecutor(r.delay.toNanos(),
+                            TimeUnit.NANOSECONDS);
+                    runAsync(call, lane).whenComplete((reply, t) -> later.execute(() -> {
+                        if (t != null) {
+                            late.completeExceptionally(t);
+                        } else {
+                            late.complete(reply);
+                        }
+                    }));
+                    yield faults.track(late);
+                }
                 default -> CompletableFuture.failedFuture(new IllegalStateException("unknown fault " + r.kind));
             };
         }
 
+        /** Faults apply to calls by SHA; one by text comes only after NOSCRIPT from an unfaulted call. */
         @Override
-        public Object evalSha(Script script, List<String> keys, List<String> args) {
-            return sync(script, keys, args, true);
+        public Object eval(ScriptCall call) {
+            return call.bySha() ? sync(call) : d.eval(call);
         }
 
+        /** As {@link #eval}, on either lane: the watchdog's renewals meet the same faults and stall. */
         @Override
-        public Object eval(Script script, List<String> keys, List<String> args) {
-            return d.eval(script, keys, args); // reached only after NOSCRIPT from an unfaulted evalSha
-        }
-
-        @Override
-        public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-            return async(script, keys, args, true);
-        }
-
-        @Override
-        public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+        public CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+            if (call.bySha()) {
+                return async(call, lane);
+            }
             Faults.Stall stall = faults.stall();
             if (stall != null) {
-                return faults.track(stall.submit(() -> d.evalAsync(script, keys, args)));
+                return faults.track(stall.submit(() -> d.evalAsync(call, lane)));
             }
-            return faults.track(d.evalAsync(script, keys, args)); // as eval: the fallback of an unfaulted call
+            return faults.track(d.evalAsync(call, lane)); // as eval: the fallback of an unfaulted call
         }
 
         @Override
         public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
-            return d.subscribe(channel, sharded, listener);
+            return d.subscribe(channel, sharded, (ch, message) -> faults.deliver(ch, message, listener, () -> {
+                ConnectionListener l = connectionListener;
+                if (l != null) {
+                    l.onReconnect(); // the message was "lost with its connection": the engine polls again
+                }
+            }));
         }
 
         @Override
         public void setConnectionListener(ConnectionListener listener) {
+            connectionListener = listener;
             d.setConnectionListener(listener);
         }
 

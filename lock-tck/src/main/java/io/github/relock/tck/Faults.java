@@ -1,5 +1,7 @@
 package io.github.relock.tck;
 
+import io.github.relock.spi.MessageListener;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,13 +13,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
  * The faults a {@link FaultInjectingDriver} injects, keyed by script name ({@code lock-acquire},
  * {@code lock-release}, {@code lock-renew}, {@code fair-acquire}, …), and what it saw: how many
  * times each script was sent and which replies it still holds back. It can also stall every
- * asynchronous call in one queue ({@link #stallAsync()}).
+ * asynchronous call in one queue ({@link #stallAsync()}), and delay, duplicate or lose pub/sub
+ * messages ({@link #messages}).
  *
  * <pre>{@code
  * Faults faults = new Faults();
@@ -33,7 +37,7 @@ public final class Faults {
 
     /** What happens to a matched call. */
     enum Kind {
-        DELAY_REPLY, FAIL_AFTER_RUN, FAIL_BEFORE_SEND, FAIL_SYNCHRONOUSLY, DROP_REPLY, BEFORE_SEND, ANSWER
+        DELAY_REPLY, DELAY_REPLY_FOR, FAIL_AFTER_RUN, FAIL_BEFORE_SEND, FAIL_SYNCHRONOUSLY, DROP_REPLY, BEFORE_SEND, ANSWER
     }
 
     /** One fault: which script, which calls (skip the first {@code skip}, then {@code times}), what happens. */
@@ -44,6 +48,7 @@ public final class Faults {
         volatile Kind kind;
         volatile Runnable hook;
         volatile Object answer;
+        volatile Duration delay;
         final Gate gate = new Gate();
         private final AtomicInteger seen = new AtomicInteger();
 
@@ -73,6 +78,18 @@ public final class Faults {
         public Gate delayReply() {
             kind = Kind.DELAY_REPLY;
             return gate;
+        }
+
+        /**
+         * The script runs on Redis; its reply arrives {@code delay} later (a slow network, a busy
+         * client). Calls delayed by different amounts answer out of the order Redis ran them.
+         *
+         * @param delay how long the reply waits; keep it under the command timeout, as a real
+         *     driver's late reply is
+         */
+        public void delayReply(Duration delay) {
+            this.delay = delay;
+            kind = Kind.DELAY_REPLY_FOR;
         }
 
         /** The script runs on Redis, then the call fails with RedisUnavailableException: outcome unknown. */
@@ -207,7 +224,24 @@ public final class Faults {
         }
     }
 
+    /**
+     * What happens to one pub/sub message on its way from the wrapped driver to the engine
+     * ({@link Faults#messages}).
+     *
+     * @param copies 0: the message is lost with the connection it came on, and the engine is told
+     *     {@code delay} later that the connection came back ({@code ConnectionListener.onReconnect},
+     *     as a driver does after a reconnect); 1: delivered once; 2 or more: delivered that many
+     *     times
+     * @param delay how long the message waits before it (every copy) is delivered: messages
+     *     delayed by different amounts arrive out of the order they were published
+     */
+    public record Delivery(int copies, Duration delay) {
+        /** Delivered once, at once: no fault. */
+        public static final Delivery NOW = new Delivery(1, Duration.ZERO);
+    }
+
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private volatile BiFunction<String, String, Delivery> fate;
     private volatile Stall stall;
     private final Map<String, AtomicInteger> sent = new ConcurrentHashMap<>();
     private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
@@ -234,6 +268,41 @@ public final class Faults {
         return s;
     }
 
+    /**
+     * Faults on the pub/sub path: from now on every message the wrapped driver delivers (on any
+     * channel, classic or sharded) is first given to {@code fate}, whose answer says whether it is
+     * delivered once, several times, late, or lost with its connection.
+     *
+     * @param fate decides each message's {@link Delivery} from its channel and payload; called on
+     *     the driver's pub/sub thread, so it must not block; null delivers every message untouched
+     */
+    public void messages(BiFunction<String, String, Delivery> fate) {
+        this.fate = fate;
+    }
+
+    /** Hands one message to {@code to} as {@link #messages}' fate says; {@code reconnected} tells the engine of a "reconnect". */
+    void deliver(String channel, String message, MessageListener to, Runnable reconnected) {
+        BiFunction<String, String, Delivery> f = fate;
+        Delivery d = f == null ? null : f.apply(channel, message);
+        if (d == null || d.equals(Delivery.NOW)) {
+            to.onMessage(channel, message);
+            return;
+        }
+        Runnable run = () -> {
+            if (d.copies() == 0) {
+                reconnected.run();
+            }
+            for (int i = 0; i < d.copies(); i++) {
+                to.onMessage(channel, message);
+            }
+        };
+        if (d.delay().isZero()) {
+            run.run();
+        } else {
+            CompletableFuture.delayedExecutor(d.delay().toNanos(), TimeUnit.NANOSECONDS).execute(run);
+        }
+    }
+
     Stall stall() {
         return stall;
     }
@@ -252,8 +321,9 @@ public final class Faults {
         return pending.size();
     }
 
-    /** Removes every rule, opens every gate, releases the stall and fails every dropped reply. */
+    /** Removes every rule and message fault, opens every gate, releases the stall and fails every dropped reply. */
     public void clear() {
+        fate = null;
         Stall s = stall;
         stall = null;
         if (s != null) {

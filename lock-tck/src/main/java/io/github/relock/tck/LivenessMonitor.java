@@ -32,10 +32,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The waiters' threads can be starved too while the monitor's is not: on a loaded machine (other
  * builds beside the kit) a runnable thread may wait hundreds of milliseconds for a core. So a
  * second thread measures the machine's scheduling delay the whole time (how late a 1 ms park
- * returns), and a stretch violates the bound only if it is longer than the bound plus
- * {@link #HOPS} times the worst delay measured during it: a wake-up passes through that many
- * threads (the pub/sub connection's, the waiter's, the driver's I/O thread, its reply). On an idle
- * machine the delay is about a millisecond and the bound stands as given.
+ * returns), the sampling thread measures Redis's round trip (its first read of each sample, over
+ * 5 ms when the machine or Redis is slow), and a stretch violates the bound only if it is longer
+ * than the bound plus {@link #HOPS} times the worst delay measured during it: a wake-up passes
+ * through that many threads and round trips (the releaser's or leaver's script, the pub/sub
+ * connection's thread, the waiter's, its next attempt). On an idle machine both delays are about a
+ * millisecond and the bound stands as given.
  *
  * <pre>{@code
  * LivenessMonitor monitor = new LivenessMonitor(kit.topology(), Duration.ofMillis(500));
@@ -71,6 +73,7 @@ public final class LivenessMonitor implements AutoCloseable {
         final AtomicLong grants = new AtomicLong();
         final Map<Thread, Long> waiters = new ConcurrentHashMap<>();
         long stretchStart; // monitor thread only
+        String stretchThreads; // monitor thread only: the threads when the open stretch passed its bound
         long lastSample;
         int stretchSamples;
         String stretchWhy;
@@ -208,13 +211,17 @@ public final class LivenessMonitor implements AutoCloseable {
             long before = System.nanoTime();
             LockSupport.parkNanos(asked);
             long after = System.nanoTime();
-            long late = after - before - asked;
-            if (late > DELAY_NOISE_NANOS) {
-                delays.add(new long[] {after, late});
-            }
-            while (!delays.isEmpty() && after - delays.peekFirst()[0] > Duration.ofMinutes(1).toNanos()) {
-                delays.pollFirst(); // a stretch is judged when it ends: older delays no longer matter
-            }
+            recordDelay(after, after - before - asked);
+        }
+    }
+
+    /** Keeps a delay over the noise floor that ended at {@code at} (nanoTime), and forgets old ones. */
+    private void recordDelay(long at, long late) {
+        if (late > DELAY_NOISE_NANOS) {
+            delays.add(new long[] {at, late});
+        }
+        while (!delays.isEmpty() && at - delays.peekFirst()[0] > Duration.ofMinutes(1).toNanos()) {
+            delays.pollFirst(); // a stretch is judged when it ends: older delays no longer matter
         }
     }
 
@@ -294,12 +301,20 @@ public final class LivenessMonitor implements AutoCloseable {
             endStretch(w); // the monitor was starved: what happened meanwhile is unknown
         }
         boolean free = true;
+        boolean timed = false;
         for (String key : w.keys) {
+            long sent = System.nanoTime();
             if (w.permits) {
                 Object v = conn(conns, key).call("GET", key);
                 free = v != null && Long.parseLong(String.valueOf(v)) > 0;
             } else if ((Long) conn(conns, key).call("EXISTS", key) != 0) {
                 free = false;
+            }
+            if (!timed) {
+                timed = true;
+                recordDelay(System.nanoTime(), System.nanoTime() - sent); // a round trip to Redis, now
+            }
+            if (!free) {
                 break;
             }
         }
@@ -328,6 +343,9 @@ public final class LivenessMonitor implements AutoCloseable {
             w.stretchWhy = why;
             w.openStretchNanos = after - w.stretchStart;
             w.openStretchViolates = violates(w, w.stretchStart, after);
+            if (w.openStretchViolates && w.stretchThreads == null) {
+                w.stretchThreads = threadsNow(); // while it is still asleep: where the waiters and the drivers are
+            }
         }
         w.lastSample = after;
     }
@@ -337,6 +355,33 @@ public final class LivenessMonitor implements AutoCloseable {
         return Arrays.stream(t.getStackTrace()).dropWhile(f -> f.getClassName().startsWith("java.")
                         || f.getClassName().startsWith("jdk.")).limit(6).map(StackTraceElement::toString)
                 .collect(java.util.stream.Collectors.joining(" < ", "[", "]"));
+    }
+
+    /**
+     * @return the stacks of the threads that can keep a waiter asleep (the test's workers, relock's,
+     *     the drivers' and the JDK's shared pools), idle pool threads left out
+     */
+    static String threadsNow() {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+            String name = e.getKey().getName();
+            if (!(name.startsWith("tck-") || name.startsWith("relock") || name.startsWith("lettuce")
+                    || name.startsWith("jedis") || name.startsWith("ForkJoinPool") || name.startsWith("pool-")
+                    || name.startsWith("CompletableFuture"))) {
+                continue;
+            }
+            StackTraceElement[] stack = e.getValue();
+            String top = stack.length == 0 ? "" : stack[0].getClassName() + "." + stack[0].getMethodName();
+            if (top.endsWith("EPoll.wait") || (stack.length > 0 && Arrays.stream(stack).limit(12).anyMatch(f ->
+                    f.getMethodName().equals("takeTask") || f.getMethodName().equals("getTask")
+                            || f.getMethodName().equals("awaitWork")))) {
+                continue; // an idle event loop or pool thread
+            }
+            b.append("\n    ").append(name).append(' ').append(e.getKey().getState()).append(": ")
+                    .append(Arrays.stream(stack).limit(14).map(StackTraceElement::toString)
+                            .collect(java.util.stream.Collectors.joining(" < ")));
+        }
+        return b.toString();
     }
 
     /** @return whether a stretch of {@code w} from {@code start} to {@code last} (nanoTime) violates the bound */
@@ -361,9 +406,10 @@ public final class LivenessMonitor implements AutoCloseable {
                     .append(topOf(t)));
             violations.add("lock '" + w.name + "' was free for " + length / 1_000_000 + " ms (" + w.stretchSamples
                     + " samples) while waited for (" + w.stretchWhy + "); bound " + boundNanos / 1_000_000 + " ms"
-                    + (allowance > 0 ? " + " + allowance / 1_000_000 + " ms for the machine's scheduling delay" : "")
-                    + who);
+                    + (allowance > 0 ? " + " + allowance / 1_000_000 + " ms for the machine's scheduling and round-trip delays" : "")
+                    + who + (w.stretchThreads == null ? "" : "\n  threads when the bound was passed:" + w.stretchThreads));
         }
         w.stretchStart = 0;
+        w.stretchThreads = null;
     }
 }

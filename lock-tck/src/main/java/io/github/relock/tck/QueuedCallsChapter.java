@@ -12,8 +12,11 @@ import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.RedisLocks;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
+import io.github.relock.spi.NotSentException;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RespClient;
@@ -28,7 +31,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
@@ -38,9 +40,8 @@ import org.junit.jupiter.api.Test;
  * Chapter 27: queued calls and the renewal lane. A driver that queues async calls (for a thread of
  * its own, a pooled connection, or behind a pipeline) must keep two promises of the
  * {@code CommandExecutor} contract: a call still unsent when its command timeout has passed is
- * never sent, and fails as <i>not sent</i> (a {@code RedisUnavailableException} caused by a
- * {@code RejectedExecutionException}); and the watchdog's renewals
- * ({@code evalShaUrgentAsync}/{@code evalUrgentAsync}) never wait behind the application's async
+ * never sent, and fails as <i>not sent</i> (a {@code NotSentException}); and the watchdog's
+ * renewals ({@code evalAsync} on {@code Lane.RENEWAL}) never wait behind the application's async
  * calls. Without the first, a release stuck behind a stall runs seconds after its caller gave up
  * on it, when a waiter has already acted on its absence (review 3, finding 1); without the second,
  * a burst of application calls delays a renewal past a short lease.
@@ -85,8 +86,8 @@ public abstract class QueuedCallsChapter extends TckChapter {
      * call the driver reported <i>not sent</i> must not have run at all.
      * When it fails: the driver's async queue (its threads' queue, or a pool's) has no deadline:
      * check the call's age when a thread takes it, and fail it as not sent (a
-     * {@code RedisUnavailableException} caused by a {@code RejectedExecutionException}) when it is
-     * older than the command timeout; or the driver reports a call not sent that it then sends.
+     * {@code NotSentException}) when it is older than the command timeout; or the driver reports a
+     * call not sent that it then sends.
      */
     @Test
     void rule27_1_asyncCallQueuedPastTheCommandTimeout_neverSentAndFailsAsNotSent() throws Exception {
@@ -94,10 +95,10 @@ public abstract class QueuedCallsChapter extends TckChapter {
         CommandExecutor ex = kit.closeAfterTest(kit.provider().create(kit.nativeClient(),
                 new DriverOptions(timeout, "relock-tck")));
         List<String> keys = List.of(RAN, FENCE, LATE);
-        ex.eval(MARK, keys, List.of("warm"));
+        ex.eval(ScriptCall.byText(MARK, keys, List.of("warm")));
         List<CompletableFuture<Object>> warm = new ArrayList<>();
         for (int i = 0; i < 16; i++) { // starts the driver's threads and connections
-            warm.add(ex.evalShaAsync(MARK, keys, List.of("warm")));
+            warm.add(ex.evalAsync(ScriptCall.bySha(MARK, keys, List.of("warm")), Lane.APPLICATION));
         }
         CompletableFuture.allOf(warm.toArray(CompletableFuture[]::new)).get(30, java.util.concurrent.TimeUnit.SECONDS);
         int n = 1000;
@@ -107,7 +108,7 @@ public abstract class QueuedCallsChapter extends TckChapter {
             admin.call("CLIENT", "PAUSE", "20000", "WRITE");
             try {
                 for (int i = 0; i < n; i++) {
-                    calls.add(ex.evalShaAsync(MARK, keys, List.of(Integer.toString(i))));
+                    calls.add(ex.evalAsync(ScriptCall.bySha(MARK, keys, List.of(Integer.toString(i))), Lane.APPLICATION));
                 }
                 // every call's deadline passes while nothing can run
                 Await.holdsFor(timeout.plusSeconds(1), () -> calls.stream().noneMatch(QueuedCallsChapter::succeeded),
@@ -130,7 +131,7 @@ public abstract class QueuedCallsChapter extends TckChapter {
             }
             if (!(t instanceof RedisUnavailableException)) {
                 wrong.add(i + ": " + t);
-            } else if (causedByRejection(t)) {
+            } else if (failedAsNotSent(t)) {
                 notSent.add(i);
             }
         }
@@ -152,8 +153,8 @@ public abstract class QueuedCallsChapter extends TckChapter {
      * are queued on its executor; for 6 s, and until the calls have drained, no hold is reported
      * lost (neither NOT_HELD nor RENEWAL_FAILED), and the lock is still held. Runs on one server;
      * on the other topologies with {@value #EVERY_TOPOLOGY} set (the drivers' {@code -Pfull}).
-     * When it fails: the driver's {@code evalShaUrgentAsync}/{@code evalUrgentAsync} (the watchdog's
-     * calls) share the application's queue or connection: give them a lane of their own (a thread
+     * When it fails: the driver's {@code Lane.RENEWAL} calls (the watchdog's) share the
+     * application's queue or connection: give them a lane of their own (a thread
      * and a connection of their own, or a connection of their own on a pipelining client).
      */
     @Test
@@ -171,7 +172,7 @@ public abstract class QueuedCallsChapter extends TckChapter {
         String stop = "{" + name + "}:stop"; // routes the load to the lock's node; set, it ends the load
         List<String> busyKeys = List.of(stop);
         CommandExecutor ex = executor.get();
-        ex.eval(BUSY, busyKeys, List.of("1"));
+        ex.eval(ScriptCall.byText(BUSY, busyKeys, List.of("1")));
         DistributedLock lock = c.getLock(name);
         lock.lock();
         int n = 10_000;
@@ -181,7 +182,7 @@ public abstract class QueuedCallsChapter extends TckChapter {
         List<String> busyArgs = List.of("400", "x".repeat(1024));
         List<CompletableFuture<Object>> load = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            load.add(ex.evalShaAsync(BUSY, busyKeys, busyArgs));
+            load.add(ex.evalAsync(ScriptCall.bySha(BUSY, busyKeys, busyArgs), Lane.APPLICATION));
         }
         try {
             Await.holdsFor(Duration.ofSeconds(6), lost::isEmpty, () -> "a hold was reported lost while "
@@ -216,9 +217,9 @@ public abstract class QueuedCallsChapter extends TckChapter {
         }
     }
 
-    private static boolean causedByRejection(Throwable t) {
+    private static boolean failedAsNotSent(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof RejectedExecutionException) {
+            if (c instanceof NotSentException) {
                 return true;
             }
         }

@@ -6,8 +6,11 @@ import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.NotSentException;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.spi.pubsub.SessionPubSub;
 import io.github.relock.spi.pubsub.ShardedPubSub;
@@ -48,11 +51,11 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *       because each call blocks a thread for one round trip and the client's connection pool
  *       (8 by default) bounds useful parallelism anyway; threads start on demand and end after
  *       30 s idle. At most {@value #ASYNC_QUEUE} calls wait for a thread; beyond that a call
- *       fails at once with {@link RedisUnavailableException} instead of blocking the caller. A
+ *       fails at once as <i>not sent</i> ({@link NotSentException}) instead of blocking the caller. A
  *       call still waiting when its command timeout ({@link DriverOptions#commandTimeout()}) has
- *       passed is never sent: it fails as <i>not sent</i> (cause {@link RejectedExecutionException},
- *       the SPI's signal), so a release stuck behind a stall cannot run after its caller gave up.</li>
- *   <li>The renewal lane ({@link #evalShaUrgentAsync}): the watchdog's calls run on threads of
+ *       passed is never sent: it fails as not sent too, so a release stuck behind a stall cannot
+ *       run after its caller gave up.</li>
+ *   <li>The renewal lane ({@link Lane#RENEWAL}): the watchdog's calls run on threads of
  *       their own ({@code relock-jedis-renewal-N}, at most {@value #URGENT_THREADS}, each borrowing
  *       its own connection from the client), never behind the application's queued calls, with
  *       the same deadline.</li>
@@ -139,39 +142,20 @@ final class JedisCommandExecutor implements CommandExecutor {
     }
 
     @Override
-    public Object evalSha(Script script, List<String> keys, List<String> args) {
-        checkArgs(script, keys, args);
-        return run("EVALSHA ", script, () -> client.evalsha(script.sha1(), keys, args));
+    public Object eval(ScriptCall call) {
+        Objects.requireNonNull(call, "call must not be null");
+        Script script = call.script();
+        return call.bySha()
+                ? run("EVALSHA ", script, () -> client.evalsha(script.sha1(), call.keys(), call.args()))
+                : run("EVAL ", script, () -> client.eval(script.text(), call.keys(), call.args()));
     }
 
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
-        checkArgs(script, keys, args);
-        return run("EVAL ", script, () -> client.eval(script.text(), keys, args));
-    }
-
-    @Override
-    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        checkArgs(script, keys, args);
-        return submit(async, () -> evalSha(script, keys, args), "EVALSHA " + script.name());
-    }
-
-    @Override
-    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        checkArgs(script, keys, args);
-        return submit(async, () -> eval(script, keys, args), "EVAL " + script.name());
-    }
-
-    @Override
-    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
-        checkArgs(script, keys, args);
-        return submit(urgent, () -> evalSha(script, keys, args), "EVALSHA " + script.name());
-    }
-
-    @Override
-    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
-        checkArgs(script, keys, args);
-        return submit(urgent, () -> eval(script, keys, args), "EVAL " + script.name());
+    public CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+        Objects.requireNonNull(call, "call must not be null");
+        Objects.requireNonNull(lane, "lane must not be null");
+        return submit(lane == Lane.RENEWAL ? urgent : async, () -> eval(call),
+                (call.bySha() ? "EVALSHA " : "EVAL ") + call.script().name());
     }
 
     @Override
@@ -365,10 +349,9 @@ final class JedisCommandExecutor implements CommandExecutor {
             lane.execute(() -> {
                 long waited = System.nanoTime() - queuedAt;
                 if (waited > commandTimeoutNanos) {
-                    f.completeExceptionally(new RedisUnavailableException(what + " on " + description
+                    f.completeExceptionally(new NotSentException(what + " on " + description
                             + " was not sent: it waited " + TimeUnit.NANOSECONDS.toMillis(waited)
-                            + " ms for a thread, past the command timeout of " + commandTimeout.toMillis() + " ms",
-                            new RejectedExecutionException("queued past its deadline")));
+                            + " ms for a thread, past the command timeout of " + commandTimeout.toMillis() + " ms"));
                     return;
                 }
                 try {
@@ -380,7 +363,7 @@ final class JedisCommandExecutor implements CommandExecutor {
         } catch (RejectedExecutionException e) {
             f.completeExceptionally(closed.get()
                     ? new IllegalStateException(what + ": the jedis executor for " + description + " is closed", e)
-                    : new RedisUnavailableException(what + " on " + description + ": " + lane.getQueue().size()
+                    : new NotSentException(what + " on " + description + ": " + lane.getQueue().size()
                             + " async calls are already waiting for a thread", e));
         }
         return f;

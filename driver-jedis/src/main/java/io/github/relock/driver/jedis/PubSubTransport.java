@@ -6,7 +6,7 @@ import io.github.relock.spi.pubsub.SessionTransport;
 import io.github.relock.spi.pubsub.ShardedPubSub;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -68,7 +68,6 @@ final class PubSubTransport {
      */
     static SessionTransport classic(JedisAccess client) {
         return events -> {
-            AtomicReference<Connection> held = new AtomicReference<>();
             JedisPubSub pubsub = new JedisPubSub() {
                 @Override
                 public void onSubscribe(String channel, int subscribedChannels) {
@@ -90,15 +89,76 @@ final class PubSubTransport {
                     events.pong();
                 }
             };
-            return link(initial -> client.subscribe(pubsub, initial, held::set), pubsub::subscribe,
-                    pubsub::unsubscribe, () -> pubsub.unsubscribe(), () -> {
-                        if (held.get() == null) {
-                            return false; // a connection the driver cannot break
-                        }
-                        pubsub.ping();
-                        return true;
-                    }, () -> breakConnection(held.get()));
+            HeldConnection conn = new HeldConnection();
+            return link(initial -> client.subscribe(pubsub, initial, conn::hold),
+                    channels -> conn.send(() -> pubsub.subscribe(channels)),
+                    channels -> conn.send(() -> pubsub.unsubscribe(channels)),
+                    () -> conn.send(() -> pubsub.unsubscribe()), () -> conn.ping(pubsub::ping), conn::abort);
         };
+    }
+
+    /**
+     * The connection a classic session holds, and the guard on what is sent over it. A Jedis
+     * {@code Connection} whose socket was closed opens a new one on the next send, without the
+     * client's configuration: no {@code AUTH} (so as the {@code default} user, past an ACL that
+     * refuses the channel), no name, and owned by nobody, so it stays subscribed after every client
+     * is closed. So once the session broke its connection (a probe unanswered) or ended (the
+     * connection went back or was discarded), a send fails as on a lost connection, and the reader
+     * reconnects through the client. Thread-safety: its methods are atomic with each other.
+     */
+    private static final class HeldConnection {
+        // a lock, not synchronized: a send writes to a socket, and a virtual thread that subscribes
+        // must not pin its carrier while it does (JDK 21 to 23)
+        private final ReentrantLock lock = new ReentrantLock();
+        private Connection held; // guarded by lock
+        private boolean ended; // guarded by lock
+
+        void hold(Connection c) {
+            lock.lock();
+            try {
+                if (c == null) {
+                    ended = true; // the session ended: the connection is given back next
+                }
+                held = c;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void send(Runnable command) {
+            lock.lock();
+            try {
+                if (ended || (held != null && held.isBroken())) {
+                    throw new JedisConnectionException("the pub/sub connection is closed; the session is ending");
+                }
+                command.run();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** @return false when the session reads a connection the driver does not hold, which it cannot break */
+        boolean ping(Runnable ping) {
+            lock.lock();
+            try {
+                if (held == null) {
+                    return false;
+                }
+                send(ping);
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void abort() {
+            lock.lock();
+            try {
+                breakConnection(held);
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /** Marks {@code c} broken (a pool destroys it) and closes its socket, so that its reader throws. */

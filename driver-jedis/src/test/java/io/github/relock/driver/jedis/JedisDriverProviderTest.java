@@ -11,8 +11,10 @@ import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisServer;
@@ -145,7 +147,7 @@ class JedisDriverProviderTest {
             assertFalse(e.getMessage().contains("not-the-password"), "the password leaked into: " + e.getMessage());
             for (String ok : List.of("redis://:right-password@" + hostPort, "redis://default:right-password@" + hostPort)) {
                 try (CommandExecutor ex = provider.connect(URI.create(ok), options)) {
-                    assertEquals(1L, ex.eval(new Script("one", "return 1"), List.of(), List.of()), ok);
+                    assertEquals(1L, ex.eval(ScriptCall.byText(new Script("one", "return 1"), List.of(), List.of())), ok);
                 }
             }
         }
@@ -157,8 +159,8 @@ class JedisDriverProviderTest {
         CommandExecutor ex = provider.connect(uri, options);
         String key = "relock:test:db3:" + UUID.randomUUID();
         try {
-            assertEquals("OK", ex.eval(new Script("set", "return redis.call('SET', KEYS[1], ARGV[1])"),
-                    List.of(key), List.of("v")));
+            assertEquals("OK", ex.eval(ScriptCall.byText(new Script("set", "return redis.call('SET', KEYS[1], ARGV[1])"),
+                    List.of(key), List.of("v"))));
             try (RespClient admin = server.admin()) {
                 admin.call("SELECT", "3");
                 assertEquals("v", admin.call("GET", key), "the /3 in the URI must select database 3");
@@ -171,7 +173,7 @@ class JedisDriverProviderTest {
         }
         Await.until(DEADLINE, () -> !clientList(server).contains("name=" + options.clientName() + " "),
                 () -> "the driver's own client was not closed; CLIENT LIST:\n" + clientList(server));
-        assertThrows(IllegalStateException.class, () -> ex.eval(new Script("one", "return 1"), List.of(), List.of()));
+        assertThrows(IllegalStateException.class, () -> ex.eval(ScriptCall.byText(new Script("one", "return 1"), List.of(), List.of())));
     }
 
     @Test
@@ -189,8 +191,8 @@ class JedisDriverProviderTest {
                 ex.close();
             }
             Script s = new Script("one", "return 1");
-            assertThrows(IllegalStateException.class, () -> ex.eval(s, List.of(), List.of()));
-            CompletableFuture<Object> f = ex.evalAsync(s, List.of(), List.of());
+            assertThrows(IllegalStateException.class, () -> ex.eval(ScriptCall.byText(s, List.of(), List.of())));
+            CompletableFuture<Object> f = ex.evalAsync(ScriptCall.byText(s, List.of(), List.of()), Lane.APPLICATION);
             ExecutionException failed = assertThrows(ExecutionException.class, () -> f.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
             assertInstanceOf(IllegalStateException.class, failed.getCause());
             CompletableFuture<?> sub = ex.subscribe("ch", false, (c, m) -> { });

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisFixture;
@@ -81,7 +82,7 @@ class JedisPubSubOutageTest {
             ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
             assertInstanceOf(RedisUnavailableException.class, e.getCause());
             RedisUnavailableException sync = assertThrows(RedisUnavailableException.class,
-                    () -> ex.eval(new io.github.relock.spi.Script("one", "return 1"), java.util.List.of(), java.util.List.of()));
+                    () -> ex.eval(ScriptCall.byText(new io.github.relock.spi.Script("one", "return 1"), java.util.List.of(), java.util.List.of())));
             assertTrue(sync.getMessage().contains("EVAL one"), sync.getMessage());
         }
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisServer;
 import java.time.Duration;
@@ -51,7 +52,7 @@ class JedisVersionsTest {
     void connect_opensAPooledClientOfThisJedis_andReplicaWaitPipelines(RedisServer server) {
         try (CommandExecutor ex = new JedisDriverProvider().connect(server.uri(), options)) {
             Script one = new Script("one", "return 1");
-            assertEquals(1L, ex.eval(one, List.of(), List.of()));
+            assertEquals(1L, ex.eval(ScriptCall.byText(one, List.of(), List.of())));
             List<Object> replies = ex.evalShaWithWait(one, List.of("k"), List.of(), 0, 100);
             assertEquals(List.of(1L, 0L), replies, "the script's reply, then WAIT's count of replicas");
         }
@@ -62,7 +63,7 @@ class JedisVersionsTest {
         try (JedisPool pool = new JedisPool(server.host(), server.port());
              CommandExecutor ex = new JedisDriverProvider().create(pool, options)) {
             Script one = new Script("one", "return 1");
-            assertEquals(1L, ex.eval(one, List.of(), List.of()));
+            assertEquals(1L, ex.eval(ScriptCall.byText(one, List.of(), List.of())));
             assertEquals(List.of(1L, 0L), ex.evalShaWithWait(one, List.of(), List.of(), 0, 100));
             assertTrue(pool.getNumActive() == 0, "every borrowed Jedis went back, active: " + pool.getNumActive());
         }

@@ -6,8 +6,10 @@ import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.spi.pubsub.ConnectionPubSub;
 import io.lettuce.core.AbstractRedisClient;
@@ -60,7 +62,7 @@ import java.util.function.Supplier;
  *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
  *       the client's own timer ({@link CommandTimer}); that one case completes on a Lettuce
  *       computation thread, every other completion happens on a Lettuce event-loop thread.</li>
- *   <li><b>The renewal lane</b> ({@link #evalShaUrgentAsync}, the watchdog's calls) is a command
+ *   <li><b>The renewal lane</b> ({@link Lane#RENEWAL}, the watchdog's calls) is a command
  *       connection of its own: on the shared one a renewal would queue behind every application
  *       call pipelined before it, and Redis answers a connection's commands in order.</li>
  *   <li><b>Nothing is sent late</b>: a command Lettuce still buffers (while reconnecting) when its
@@ -224,33 +226,17 @@ final class LettuceCommandExecutor implements CommandExecutor {
     // ---------------------------------------------------------------- scripts
 
     @Override
-    public Object evalSha(Script script, List<String> keys, List<String> args) {
-        return sync(Op.EVALSHA, script, keys, args);
+    public Object eval(ScriptCall call) {
+        Objects.requireNonNull(call, "call must not be null");
+        return sync(call.bySha() ? Op.EVALSHA : Op.EVAL, call.script(), call.keys(), call.args());
     }
 
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
-        return sync(Op.EVAL, script, keys, args);
-    }
-
-    @Override
-    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        return async(commands, Op.EVALSHA, script, keys, args);
-    }
-
-    @Override
-    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return async(commands, Op.EVAL, script, keys, args);
-    }
-
-    @Override
-    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return async(renewals, Op.EVALSHA, script, keys, args);
-    }
-
-    @Override
-    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return async(renewals, Op.EVAL, script, keys, args);
+    public CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+        Objects.requireNonNull(call, "call must not be null");
+        Objects.requireNonNull(lane, "lane must not be null");
+        return async(lane == Lane.RENEWAL ? renewals : commands, call.bySha() ? Op.EVALSHA : Op.EVAL,
+                call.script(), call.keys(), call.args());
     }
 
     @Override

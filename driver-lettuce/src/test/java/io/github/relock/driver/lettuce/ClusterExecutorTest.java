@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.NoScriptException;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -68,20 +70,20 @@ class ClusterExecutorTest {
     void scripts_routedByFirstKey_noScriptThenEval_errorsTyped() {
         Script s = new Script("hset", "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('HGETALL', KEYS[1])");
         List<String> keys = List.of("{lock}:a");
-        assertThrows(NoScriptException.class, () -> executor.evalSha(s, keys, List.of("f", "v")));
-        assertEquals(List.of("f", "v"), executor.eval(s, keys, List.of("f", "v")));
-        assertEquals(List.of("f", "w"), executor.evalSha(s, keys, List.of("f", "w")));
-        assertEquals(List.of("f", "x"), TestRedis.get(executor.evalShaAsync(s, keys, List.of("f", "x"))));
+        assertThrows(NoScriptException.class, () -> executor.eval(ScriptCall.bySha(s, keys, List.of("f", "v"))));
+        assertEquals(List.of("f", "v"), executor.eval(ScriptCall.byText(s, keys, List.of("f", "v"))));
+        assertEquals(List.of("f", "w"), executor.eval(ScriptCall.bySha(s, keys, List.of("f", "w"))));
+        assertEquals(List.of("f", "x"), TestRedis.get(executor.evalAsync(ScriptCall.bySha(s, keys, List.of("f", "x")), Lane.APPLICATION)));
         assertEquals("x", cluster.call("HGET", "{lock}:a", "f"));
         Script bad = new Script("bad", "return redis.call('INCR', KEYS[1])");
-        RedisErrorException e = assertThrows(RedisErrorException.class, () -> executor.eval(bad, keys, List.of()));
+        RedisErrorException e = assertThrows(RedisErrorException.class, () -> executor.eval(ScriptCall.byText(bad, keys, List.of())));
         assertEquals("WRONGTYPE", e.errorCode());
     }
 
     @Test
     void evalShaWithWait_onTheKeysNode() {
         Script s = new Script("set", "return redis.call('SET', KEYS[1], ARGV[1])");
-        executor.eval(s, List.of("w"), List.of("0"));
+        executor.eval(ScriptCall.byText(s, List.of("w"), List.of("0")));
         assertEquals(Arrays.asList("OK", 0L), executor.evalShaWithWait(s, List.of("w"), List.of("1"), 0, 0));
         assertEquals("1", cluster.call("GET", "w"));
         assertThrows(IllegalArgumentException.class, () -> executor.evalShaWithWait(s, List.of(), List.of(), 0, 0));

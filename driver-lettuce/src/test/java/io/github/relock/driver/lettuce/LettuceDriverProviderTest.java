@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -77,7 +79,7 @@ class LettuceDriverProviderTest {
         try {
             CommandExecutor e = provider.create(client, TestRedis.OPTIONS);
             Subscription s = TestRedis.get(e.subscribe("relock_c", false, (c, m) -> { }));
-            assertEquals(1L, e.eval(new Script("one", "return 1"), List.of(), List.of()));
+            assertEquals(1L, e.eval(ScriptCall.byText(new Script("one", "return 1"), List.of(), List.of())));
             TestRedis.await("driver's three connections named (commands, renewals, pub/sub)",
                     () -> TestRedis.connectionsNamed(TestRedis.NAME) == 3);
             e.close();
@@ -85,9 +87,9 @@ class LettuceDriverProviderTest {
             TestRedis.await("driver's connections closed", () -> TestRedis.connectionsNamed(TestRedis.NAME) == 0);
             assertEquals(List.of(), TestRedis.server().call("PUBSUB", "CHANNELS"));
             assertEquals(IllegalStateException.class, assertThrows(RuntimeException.class,
-                    () -> e.evalSha(new Script("one", "return 1"), List.of(), List.of())).getClass());
+                    () -> e.eval(ScriptCall.bySha(new Script("one", "return 1"), List.of(), List.of()))).getClass());
             assertEquals(IllegalStateException.class,
-                    TestRedis.failureOf(e.evalAsync(new Script("one", "return 1"), List.of(), List.of())).getClass());
+                    TestRedis.failureOf(e.evalAsync(ScriptCall.byText(new Script("one", "return 1"), List.of(), List.of()), Lane.APPLICATION)).getClass());
             TestRedis.get(s.unsubscribe()); // after close: completes, does nothing
             try (StatefulRedisConnection<String, String> still = client.connect()) {
                 assertEquals("PONG", still.sync().ping(), "the application's client still works");
@@ -102,7 +104,7 @@ class LettuceDriverProviderTest {
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         CommandExecutor e = provider.connect(TestRedis.server().uri(), TestRedis.OPTIONS);
         try {
-            assertEquals(1L, e.eval(new Script("one", "return 1"), List.of(), List.of()));
+            assertEquals(1L, e.eval(ScriptCall.byText(new Script("one", "return 1"), List.of(), List.of())));
             Subscription s = TestRedis.get(e.subscribe("relock_own", false, (c, m) -> { }));
             TestRedis.await("own connections named (commands, renewals, pub/sub)",
                     () -> TestRedis.connectionsNamed(TestRedis.NAME) == 3);
@@ -120,7 +122,7 @@ class LettuceDriverProviderTest {
     void connect_withDatabase_selectsIt() {
         URI uri = URI.create(TestRedis.server().uri() + "/3");
         try (CommandExecutor e = provider.connect(uri, TestRedis.OPTIONS)) {
-            e.eval(new Script("set", "return redis.call('SET', KEYS[1], 'x')"), List.of("in3"), List.of());
+            e.eval(ScriptCall.byText(new Script("set", "return redis.call('SET', KEYS[1], 'x')"), List.of("in3"), List.of()));
             assertEquals(0L, TestRedis.server().call("EXISTS", "in3"));
         }
     }

@@ -2,6 +2,7 @@ package io.github.relock.driver.lettuce;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.Topologies;
+import io.github.relock.tck.fixtures.Closing;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RedisTopology.Kind;
@@ -37,7 +38,8 @@ class LettuceTckTest extends RedissonDriverTck {
 
     @Override
     protected void closeNativeClient(Object nativeClient) {
-        ((AbstractRedisClient) nativeClient).shutdown();
+        // bounded: Lettuce's shutdown may never end on a cluster (Closing)
+        Closing.within(String.valueOf(nativeClient), ((AbstractRedisClient) nativeClient)::shutdown);
     }
 
     /** Lettuce multiplexes one connection: there is no pool to exhaust, and {@code exhaustPool} stays null. */

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.lettuce.core.RedisClient;
@@ -35,13 +37,13 @@ class OutcomeUnknownCommandTest {
         CommandExecutor e = new LettuceDriverProvider().create(client,
                 new DriverOptions(Duration.ofMillis(300), "relock-ghost-test"));
         try {
-            assertEquals(1L, e.eval(PING, List.of("k"), List.of()));
+            assertEquals(1L, e.eval(ScriptCall.byText(PING, List.of("k"), List.of())));
             server.stop();
 
-            CompletableFuture<Object> async = e.evalAsync(WRITE, List.of("ghost:async"), List.of("ran"));
+            CompletableFuture<Object> async = e.evalAsync(ScriptCall.byText(WRITE, List.of("ghost:async"), List.of("ran")), Lane.APPLICATION);
             ExecutionException failed = assertThrows(ExecutionException.class, () -> async.get(30, TimeUnit.SECONDS));
             assertTrue(failed.getCause() instanceof RedisUnavailableException, "got " + failed.getCause());
-            assertThrows(RedisUnavailableException.class, () -> e.eval(WRITE, List.of("ghost:sync"), List.of("ran")));
+            assertThrows(RedisUnavailableException.class, () -> e.eval(ScriptCall.byText(WRITE, List.of("ghost:sync"), List.of("ran"))));
 
             server.start();
             Await.until(Duration.ofSeconds(30), () -> reachable(e), () -> "Lettuce never reconnected");
@@ -57,7 +59,7 @@ class OutcomeUnknownCommandTest {
 
     private static boolean reachable(CommandExecutor e) {
         try {
-            return Long.valueOf(1).equals(e.eval(PING, List.of("k"), List.of()));
+            return Long.valueOf(1).equals(e.eval(ScriptCall.byText(PING, List.of("k"), List.of())));
         } catch (RuntimeException notYet) {
             return false;
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.protocol.ProtocolVersion;
@@ -159,7 +160,7 @@ class PubSubTest {
         }
         Subscription sharded = TestRedis.get(e.subscribe("relock_rs", true, (c, m) -> got.add("s:" + c + "=" + m)));
         Script one = new Script("one", "return 1");
-        assertEquals(1L, e.eval(one, List.of(), List.of()));
+        assertEquals(1L, e.eval(ScriptCall.byText(one, List.of(), List.of())));
 
         for (int round = 1; round <= 2; round++) {
             TestRedis.server().call("CLIENT", "KILL", "TYPE", "pubsub");
@@ -173,7 +174,7 @@ class PubSubTest {
             assertEquals(1, TestRedis.pubSubConnections());
             assertEquals(round, reconnects.get(), "exactly one onReconnect per reconnect");
         }
-        assertEquals(1L, e.eval(one, List.of(), List.of()), "command connection unaffected");
+        assertEquals(1L, e.eval(ScriptCall.byText(one, List.of(), List.of())), "command connection unaffected");
         for (Subscription s : subs) {
             TestRedis.get(s.unsubscribe());
         }

@@ -13,8 +13,10 @@ import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.NoScriptException;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.time.Duration;
@@ -59,10 +61,10 @@ class ScriptExecutionTest {
 
     private static Object evalBothWays(CommandExecutor e, String lua, List<String> keys, List<String> args) {
         Script s = new Script("t", lua);
-        Object viaEval = e.eval(s, keys, args);
-        Object viaSha = e.evalSha(s, keys, args); // cached by the EVAL just before
-        Object viaAsync = TestRedis.get(e.evalShaAsync(s, keys, args));
-        Object viaEvalAsync = TestRedis.get(e.evalAsync(s, keys, args));
+        Object viaEval = e.eval(ScriptCall.byText(s, keys, args));
+        Object viaSha = e.eval(ScriptCall.bySha(s, keys, args)); // cached by the EVAL just before
+        Object viaAsync = TestRedis.get(e.evalAsync(ScriptCall.bySha(s, keys, args), Lane.APPLICATION));
+        Object viaEvalAsync = TestRedis.get(e.evalAsync(ScriptCall.byText(s, keys, args), Lane.APPLICATION));
         assertEquals(viaEval, viaSha, lua);
         assertEquals(viaEval, viaAsync, lua);
         assertEquals(viaEval, viaEvalAsync, lua);
@@ -100,8 +102,8 @@ class ScriptExecutionTest {
         assertEquals(UNICODE + ":k", evalBothWays(e, "return KEYS[1]", List.of(UNICODE + ":k"), List.of()));
         // non-ASCII in the script source: the SHA-1 of the UTF-8 text must match what Redis computed
         Script s = new Script("utf8", "-- vérrou ✓\nreturn '" + UNICODE + "'");
-        assertEquals(UNICODE, e.eval(s, List.of(), List.of()));
-        assertEquals(UNICODE, e.evalSha(s, List.of(), List.of()));
+        assertEquals(UNICODE, e.eval(ScriptCall.byText(s, List.of(), List.of())));
+        assertEquals(UNICODE, e.eval(ScriptCall.bySha(s, List.of(), List.of())));
         evalBothWays(e, "return redis.call('SET', KEYS[1], ARGV[1])", List.of("u"), List.of(UNICODE));
         assertEquals(UNICODE, TestRedis.server().call("GET", "u"));
     }
@@ -141,51 +143,51 @@ class ScriptExecutionTest {
     void noScript_thenEvalLoads_thenEvalShaWorks() {
         CommandExecutor e = executor(ProtocolVersion.RESP3);
         Script s = new Script("incr", "return redis.call('INCR', KEYS[1])");
-        NoScriptException sync = assertThrows(NoScriptException.class, () -> e.evalSha(s, List.of("n"), List.of()));
+        NoScriptException sync = assertThrows(NoScriptException.class, () -> e.eval(ScriptCall.bySha(s, List.of("n"), List.of())));
         assertEquals("NOSCRIPT", sync.errorCode());
-        assertInstanceOf(NoScriptException.class, TestRedis.failureOf(e.evalShaAsync(s, List.of("n"), List.of())));
-        assertEquals(1L, e.eval(s, List.of("n"), List.of()));
-        assertEquals(2L, e.evalSha(s, List.of("n"), List.of()));
-        assertEquals(3L, TestRedis.get(e.evalShaAsync(s, List.of("n"), List.of())));
+        assertInstanceOf(NoScriptException.class, TestRedis.failureOf(e.evalAsync(ScriptCall.bySha(s, List.of("n"), List.of()), Lane.APPLICATION)));
+        assertEquals(1L, e.eval(ScriptCall.byText(s, List.of("n"), List.of())));
+        assertEquals(2L, e.eval(ScriptCall.bySha(s, List.of("n"), List.of())));
+        assertEquals(3L, TestRedis.get(e.evalAsync(ScriptCall.bySha(s, List.of("n"), List.of()), Lane.APPLICATION)));
         TestRedis.server().call("SCRIPT", "FLUSH");
-        assertThrows(NoScriptException.class, () -> e.evalSha(s, List.of("n"), List.of()));
-        assertEquals(4L, TestRedis.get(e.evalAsync(s, List.of("n"), List.of())));
-        assertEquals(5L, e.evalSha(s, List.of("n"), List.of()));
+        assertThrows(NoScriptException.class, () -> e.eval(ScriptCall.bySha(s, List.of("n"), List.of())));
+        assertEquals(4L, TestRedis.get(e.evalAsync(ScriptCall.byText(s, List.of("n"), List.of()), Lane.APPLICATION)));
+        assertEquals(5L, e.eval(ScriptCall.bySha(s, List.of("n"), List.of())));
     }
 
     @Test
     void errorReplies_becomeRedisErrorException_withCode() {
         CommandExecutor e = executor(ProtocolVersion.RESP3);
         Script custom = new Script("custom", "return redis.error_reply('MYERR boom ✓')");
-        RedisErrorException ex = assertThrows(RedisErrorException.class, () -> e.eval(custom, List.of(), List.of()));
+        RedisErrorException ex = assertThrows(RedisErrorException.class, () -> e.eval(ScriptCall.byText(custom, List.of(), List.of())));
         assertFalse(ex instanceof NoScriptException);
         assertEquals("MYERR", ex.errorCode());
         assertTrue(ex.getMessage().contains("boom ✓"), ex.getMessage());
 
         TestRedis.server().call("SET", "str", "x");
         Script wrongType = new Script("wrongtype", "return redis.call('HSET', KEYS[1], 'f', 'v')");
-        RedisErrorException wt = assertThrows(RedisErrorException.class, () -> e.eval(wrongType, List.of("str"), List.of()));
+        RedisErrorException wt = assertThrows(RedisErrorException.class, () -> e.eval(ScriptCall.byText(wrongType, List.of("str"), List.of())));
         assertEquals("WRONGTYPE", wt.errorCode());
-        Throwable async = TestRedis.failureOf(e.evalAsync(wrongType, List.of("str"), List.of()));
+        Throwable async = TestRedis.failureOf(e.evalAsync(ScriptCall.byText(wrongType, List.of("str"), List.of()), Lane.APPLICATION));
         assertEquals(RedisErrorException.class, async.getClass(), "no CompletionException wrapper");
         assertEquals("WRONGTYPE", ((RedisErrorException) async).errorCode());
 
         Script nested = new Script("nested", "return {1, redis.error_reply('NESTED inside')}");
-        assertEquals("NESTED", assertThrows(RedisErrorException.class, () -> e.eval(nested, List.of(), List.of())).errorCode());
+        assertEquals("NESTED", assertThrows(RedisErrorException.class, () -> e.eval(ScriptCall.byText(nested, List.of(), List.of()))).errorCode());
         Script syntax = new Script("syntax", "return (");
-        assertEquals("ERR", assertThrows(RedisErrorException.class, () -> e.eval(syntax, List.of(), List.of())).errorCode());
+        assertEquals("ERR", assertThrows(RedisErrorException.class, () -> e.eval(ScriptCall.byText(syntax, List.of(), List.of()))).errorCode());
         // the connection is still usable afterwards
-        assertEquals(1L, e.eval(new Script("one", "return 1"), List.of(), List.of()));
+        assertEquals(1L, e.eval(ScriptCall.byText(new Script("one", "return 1"), List.of(), List.of())));
     }
 
     @Test
     void async_doesNotBlockCaller_andCompletesOnAnotherThread() throws Exception {
         CommandExecutor e = executor(ProtocolVersion.RESP3);
         Script s = new Script("one", "return 1");
-        e.eval(s, List.of(), List.of()); // load, and connect
+        e.eval(ScriptCall.byText(s, List.of(), List.of())); // load, and connect
         TestRedis.server().call("CLIENT", "PAUSE", "300", "ALL"); // holds the reply back
         Thread caller = Thread.currentThread();
-        CompletableFuture<Object> f = e.evalShaAsync(s, List.of(), List.of());
+        CompletableFuture<Object> f = e.evalAsync(ScriptCall.bySha(s, List.of(), List.of()), Lane.APPLICATION);
         AtomicReference<Thread> completer = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
         f.whenComplete((v, ex) -> {
@@ -201,7 +203,7 @@ class ScriptExecutionTest {
     void sync_interruptedCaller_stillGetsReply_andKeepsInterruptFlag() throws Exception {
         CommandExecutor e = executor(ProtocolVersion.RESP3);
         Script incr = new Script("incr", "return redis.call('INCR', KEYS[1])");
-        e.eval(incr, List.of("n"), List.of());
+        e.eval(ScriptCall.byText(incr, List.of("n"), List.of()));
         AtomicReference<Object> reply = new AtomicReference<>();
         AtomicReference<Boolean> flag = new AtomicReference<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -209,7 +211,7 @@ class ScriptExecutionTest {
         Thread t = new Thread(() -> {
             Thread.currentThread().interrupt();
             try {
-                reply.set(e.evalSha(incr, List.of("n"), List.of()));
+                reply.set(e.eval(ScriptCall.bySha(incr, List.of("n"), List.of())));
             } catch (Throwable ex) {
                 failure.set(ex);
             }
@@ -233,17 +235,17 @@ class ScriptExecutionTest {
                 new DriverOptions(Duration.ofMillis(200), TestRedis.NAME));
         toClose.add(e);
         Script s = new Script("one", "return 1");
-        e.eval(s, List.of(), List.of());
+        e.eval(ScriptCall.byText(s, List.of(), List.of()));
         TestRedis.server().call("CLIENT", "PAUSE", "2000", "ALL");
         try {
-            assertThrows(RedisUnavailableException.class, () -> e.evalSha(s, List.of(), List.of()));
-            assertEquals(RedisUnavailableException.class, TestRedis.failureOf(e.evalShaAsync(s, List.of(), List.of())).getClass());
+            assertThrows(RedisUnavailableException.class, () -> e.eval(ScriptCall.bySha(s, List.of(), List.of())));
+            assertEquals(RedisUnavailableException.class, TestRedis.failureOf(e.evalAsync(ScriptCall.bySha(s, List.of(), List.of()), Lane.APPLICATION)).getClass());
         } finally {
             TestRedis.server().call("PING"); // returns once the pause is over
         }
         TestRedis.await("executor answers again", () -> {
             try {
-                return Long.valueOf(1L).equals(e.evalSha(s, List.of(), List.of()));
+                return Long.valueOf(1L).equals(e.eval(ScriptCall.bySha(s, List.of(), List.of())));
             } catch (RedisUnavailableException stillDraining) {
                 return false;
             }
@@ -256,7 +258,7 @@ class ScriptExecutionTest {
         assertTrue(e.capabilities().contains(Capability.REPLICA_WAIT));
         Script s = new Script("set", "return redis.call('SET', KEYS[1], ARGV[1])");
         assertThrows(NoScriptException.class, () -> e.evalShaWithWait(s, List.of("w"), List.of("v"), 0, 0));
-        e.eval(s, List.of("w"), List.of("v0"));
+        e.eval(ScriptCall.byText(s, List.of("w"), List.of("v0")));
         assertEquals(Arrays.asList("OK", 0L), e.evalShaWithWait(s, List.of("w"), List.of("v1"), 0, 0));
         assertEquals(Arrays.asList("OK", 0L), e.evalShaWithWait(s, List.of("w"), List.of("v2"), 1, 10));
         assertEquals("v2", TestRedis.server().call("GET", "w"));
@@ -275,9 +277,11 @@ class ScriptExecutionTest {
     void nullArguments_rejectedWithTheirName() {
         CommandExecutor e = executor(ProtocolVersion.RESP3);
         Script s = new Script("one", "return 1");
-        NullPointerException npe = assertThrows(NullPointerException.class,
-                () -> e.eval(s, Arrays.asList("a", null), List.of()));
-        assertTrue(npe.getMessage().contains("keys[1]"), npe.getMessage());
-        assertThrows(NullPointerException.class, () -> e.evalAsync(null, List.of(), List.of()));
+        NullPointerException npe = assertThrows(NullPointerException.class, () -> e.eval(null));
+        assertTrue(npe.getMessage().contains("call"), npe.getMessage());
+        npe = assertThrows(NullPointerException.class, () -> e.evalAsync(null, Lane.APPLICATION));
+        assertTrue(npe.getMessage().contains("call"), npe.getMessage());
+        npe = assertThrows(NullPointerException.class, () -> e.evalAsync(ScriptCall.byText(s, List.of(), List.of()), null));
+        assertTrue(npe.getMessage().contains("lane"), npe.getMessage());
     }
 }

@@ -374,7 +374,8 @@ class ConnectionPubSubTest {
         get(again);
         assertEquals(0, reconnects.get(), "core was told of a slot move that did not happen");
         transport.events.shardDropped("a"); // once confirmed, a sunsubscribe is the server's drop
-        transport.expect("SSUB a").confirm();
+        transport.expect("SSUB a").confirm(); // the timer thread may still be registering its callbacks: it may tell core
+        assertTrue(told.tryAcquire(FakeConnectionTransport.WAIT_MS, TimeUnit.MILLISECONDS), "core was not told");
         assertEquals(1, reconnects.get());
     }
 

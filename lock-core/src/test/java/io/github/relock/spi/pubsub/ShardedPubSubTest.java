@@ -39,6 +39,8 @@ class ShardedPubSubTest {
     private final Map<String, FakeSessionTransport> transports = new ConcurrentHashMap<>();
     private final List<String> refreshed = new CopyOnWriteArrayList<>();
     private final AtomicInteger reconnects = new AtomicInteger();
+    /** One permit per onReconnect: it may come on another thread just after the confirm that caused it. */
+    private final java.util.concurrent.Semaphore told = new java.util.concurrent.Semaphore(0);
     private final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
     private volatile Object owner = "n1";
 
@@ -63,7 +65,10 @@ class ShardedPubSubTest {
     }, "relock-test-spubsub-", "test cluster", Duration.ofSeconds(5));
 
     {
-        router.setConnectionListener(reconnects::incrementAndGet);
+        router.setConnectionListener(() -> {
+            reconnects.incrementAndGet();
+            told.release();
+        });
     }
 
     @AfterEach
@@ -123,6 +128,7 @@ class ShardedPubSubTest {
         n2.message("x", "moved").sync();
         assertEquals("x=moved", messages.poll(WAIT_MS, TimeUnit.MILLISECONDS));
         assertEquals(List.of("x"), refreshed);
+        assertTrue(told.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS), "no onReconnect after the moved channel was back");
         assertEquals(1, reconnects.get());
         CompletableFuture<Void> gone = get(x).unsubscribe();
         node("n2").expect("UNSUB x");
@@ -144,6 +150,7 @@ class ShardedPubSubTest {
         n1.breakWith(new RedisUnavailableException("connection reset"));
         FakeLink n3 = confirmAll("n3", "{a}1", "{a}2", "{b}1");
         n3.sync();
+        assertTrue(told.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS), "no onReconnect after every channel was back");
         assertEquals(1, reconnects.get(), "one onReconnect per outage, after every channel is back");
     }
 

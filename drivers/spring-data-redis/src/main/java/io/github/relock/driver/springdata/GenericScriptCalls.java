@@ -1,12 +1,11 @@
 package io.github.relock.driver.springdata;
 
-import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.spi.NotSentException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,7 +16,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Scripts over Spring's {@code RedisConnection.execute(command, args)}, which on Jedis hands back
  * the raw reply ({@link RawReply}), or on a Jedis cluster factory through {@link JedisClusterScripts};
  * one factory connection per call. Async calls run the same on daemon threads {@code relock-sdr-async-N};
- * a call that waited for one longer than the command timeout is failed as not sent, unsent. The
+ * a call that waited for one longer than the command timeout is failed as not sent ({@code NotSentException}), unsent. The
  * watchdog's renewals run on threads of their own, {@code relock-sdr-renewal-N} (each borrowing its
  * own factory connection), with the same deadline.
  *
@@ -96,9 +95,9 @@ final class GenericScriptCalls implements ScriptCalls {
         return CompletableFuture.supplyAsync(() -> {
             long waited = System.nanoTime() - queuedAt;
             if (waited > timeout.toNanos()) {
-                throw new RedisUnavailableException(label + " was not sent: it waited "
+                throw new NotSentException(label + " was not sent: it waited "
                         + TimeUnit.NANOSECONDS.toMillis(waited) + " ms for a thread, past the command timeout of "
-                        + timeout.toMillis() + " ms", new RejectedExecutionException("queued past its deadline"));
+                        + timeout.toMillis() + " ms");
             }
             return call(command, body, keys, args, label);
         }, lane);

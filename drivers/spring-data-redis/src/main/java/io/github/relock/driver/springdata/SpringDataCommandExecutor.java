@@ -4,12 +4,14 @@ import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.spi.pubsub.ConnectionPubSub;
 import io.github.relock.spi.pubsub.SessionPubSub;
-import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,7 +25,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Lettuce-backed, {@link Capability#SHARDED_PUBSUB} (Jedis' sharded subscribe is a blocking loop per
  * node). No {@code REPLICA_WAIT}: Spring offers no pipelined {@code WAIT}. {@link #close()} stops
  * the driver's threads and pub/sub connection, never the factory. The watchdog's renewals
- * ({@link #evalShaUrgentAsync}) have a lane of their own: threads (Jedis) or a connection (Lettuce)
+ * ({@link Lane#RENEWAL}) have a lane of their own: threads (Jedis) or a connection (Lettuce)
  * the application's calls never use.
  *
  * <p>Thread-safety: safe for use by several threads.
@@ -55,39 +57,29 @@ final class SpringDataCommandExecutor implements CommandExecutor {
     }
 
     @Override
-    public Object evalSha(Script script, List<String> keys, List<String> args) {
+    public Object eval(ScriptCall call) {
+        Objects.requireNonNull(call, "call must not be null");
         open();
-        return scripts.call("EVALSHA", script.sha1(), keys, args, "EVALSHA " + script.name());
+        Script script = call.script();
+        return call.bySha()
+                ? scripts.call("EVALSHA", script.sha1(), call.keys(), call.args(), "EVALSHA " + script.name())
+                : scripts.call("EVAL", script.text(), call.keys(), call.args(), "EVAL " + script.name());
     }
 
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
-        open();
-        return scripts.call("EVAL", script.text(), keys, args, "EVAL " + script.name());
-    }
-
-    @Override
-    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        return closed.get() ? CompletableFuture.failedFuture(closedError())
-                : scripts.callAsync("EVALSHA", script.sha1(), keys, args, "EVALSHA " + script.name());
-    }
-
-    @Override
-    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return closed.get() ? CompletableFuture.failedFuture(closedError())
-                : scripts.callAsync("EVAL", script.text(), keys, args, "EVAL " + script.name());
-    }
-
-    @Override
-    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return closed.get() ? CompletableFuture.failedFuture(closedError())
-                : scripts.callUrgentAsync("EVALSHA", script.sha1(), keys, args, "EVALSHA " + script.name());
-    }
-
-    @Override
-    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return closed.get() ? CompletableFuture.failedFuture(closedError())
-                : scripts.callUrgentAsync("EVAL", script.text(), keys, args, "EVAL " + script.name());
+    public CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+        Objects.requireNonNull(call, "call must not be null");
+        Objects.requireNonNull(lane, "lane must not be null");
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        Script script = call.script();
+        String command = call.bySha() ? "EVALSHA" : "EVAL";
+        String body = call.bySha() ? script.sha1() : script.text();
+        String label = command + " " + script.name();
+        return lane == Lane.RENEWAL
+                ? scripts.callUrgentAsync(command, body, call.keys(), call.args(), label)
+                : scripts.callAsync(command, body, call.keys(), call.args(), label);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.github.relock.driver.springdata;
 
+import io.github.relock.tck.fixtures.Closing;
 import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisSentinelGroup;
 import io.github.relock.tck.fixtures.RedisServer;
@@ -172,11 +173,14 @@ final class Factories {
 
     /** Stops a factory the way the application context would. */
     static void dispose(Object factory) {
-        try {
-            ((DisposableBean) factory).destroy();
-        } catch (Exception e) {
-            throw new IllegalStateException("could not dispose " + factory, e);
-        }
+        // bounded: a LettuceConnectionFactory's Lettuce shutdown may never end on a cluster (Closing)
+        Closing.within(String.valueOf(factory), () -> {
+            try {
+                ((DisposableBean) factory).destroy();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not dispose " + factory, e);
+            }
+        });
     }
 
     private static RedisStandaloneConfiguration standalone(RedisServer server) {

@@ -12,6 +12,7 @@ import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisServer;
@@ -103,13 +104,13 @@ class SpringDataDriverProviderTest {
         try {
             CommandExecutor e = provider.create(factory, OPTIONS);
             Subscription s = e.subscribe("relock_sdr_c", false, (c, m) -> { }).get(10, TimeUnit.SECONDS);
-            assertEquals(1L, e.eval(ONE, List.of(), List.of()));
+            assertEquals(1L, e.eval(ScriptCall.byText(ONE, List.of(), List.of())));
             assertEquals(List.of("relock_sdr_c"), server.call("PUBSUB", "CHANNELS"));
             e.close();
             e.close(); // idempotent
             Await.until(Duration.ofSeconds(10), () -> ((List<?>) server.call("PUBSUB", "CHANNELS")).isEmpty(),
                     () -> "channels left after close: " + server.call("PUBSUB", "CHANNELS"));
-            assertThrows(IllegalStateException.class, () -> e.evalSha(ONE, List.of(), List.of()));
+            assertThrows(IllegalStateException.class, () -> e.eval(ScriptCall.bySha(ONE, List.of(), List.of())));
             s.unsubscribe().get(10, TimeUnit.SECONDS); // after close: completes, does nothing
             try (RedisConnection c = factory.getConnection()) {
                 assertEquals("PONG", c.ping(), "the application's factory still works");
@@ -132,7 +133,7 @@ class SpringDataDriverProviderTest {
         factory.afterPropertiesSet();
         factory.start();
         try (CommandExecutor e = provider.create(factory, OPTIONS)) {
-            assertEquals(1L, e.eval(ONE, List.of(), List.of()));
+            assertEquals(1L, e.eval(ScriptCall.byText(ONE, List.of(), List.of())));
             ExecutionException failed = assertThrows(ExecutionException.class,
                     () -> e.subscribe("relock_sdr_mr", false, (c, m) -> { }).get(10, TimeUnit.SECONDS));
             assertInstanceOf(IllegalStateException.class, failed.getCause());

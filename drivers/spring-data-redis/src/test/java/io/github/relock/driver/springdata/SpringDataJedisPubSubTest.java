@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.DriverOptions;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisSentinelGroup;
@@ -68,7 +69,7 @@ class SpringDataJedisPubSubTest {
                 Await.until(WAIT, () -> pubSubClients(topology).isEmpty(), () -> "the connection that subscribed is "
                         + "still open (a pool would hand it to a script): " + clients(topology));
                 for (int i = 0; i < 20; i++) {
-                    assertEquals(1L, e.eval(ONE, List.of(), List.of()), "a script's reply after the session ended");
+                    assertEquals(1L, e.eval(ScriptCall.byText(ONE, List.of(), List.of())), "a script's reply after the session ended");
                 }
             }
         } finally {
@@ -100,7 +101,7 @@ class SpringDataJedisPubSubTest {
                 s.unsubscribe().get(10, TimeUnit.SECONDS);
                 Await.until(WAIT, () -> pubSubClients(server).isEmpty(), () -> "still open: " + clients(server));
             }
-            assertEquals(1L, e.eval(ONE, List.of(), List.of()));
+            assertEquals(1L, e.eval(ScriptCall.byText(ONE, List.of(), List.of())));
         } finally {
             Factories.dispose(factory);
             server.call("ACL", "DELUSER", "relock-sdr");

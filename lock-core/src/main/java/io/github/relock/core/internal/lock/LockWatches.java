@@ -288,7 +288,7 @@ final class LockWatches {
                     // into this read, so the fold below reads again
                     LOG.log(System.Logger.Level.TRACE, "lock listener of ''{0}'': stale read ignored", lock.name);
                 } else {
-                    seen(s);
+                    seen(s, heardBefore);
                 }
                 if (checks.getAndSet(0) > 1) {
                     check(); // something happened while we read: look again
@@ -296,7 +296,13 @@ final class LockWatches {
             });
         }
 
-        private void seen(LockState s) {
+        /**
+         * @param heardBefore the releases heard when the read was sent: a deletion it finds is
+         *     reported only if no release was heard since (compare-and-set on that count), so a
+         *     release whose report runs on another thread while this read's answer is handled is
+         *     never reported a second time
+         */
+        private void seen(LockState s, long heardBefore) {
             long now = System.nanoTime();
             if (s.locked()) {
                 seenHeld = true;
@@ -313,9 +319,9 @@ final class LockWatches {
                 if (expired) {
                     deliver(true);
                 } else if (quietReleases) {
-                    goneWhileQuiet();
+                    goneWhileQuiet(heardBefore);
                 } else {
-                    awaitReleaseMessage(releases.get());
+                    awaitReleaseMessage(heardBefore);
                 }
             }
             long idle = TimeUnit.MILLISECONDS.toNanos(lock.services.watchdogMs() / 3);
@@ -326,8 +332,8 @@ final class LockWatches {
          * A lock that publishes no release found gone: reported now, unless a release of this
          * client is in flight, whose outcome then decides (see ownReleaseSettled).
          */
-        private void goneWhileQuiet() {
-            goneUnreported.set(releases.get());
+        private void goneWhileQuiet(long heardBefore) {
+            goneUnreported.set(heardBefore);
             if (ownReleases.get() == 0) {
                 reportDeferredGone(false);
             }

@@ -4,8 +4,11 @@ import io.github.relock.core.internal.protocol.Call;
 import io.github.relock.core.internal.util.Replies;
 import io.github.relock.core.internal.util.Scripts;
 import io.github.relock.spi.CommandExecutor;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.NoScriptException;
+import io.github.relock.spi.NotSentException;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -99,37 +102,37 @@ public final class ScriptRunner {
 
     /** Runs a script on the calling thread, falling back to EVAL once on NOSCRIPT. */
     public Object eval(Script script, List<String> keys, List<String> args) {
+        ScriptCall call = ScriptCall.bySha(script, keys, args);
         try {
-            return executor.evalSha(script, keys, args);
+            return executor.eval(call);
         } catch (NoScriptException e) {
-            return executor.eval(script, keys, args);
+            return executor.eval(call.withText());
         }
     }
 
     /** Runs a script without blocking, falling back to EVAL once on NOSCRIPT. */
     public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return executor.evalShaAsync(script, keys, args).exceptionallyCompose(t -> {
+        return evalAsync(ScriptCall.bySha(script, keys, args), Lane.APPLICATION);
+    }
+
+    private CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+        return executor.evalAsync(call, lane).exceptionallyCompose(t -> {
             Throwable cause = unwrap(t);
             return cause instanceof NoScriptException
-                    ? executor.evalAsync(script, keys, args)
+                    ? executor.evalAsync(call.withText(), lane)
                     : CompletableFuture.failedFuture(cause);
         });
     }
 
     /**
      * The watchdog's script runner: on the driver's renewal lane
-     * ({@link CommandExecutor#evalShaUrgentAsync}) when replica sync is off; otherwise synced, and a reply
+     * ({@link Lane#RENEWAL}) when replica sync is off; otherwise synced, and a reply
      * acknowledged by too few replicas comes back as a {@link ReplicaShortfall} object (not
      * thrown), so the watchdog can tell "renewed on the master only" from "failed".
      */
     public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args) {
         if (replicasToAck == 0) { // on the driver's renewal lane, never behind the application's calls
-            return executor.evalShaUrgentAsync(script, keys, args).exceptionallyCompose(t -> {
-                Throwable cause = unwrap(t);
-                return cause instanceof NoScriptException
-                        ? executor.evalUrgentAsync(script, keys, args)
-                        : CompletableFuture.failedFuture(cause);
-            });
+            return evalAsync(ScriptCall.bySha(script, keys, args), Lane.RENEWAL);
         }
         Call<Object> call = new Call<>(script, keys, args, reply -> reply);
         return runWriteAsync("renewing locks", call).exceptionally(t -> {
@@ -150,13 +153,13 @@ public final class ScriptRunner {
         try {
             return executor.evalShaWithWait(script, keys, args, replicasToAck, replicaWaitMs);
         } catch (NoScriptException e) {
-            Object reply = executor.eval(script, keys, args);
+            Object reply = executor.eval(ScriptCall.byText(script, keys, args));
             List<String> barrierKeys = List.of(Scripts.barrierKey(keys.get(0)));
             List<Object> w;
             try {
                 w = executor.evalShaWithWait(Scripts.REPLICA_BARRIER, barrierKeys, List.of(), replicasToAck, replicaWaitMs);
             } catch (NoScriptException again) { // the barrier is idempotent: load it by running it
-                executor.eval(Scripts.REPLICA_BARRIER, barrierKeys, List.of());
+                executor.eval(ScriptCall.byText(Scripts.REPLICA_BARRIER, barrierKeys, List.of()));
                 w = executor.evalShaWithWait(Scripts.REPLICA_BARRIER, barrierKeys, List.of(), replicasToAck, replicaWaitMs);
             }
             return java.util.Arrays.asList(reply, w.get(1));
@@ -172,12 +175,13 @@ public final class ScriptRunner {
     }
 
     /**
-     * Whether a call's failure says it was never sent: the driver refused it before sending (see
-     * {@link io.github.relock.spi.CommandExecutor}, "Calls refused before they are sent").
+     * Whether a call's failure says it was never sent: the driver refused it, or it waited in the
+     * driver's queue past its deadline ({@link NotSentException}; see
+     * {@link io.github.relock.spi.CommandExecutor}, "Calls not sent").
      */
     public static boolean notSent(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof RejectedExecutionException) {
+            if (c instanceof NotSentException) {
                 return true;
             }
         }

@@ -19,6 +19,9 @@ import io.github.relock.core.internal.testing.FakeExecutor;
 import io.github.relock.core.internal.testing.FakeExecutor.Invocation;
 import io.github.relock.core.internal.testing.RecordingListener;
 import io.github.relock.core.internal.util.Args;
+import io.github.relock.spi.Lane;
+import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Slots;
 import io.github.relock.spi.Capability;
 import java.time.Duration;
@@ -48,12 +51,17 @@ class WatchdogTest {
     private final RecordingListener listener = new RecordingListener();
     private final LockEvents events = new LockEvents(listener);
 
+    /** The watchdog's calls, as core sends them: on the driver's renewal lane. */
+    private CompletableFuture<Object> renew(Script script, List<String> keys, List<String> args) {
+        return redis.evalAsync(ScriptCall.bySha(script, keys, args), Lane.RENEWAL);
+    }
+
     private Watchdog watchdog(int batchSize) {
-        return new Watchdog(registry, redis::evalAsync, timer, WATCHDOG_MS, batchSize, false, null, NO_TIMEOUT_MS, events);
+        return new Watchdog(registry, this::renew, timer, WATCHDOG_MS, batchSize, false, null, NO_TIMEOUT_MS, events);
     }
 
     private Watchdog cluster(IntFunction<Object> nodeOfSlot) {
-        return new Watchdog(registry, redis::evalAsync, timer, WATCHDOG_MS, 500, true, nodeOfSlot, NO_TIMEOUT_MS, events);
+        return new Watchdog(registry, this::renew, timer, WATCHDOG_MS, 500, true, nodeOfSlot, NO_TIMEOUT_MS, events);
     }
 
     // ---------------------------------------------------------------- batches
@@ -244,7 +252,7 @@ class WatchdogTest {
                 batchDone.countDown();
             }
         });
-        Watchdog w = new Watchdog(registry, redis::evalAsync, timer, WATCHDOG_MS, 500, false, null, 1, latched);
+        Watchdog w = new Watchdog(registry, this::renew, timer, WATCHDOG_MS, 500, false, null, 1, latched);
 
         w.tick();
 
@@ -280,7 +288,7 @@ class WatchdogTest {
         CountDownLatch unblock = new CountDownLatch(1);
         java.util.concurrent.ExecutorService resolver = java.util.concurrent.Executors.newSingleThreadExecutor();
         try {
-            Watchdog w = new Watchdog(registry, redis::evalAsync, timer, WATCHDOG_MS, 500, true, slot -> {
+            Watchdog w = new Watchdog(registry, this::renew, timer, WATCHDOG_MS, 500, true, slot -> {
                 inDriver.countDown();
                 try {
                     unblock.await(); // a pool borrow the application has exhausted

@@ -20,10 +20,10 @@ import io.github.relock.core.internal.testing.FakeExecutor.Invocation;
 import io.github.relock.core.internal.wait.Channel;
 import io.github.relock.core.internal.wait.Handoff;
 import io.github.relock.core.internal.wait.Waiters;
+import io.github.relock.spi.NotSentException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +52,7 @@ class LockReleaseTest {
     }
 
     private static RedisUnavailableException refusedBeforeSending() {
-        return new RedisUnavailableException("too many calls waiting", new RejectedExecutionException("queue full"));
+        return new NotSentException("too many calls waiting");
     }
 
     // ---------------------------------------------------------------- answers
@@ -202,7 +202,7 @@ class LockReleaseTest {
 
         assertTrue(released.isDone() && !released.isCompletedExceptionally());
         assertNull(f.holds.get("orders", field));
-        assertEquals("evalShaAsync", f.redis.calls().get(0).method());
+        assertEquals("EVALSHA async", f.redis.calls().get(0).method());
     }
 
     @Test

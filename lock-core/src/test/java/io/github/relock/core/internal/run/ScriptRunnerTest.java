@@ -19,14 +19,14 @@ import io.github.relock.core.internal.protocol.ReentrantProtocol;
 import io.github.relock.core.internal.testing.DirectExecutorService;
 import io.github.relock.core.internal.testing.FakeExecutor;
 import io.github.relock.core.internal.util.Scripts;
-import io.github.relock.spi.Slots;
 import io.github.relock.spi.Capability;
+import io.github.relock.spi.NotSentException;
+import io.github.relock.spi.Slots;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.Test;
 
 /** Sending calls: decoding, the NOSCRIPT fallback, and replica sync (EVALSHA + WAIT) with its shortfall. */
@@ -61,7 +61,7 @@ class ScriptRunnerTest {
         assertEquals(new Acquire.Busy(1_234), plain.run(acquire));
 
         FakeExecutor.Invocation call = redis.calls().get(0);
-        assertEquals("evalSha", call.method());
+        assertEquals("EVALSHA", call.method());
         assertEquals(acquire.keys(), call.keys());
         assertEquals(acquire.args(), call.args());
     }
@@ -75,7 +75,7 @@ class ScriptRunnerTest {
         redis.pending(0).complete(null);
 
         assertSame(Acquire.ACQUIRED, f.join());
-        assertEquals("evalShaAsync", redis.calls().get(0).method());
+        assertEquals("EVALSHA async", redis.calls().get(0).method());
     }
 
     @Test
@@ -92,7 +92,7 @@ class ScriptRunnerTest {
 
         assertSame(Acquire.ACQUIRED, plain.run(acquire));
 
-        assertEquals(List.of("evalSha", "eval"), redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
+        assertEquals(List.of("EVALSHA", "EVAL"), redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
         assertEquals(acquire.args(), redis.calls().get(1).args());
     }
 
@@ -102,7 +102,7 @@ class ScriptRunnerTest {
 
         assertEquals(new Release.Released(0), plain.runAsync(release).join());
 
-        assertEquals(List.of("evalShaAsync", "evalAsync"), redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
+        assertEquals(List.of("EVALSHA async", "EVAL async"), redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
     }
 
     @Test
@@ -132,7 +132,7 @@ class ScriptRunnerTest {
         assertSame(Release.STILL_HELD, plain.runWrite("unlock", release));
 
         assertFalse(plain.replicaSync());
-        assertEquals("evalSha", redis.calls().get(0).method());
+        assertEquals("EVALSHA", redis.calls().get(0).method());
     }
 
     @Test
@@ -169,7 +169,7 @@ class ScriptRunnerTest {
         assertSame(Acquire.ACQUIRED, runner.runWrite("lock", acquire));
 
         List<FakeExecutor.Invocation> calls = redis.calls();
-        assertEquals(List.of("evalShaWithWait lock-acquire", "eval lock-acquire", "evalShaWithWait replica-barrier"),
+        assertEquals(List.of("evalShaWithWait lock-acquire", "EVAL lock-acquire", "evalShaWithWait replica-barrier"),
                 calls.stream().map(c -> c.method() + " " + c.script()).toList());
         String barrier = calls.get(2).keys().get(0);
         assertEquals(Slots.slot("orders"), Slots.slot(barrier));
@@ -209,82 +209,26 @@ class ScriptRunnerTest {
     }
 
     @Test
-    void renewAsync_withoutReplicaSync_isAPlainAsyncEval() {
+    void renewAsync_withoutReplicaSync_isAnAsyncEvalOnTheRenewalLane() {
         redis.reply("lock-renew", List.of(1L));
 
         Object reply = plain.renewAsync(Scripts.LOCK_RENEW, List.of("orders"), List.of("30000", "c:1", "")).join();
 
         assertEquals(List.of(1L), reply);
-        assertEquals("evalShaAsync", redis.calls().get(0).method());
+        assertEquals("EVALSHA renewal", redis.calls().get(0).method());
     }
 
     @Test
     void renewAsync_goesOnTheDriversRenewalLane_withItsOwnNoScriptFallback() {
-        List<String> lane = new java.util.concurrent.CopyOnWriteArrayList<>();
-        io.github.relock.spi.CommandExecutor lanes = new io.github.relock.spi.CommandExecutor() {
-            // the fake's own async calls stand in for the application's lane; the two below record the renewal lane
-            @Override
-            public CompletableFuture<Object> evalShaUrgentAsync(io.github.relock.spi.Script s, List<String> k, List<String> a) {
-                lane.add("evalShaUrgentAsync");
-                return redis.evalShaAsync(s, k, a);
-            }
-
-            @Override
-            public CompletableFuture<Object> evalUrgentAsync(io.github.relock.spi.Script s, List<String> k, List<String> a) {
-                lane.add("evalUrgentAsync");
-                return redis.evalAsync(s, k, a);
-            }
-
-            @Override
-            public Object evalSha(io.github.relock.spi.Script s, List<String> k, List<String> a) {
-                return redis.evalSha(s, k, a);
-            }
-
-            @Override
-            public Object eval(io.github.relock.spi.Script s, List<String> k, List<String> a) {
-                return redis.eval(s, k, a);
-            }
-
-            @Override
-            public CompletableFuture<Object> evalShaAsync(io.github.relock.spi.Script s, List<String> k, List<String> a) {
-                return redis.evalShaAsync(s, k, a);
-            }
-
-            @Override
-            public CompletableFuture<Object> evalAsync(io.github.relock.spi.Script s, List<String> k, List<String> a) {
-                return redis.evalAsync(s, k, a);
-            }
-
-            @Override
-            public CompletableFuture<io.github.relock.spi.Subscription> subscribe(String c, boolean sharded,
-                                                                                 io.github.relock.spi.MessageListener l) {
-                return redis.subscribe(c, sharded, l);
-            }
-
-            @Override
-            public void setConnectionListener(io.github.relock.spi.ConnectionListener l) {
-                redis.setConnectionListener(l);
-            }
-
-            @Override
-            public java.util.Set<Capability> capabilities() {
-                return redis.capabilities();
-            }
-
-            @Override
-            public void close() {
-                redis.close();
-            }
-        };
-        ScriptRunner runner = new ScriptRunner(lanes, 0, 0, null, "c");
         redis.noScriptOnce("lock-renew").reply("lock-renew", List.of(1L));
 
-        assertEquals(List.of(1L), runner.renewAsync(Scripts.LOCK_RENEW, List.of("orders"), List.of("30000", "c:1", "")).join());
-        assertEquals(List.of("evalShaUrgentAsync", "evalUrgentAsync"), lane);
+        assertEquals(List.of(1L), plain.renewAsync(Scripts.LOCK_RENEW, List.of("orders"), List.of("30000", "c:1", "")).join());
+        assertEquals(List.of("EVALSHA renewal", "EVAL renewal"),
+                redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
 
         redis.reply(RELEASE, List.of(1L, 0L));
-        runner.runAsync(release).join(); // the application's calls never take the renewal lane
-        assertEquals(2, lane.size());
+        plain.runAsync(release).join(); // the application's calls never take the renewal lane
+        assertEquals("EVALSHA async", redis.calls().get(2).method());
     }
 
     @Test
@@ -310,12 +254,12 @@ class ScriptRunnerTest {
     // ---------------------------------------------------------------- failure helpers
 
     @Test
-    void notSent_rejectedExecutionAnywhereInCauseChain_isTrue() {
-        RedisUnavailableException refused = new RedisUnavailableException("queue full", new RejectedExecutionException());
+    void notSent_notSentExceptionAnywhereInCauseChain_isTrue() {
+        NotSentException refused = new NotSentException("queue full");
 
         assertTrue(ScriptRunner.notSent(refused));
         assertTrue(ScriptRunner.notSent(new CompletionException(refused)));
-        assertTrue(ScriptRunner.notSent(new RejectedExecutionException()));
+        assertTrue(ScriptRunner.notSent(new IllegalStateException("wrapped", refused)));
     }
 
     @Test

@@ -3,9 +3,11 @@ package io.github.relock.core.internal.testing;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.NoScriptException;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -31,7 +33,10 @@ import java.util.function.IntFunction;
  */
 public final class FakeExecutor implements CommandExecutor {
 
-    /** One call as the engine made it. */
+    /**
+     * One call as the engine made it; {@code method} is {@code EVALSHA} or {@code EVAL} (blocking),
+     * either with {@code " async"} or {@code " renewal"} (its lane), or {@code evalShaWithWait}.
+     */
     public record Invocation(String method, String script, List<String> keys, List<String> args) {
     }
 
@@ -162,32 +167,26 @@ public final class FakeExecutor implements CommandExecutor {
         return f;
     }
 
+    /** Recorded as {@code EVALSHA} or {@code EVAL}; NOSCRIPT once per script if asked, by SHA only. */
     @Override
-    public synchronized Object evalSha(Script script, List<String> keys, List<String> args) {
-        if (noScript(script)) {
-            calls.add(new Invocation("evalSha", script.name(), List.copyOf(keys), List.copyOf(args)));
+    public synchronized Object eval(ScriptCall call) {
+        String method = call.bySha() ? "EVALSHA" : "EVAL";
+        if (call.bySha() && noScript(call.script())) {
+            calls.add(new Invocation(method, call.script().name(), call.keys(), call.args()));
             throw new NoScriptException("NOSCRIPT No matching script. Please use EVAL.", null);
         }
-        return blocking(next("evalSha", script, keys, args));
+        return blocking(next(method, call.script(), call.keys(), call.args()));
     }
 
+    /** Recorded as {@code EVALSHA async} or {@code EVAL async}, or {@code ... renewal} on the renewal lane. */
     @Override
-    public synchronized Object eval(Script script, List<String> keys, List<String> args) {
-        return blocking(next("eval", script, keys, args));
-    }
-
-    @Override
-    public synchronized CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        if (noScript(script)) {
-            calls.add(new Invocation("evalShaAsync", script.name(), List.copyOf(keys), List.copyOf(args)));
+    public synchronized CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+        String method = (call.bySha() ? "EVALSHA" : "EVAL") + (lane == Lane.RENEWAL ? " renewal" : " async");
+        if (call.bySha() && noScript(call.script())) {
+            calls.add(new Invocation(method, call.script().name(), call.keys(), call.args()));
             return CompletableFuture.failedFuture(new NoScriptException("NOSCRIPT No matching script.", null));
         }
-        return async(next("evalShaAsync", script, keys, args));
-    }
-
-    @Override
-    public synchronized CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return async(next("evalAsync", script, keys, args));
+        return async(next(method, call.script(), call.keys(), call.args()));
     }
 
     @Override

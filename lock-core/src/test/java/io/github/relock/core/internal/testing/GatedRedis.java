@@ -3,8 +3,9 @@ package io.github.relock.core.internal.testing;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
-import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -125,32 +126,24 @@ public final class GatedRedis implements CommandExecutor {
 
     // ---------------------------------------------------------------- the driver
 
+    /** Runs the script at once, by SHA or by text alike. */
     @Override
-    public Object evalSha(Script script, List<String> keys, List<String> args) {
+    public Object eval(ScriptCall call) {
         Object[] out = new Object[1];
         Runnable publish;
         synchronized (this) {
-            publish = execute(script.name(), keys, args, out);
+            publish = execute(call.script().name(), call.keys(), call.args(), out);
         }
         publish.run();
         return out[0];
     }
 
+    /** Queues the call, on either lane, until the test runs it. */
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
-        return evalSha(script, keys, args);
-    }
-
-    @Override
-    public synchronized CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
+    public synchronized CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
         CompletableFuture<Object> reply = new CompletableFuture<>();
-        queue.add(new Queued(script.name(), List.copyOf(keys), List.copyOf(args), reply));
+        queue.add(new Queued(call.script().name(), call.keys(), call.args(), reply));
         return reply;
-    }
-
-    @Override
-    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return evalShaAsync(script, keys, args);
     }
 
     @Override

@@ -4,8 +4,11 @@ import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
+import io.github.relock.spi.NotSentException;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -17,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
 /*
@@ -33,7 +35,7 @@ import java.util.function.Consumer;
  * The network: an async call becomes an Op, QUEUED until the simulation runs it on the data (RAN),
  * then its reply is delivered or lost. A queued call may also time out (its future fails, the call
  * stays queued and may still run: a driver's queue with no deadline) or be refused before it is sent
- * (RejectedExecutionException: it never runs). With lanes, calls of one lane run and answer in
+ * (NotSentException: it never runs). With lanes, calls of one lane run and answer in
  * order (a Lettuce connection); without, in any order (a pool). Pub/sub: a subscription is
  * confirmed (or fails) when the simulation says; a published message goes to each confirmed
  * subscriber's inbox, delivered in order, possibly twice; a broken pub/sub connection loses its
@@ -270,8 +272,7 @@ final class SimRedis {
     void refuse(Op o) {
         o.state = State.DONE;
         ops.remove(o);
-        o.future.completeExceptionally(new RedisUnavailableException("simulated: refused before sending",
-                new RejectedExecutionException("simulated queue full")));
+        o.future.completeExceptionally(new NotSentException("simulated: refused before sending (queue full)"));
     }
 
     void confirm(Sub s) {
@@ -602,27 +603,19 @@ final class SimRedis {
         }
 
         @Override
-        public Object evalSha(Script script, List<String> keys, List<String> args) {
+        public Object eval(ScriptCall call) {
             if (closed) {
                 throw new IllegalStateException("simulated executor is closed");
             }
-            log.accept("  " + client + " runs (blocking) " + script.name() + " " + shown(script.name(), args));
-            return execute(client, script.name(), keys, args);
+            String script = call.script().name();
+            log.accept("  " + client + " runs (blocking) " + script + " " + shown(script, call.args()));
+            return execute(client, script, call.keys(), call.args());
         }
 
+        /** Either lane: the simulation's lanes are its own ({@code lanes}), chosen at random. */
         @Override
-        public Object eval(Script script, List<String> keys, List<String> args) {
-            return evalSha(script, keys, args);
-        }
-
-        @Override
-        public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-            return send(script, keys, args);
-        }
-
-        @Override
-        public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-            return send(script, keys, args);
+        public CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+            return send(call.script(), call.keys(), call.args());
         }
 
         @Override

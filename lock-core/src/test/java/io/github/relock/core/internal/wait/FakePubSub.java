@@ -3,10 +3,10 @@ package io.github.relock.core.internal.wait;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
-import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -66,22 +66,12 @@ final class FakePubSub implements CommandExecutor {
     }
 
     @Override
-    public Object evalSha(Script script, List<String> keys, List<String> args) {
+    public Object eval(ScriptCall call) {
         throw new UnsupportedOperationException("the wait tests send no scripts");
     }
 
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
-        throw new UnsupportedOperationException("the wait tests send no scripts");
-    }
-
-    @Override
-    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        throw new UnsupportedOperationException("the wait tests send no scripts");
-    }
-
-    @Override
-    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+    public CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
         throw new UnsupportedOperationException("the wait tests send no scripts");
     }
 

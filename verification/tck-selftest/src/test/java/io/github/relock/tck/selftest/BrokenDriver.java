@@ -6,10 +6,12 @@ import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
 import io.github.relock.spi.DriverOptions;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.NoScriptException;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import io.github.relock.tck.FaultInjectingDriver;
 import io.github.relock.tck.Faults;
@@ -66,23 +68,13 @@ enum BrokenDriver {
         CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
             return new ForwardingExecutor(e) {
                 @Override
-                public Object eval(Script script, List<String> keys, List<String> args) {
-                    return topLevelOnly(inner.eval(script, keys, args));
+                public Object eval(ScriptCall call) {
+                    return topLevelOnly(inner.eval(call));
                 }
 
                 @Override
-                public Object evalSha(Script script, List<String> keys, List<String> args) {
-                    return topLevelOnly(inner.evalSha(script, keys, args));
-                }
-
-                @Override
-                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                    return inner.evalAsync(script, keys, args).thenApply(BrokenDriver::topLevelOnly);
-                }
-
-                @Override
-                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                    return inner.evalShaAsync(script, keys, args).thenApply(BrokenDriver::topLevelOnly);
+                CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                    return inner.evalAsync(call, Lane.APPLICATION).thenApply(BrokenDriver::topLevelOnly);
                 }
             };
         }
@@ -98,23 +90,13 @@ enum BrokenDriver {
                     ? new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1) : r;
             return new ForwardingExecutor(replies(e, read)) {
                 @Override
-                public Object eval(Script script, List<String> keys, List<String> args) {
-                    return inner.eval(script, send.apply(keys), send.apply(args));
+                public Object eval(ScriptCall call) {
+                    return inner.eval(same(call, send.apply(call.keys()), send.apply(call.args())));
                 }
 
                 @Override
-                public Object evalSha(Script script, List<String> keys, List<String> args) {
-                    return inner.evalSha(script, send.apply(keys), send.apply(args));
-                }
-
-                @Override
-                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                    return inner.evalAsync(script, send.apply(keys), send.apply(args));
-                }
-
-                @Override
-                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                    return inner.evalShaAsync(script, send.apply(keys), send.apply(args));
+                CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                    return inner.evalAsync(same(call, send.apply(call.keys()), send.apply(call.args())), Lane.APPLICATION);
                 }
             };
         }
@@ -166,7 +148,7 @@ enum BrokenDriver {
     },
 
     /** The blocking calls give up when the caller is interrupted, as a wait on a future would. */
-    INTERRUPTIBLE_CALLS("gives up eval and evalSha when the caller is interrupted, clearing the flag") {
+    INTERRUPTIBLE_CALLS("gives up the blocking eval when the caller is interrupted, clearing the flag") {
         @Override
         CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
             return checked(e, false, () -> {
@@ -184,31 +166,21 @@ enum BrokenDriver {
             CommandExecutor mangled = replies(e, r -> r instanceof Long l ? Long.toString(l) : r);
             return new ForwardingExecutor(e) {
                 @Override
-                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                    return mangled.evalAsync(script, keys, args);
-                }
-
-                @Override
-                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                    return mangled.evalShaAsync(script, keys, args);
+                CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                    return mangled.evalAsync(call, Lane.APPLICATION);
                 }
             };
         }
     },
 
     /** The async calls run the blocking call on the caller's thread. */
-    BLOCKING_ASYNC("runs evalAsync and evalShaAsync on the caller's thread") {
+    BLOCKING_ASYNC("runs evalAsync on the caller's thread") {
         @Override
         CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
             return new ForwardingExecutor(e) {
                 @Override
-                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                    return now(() -> inner.eval(script, keys, args));
-                }
-
-                @Override
-                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                    return now(() -> inner.evalSha(script, keys, args));
+                CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                    return now(() -> inner.eval(call));
                 }
             };
         }
@@ -234,13 +206,8 @@ enum BrokenDriver {
             };
             return new ForwardingExecutor(e) {
                 @Override
-                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                    return CompletableFuture.supplyAsync(() -> inner.eval(script, keys, args), threadEach);
-                }
-
-                @Override
-                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                    return CompletableFuture.supplyAsync(() -> inner.evalSha(script, keys, args), threadEach);
+                CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                    return CompletableFuture.supplyAsync(() -> inner.eval(call), threadEach);
                 }
 
                 @Override
@@ -267,13 +234,8 @@ enum BrokenDriver {
             });
             return new ForwardingExecutor(e) {
                 @Override
-                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                    return CompletableFuture.supplyAsync(() -> inner.eval(script, keys, args), fifo);
-                }
-
-                @Override
-                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                    return CompletableFuture.supplyAsync(() -> inner.evalSha(script, keys, args), fifo);
+                CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                    return CompletableFuture.supplyAsync(() -> inner.eval(call), fifo);
                 }
 
                 @Override
@@ -286,18 +248,13 @@ enum BrokenDriver {
     },
 
     /** The watchdog's renewals go on the application's async path, behind whatever it queued. */
-    RENEWALS_SHARE_LANE("sends renewals (evalShaUrgentAsync) behind the application's async calls") {
+    RENEWALS_SHARE_LANE("sends renewals (Lane.RENEWAL) behind the application's async calls") {
         @Override
         CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
             return new ForwardingExecutor(e) {
                 @Override
-                public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
-                    return inner.evalShaAsync(script, keys, args);
-                }
-
-                @Override
-                public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
-                    return inner.evalAsync(script, keys, args);
+                CompletableFuture<Object> renewalAsync(ScriptCall call) {
+                    return inner.evalAsync(call, Lane.APPLICATION);
                 }
             };
         }
@@ -309,29 +266,53 @@ enum BrokenDriver {
         CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
             return new ForwardingExecutor(e) {
                 @Override
-                public Object eval(Script script, List<String> keys, List<String> args) {
-                    Object first = inner.eval(script, keys, args);
-                    inner.eval(script, keys, args);
+                public Object eval(ScriptCall call) {
+                    Object first = inner.eval(call);
+                    inner.eval(call);
                     return first;
                 }
 
                 @Override
-                public Object evalSha(Script script, List<String> keys, List<String> args) {
-                    Object first = inner.evalSha(script, keys, args);
-                    inner.evalSha(script, keys, args);
+                CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                    return inner.evalAsync(call, Lane.APPLICATION)
+                            .thenCompose(first -> inner.evalAsync(call, Lane.APPLICATION).handle((x, t) -> first));
+                }
+            };
+        }
+    },
+
+    /**
+     * Every lock release runs twice (a driver that resends a release it thought lost, say after a
+     * late reply), answering the first reply: an inner unlock of a re-entered lock frees it.
+     */
+    RELEASES_APPLIED_TWICE("runs every lock release twice and answers the first reply") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            return new ForwardingExecutor(e) {
+                /** Runs {@code call}, and once more if {@code script} is a release; answers the first reply. */
+                private Object twiceIfRelease(Script script, java.util.function.Supplier<Object> call) {
+                    Object first = call.get();
+                    if (script.name().endsWith("-release")) {
+                        call.get();
+                    }
                     return first;
                 }
 
-                @Override
-                public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                    return inner.evalAsync(script, keys, args)
-                            .thenCompose(first -> inner.evalAsync(script, keys, args).handle((x, t) -> first));
+                private CompletableFuture<Object> twiceIfReleaseAsync(Script script,
+                        java.util.function.Supplier<CompletableFuture<Object>> call) {
+                    CompletableFuture<Object> first = call.get();
+                    return script.name().endsWith("-release") ? first.thenCompose(r -> call.get().handle((x, t) -> r))
+                            : first;
                 }
 
                 @Override
-                public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                    return inner.evalShaAsync(script, keys, args)
-                            .thenCompose(first -> inner.evalShaAsync(script, keys, args).handle((x, t) -> first));
+                public Object eval(ScriptCall call) {
+                    return twiceIfRelease(call.script(), () -> inner.eval(call));
+                }
+
+                @Override
+                CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                    return twiceIfReleaseAsync(call.script(), () -> inner.evalAsync(call, Lane.APPLICATION));
                 }
             };
         }
@@ -557,12 +538,25 @@ enum BrokenDriver {
                     return inner.subscribe(channel, sharded, l).whenComplete((sub, t) -> {
                         if (t == null) {
                             confirmed.add(channel);
-                        } else if (!confirmed.isEmpty()) {
+                        } else if (refused(t) && !confirmed.isEmpty()) {
                             poolSubscribed(((RedisClient) nativeClient).getPool(), List.copyOf(confirmed));
                         }
                     });
                 }
             };
+        }
+
+        /**
+         * Only a refusal (an error reply, as the ACL's {@code NOPERM}) pollutes the pool: a
+         * subscribe that failed otherwise (a connection lost or slow under load, in a control
+         * rule) must not turn into this defect, or the control fails for it.
+         */
+        private boolean refused(Throwable t) {
+            Throwable c = t;
+            while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+                c = c.getCause();
+            }
+            return c instanceof RedisErrorException;
         }
 
         /**
@@ -762,23 +756,13 @@ enum BrokenDriver {
         Function<Object, Object> safe = r -> leaves(r, each);
         return new ForwardingExecutor(e) {
             @Override
-            public Object eval(Script script, List<String> keys, List<String> args) {
-                return safe.apply(inner.eval(script, keys, args));
+            public Object eval(ScriptCall call) {
+                return safe.apply(inner.eval(call));
             }
 
             @Override
-            public Object evalSha(Script script, List<String> keys, List<String> args) {
-                return safe.apply(inner.evalSha(script, keys, args));
-            }
-
-            @Override
-            public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                return inner.evalAsync(script, keys, args).thenApply(safe);
-            }
-
-            @Override
-            public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                return inner.evalShaAsync(script, keys, args).thenApply(safe);
+            CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                return inner.evalAsync(call, Lane.APPLICATION).thenApply(safe);
             }
         };
     }
@@ -817,23 +801,13 @@ enum BrokenDriver {
             }
 
             @Override
-            public Object eval(Script script, List<String> keys, List<String> args) {
-                return sync(() -> inner.eval(script, keys, args));
+            public Object eval(ScriptCall call) {
+                return sync(() -> inner.eval(call));
             }
 
             @Override
-            public Object evalSha(Script script, List<String> keys, List<String> args) {
-                return sync(() -> inner.evalSha(script, keys, args));
-            }
-
-            @Override
-            public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-                return async(inner.evalAsync(script, keys, args));
-            }
-
-            @Override
-            public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                return async(inner.evalShaAsync(script, keys, args));
+            CompletableFuture<Object> applicationAsync(ScriptCall call) {
+                return async(inner.evalAsync(call, Lane.APPLICATION));
             }
         };
     }
@@ -847,27 +821,15 @@ enum BrokenDriver {
     private static CommandExecutor checked(CommandExecutor e, boolean async, Runnable check) {
         return new ForwardingExecutor(e) {
             @Override
-            public Object eval(Script script, List<String> keys, List<String> args) {
+            public Object eval(ScriptCall call) {
                 check.run();
-                return inner.eval(script, keys, args);
+                return inner.eval(call);
             }
 
             @Override
-            public Object evalSha(Script script, List<String> keys, List<String> args) {
-                check.run();
-                return inner.evalSha(script, keys, args);
-            }
-
-            @Override
-            public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
+            CompletableFuture<Object> applicationAsync(ScriptCall call) {
                 RuntimeException refused = async ? refused() : null;
-                return refused != null ? CompletableFuture.failedFuture(refused) : inner.evalAsync(script, keys, args);
-            }
-
-            @Override
-            public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-                RuntimeException refused = async ? refused() : null;
-                return refused != null ? CompletableFuture.failedFuture(refused) : inner.evalShaAsync(script, keys, args);
+                return refused != null ? CompletableFuture.failedFuture(refused) : inner.evalAsync(call, Lane.APPLICATION);
             }
 
             private RuntimeException refused() {
@@ -879,6 +841,11 @@ enum BrokenDriver {
                 }
             }
         };
+    }
+
+    /** @return a call sent as {@code call} is (by SHA or by text), with other KEYS and ARGV */
+    private static ScriptCall same(ScriptCall call, List<String> keys, List<String> args) {
+        return call.bySha() ? ScriptCall.bySha(call.script(), keys, args) : ScriptCall.byText(call.script(), keys, args);
     }
 
     private static CompletableFuture<Object> now(java.util.function.Supplier<Object> call) {

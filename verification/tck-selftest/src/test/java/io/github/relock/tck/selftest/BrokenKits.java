@@ -46,6 +46,7 @@ final class BrokenKits {
             case QUEUED_WITHOUT_DEADLINE -> QueuedWithoutDeadline.class;
             case RENEWALS_SHARE_LANE -> RenewalsShareLane.class;
             case RESENT_SCRIPTS -> ResentScripts.class;
+            case RELEASES_APPLIED_TWICE -> ReleasesAppliedTwice.class;
             case SWALLOWED_RELEASES -> SwallowedReleases.class;
             case DROPPED_MESSAGES -> DroppedMessages.class;
             case UNCONFIRMED_SUBSCRIBE -> UnconfirmedSubscribe.class;
@@ -281,6 +282,13 @@ final class BrokenKits {
     static final class ResentScripts extends Broken {
         ResentScripts() {
             super(BrokenDriver.RESENT_SCRIPTS);
+        }
+    }
+
+    /** {@link BrokenDriver#RELEASES_APPLIED_TWICE}. */
+    static final class ReleasesAppliedTwice extends Broken {
+        ReleasesAppliedTwice() {
+            super(BrokenDriver.RELEASES_APPLIED_TWICE);
         }
     }
 

@@ -3,15 +3,18 @@ package io.github.relock.tck.selftest;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
+import io.github.relock.spi.Lane;
 import io.github.relock.spi.MessageListener;
 import io.github.relock.spi.Script;
+import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Forwards every call to a real executor; a broken driver overrides the one call it breaks.
+ * Forwards every call to a real executor; a broken driver overrides the one call it breaks (the
+ * async calls by lane: {@link #applicationAsync}, {@link #renewalAsync}).
  *
  * <p>Thread-safety: as the executor it wraps.
  */
@@ -24,33 +27,24 @@ class ForwardingExecutor implements CommandExecutor {
     }
 
     @Override
-    public Object evalSha(Script script, List<String> keys, List<String> args) {
-        return inner.evalSha(script, keys, args);
+    public Object eval(ScriptCall call) {
+        return inner.eval(call);
     }
 
+    /** Sends a call of {@code lane} through {@link #applicationAsync} or {@link #renewalAsync}. */
     @Override
-    public Object eval(Script script, List<String> keys, List<String> args) {
-        return inner.eval(script, keys, args);
+    public final CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
+        return lane == Lane.RENEWAL ? renewalAsync(call) : applicationAsync(call);
     }
 
-    @Override
-    public CompletableFuture<Object> evalShaAsync(Script script, List<String> keys, List<String> args) {
-        return inner.evalShaAsync(script, keys, args);
+    /** The application's async calls ({@link Lane#APPLICATION}): what most broken drivers break. */
+    CompletableFuture<Object> applicationAsync(ScriptCall call) {
+        return inner.evalAsync(call, Lane.APPLICATION);
     }
 
-    @Override
-    public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return inner.evalAsync(script, keys, args);
-    }
-
-    @Override
-    public CompletableFuture<Object> evalShaUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return inner.evalShaUrgentAsync(script, keys, args);
-    }
-
-    @Override
-    public CompletableFuture<Object> evalUrgentAsync(Script script, List<String> keys, List<String> args) {
-        return inner.evalUrgentAsync(script, keys, args);
+    /** The watchdog's renewals ({@link Lane#RENEWAL}): forwarded as they are unless a driver breaks its lane. */
+    CompletableFuture<Object> renewalAsync(ScriptCall call) {
+        return inner.evalAsync(call, Lane.RENEWAL);
     }
 
     @Override
@@ -62,6 +56,11 @@ class ForwardingExecutor implements CommandExecutor {
     @Override
     public Object nodeOfSlot(int slot) {
         return inner.nodeOfSlot(slot);
+    }
+
+    @Override
+    public Boolean classicPubSubOnNodeOf(int slot) {
+        return inner.classicPubSubOnNodeOf(slot);
     }
 
     @Override

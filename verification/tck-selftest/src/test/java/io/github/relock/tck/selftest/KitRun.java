@@ -8,9 +8,10 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
 import org.junit.platform.testkit.engine.Events;
@@ -65,9 +66,10 @@ final class KitRun {
     /**
      * @param kit a {@link DriverTck} subclass
      * @param rules the rules to run
-     * @return the numbers of the rules that failed
+     * @return the numbers of the rules that failed, each with why (its exception, with the stack
+     *     trace), so a control that fails unexpectedly can be told from the build log
      */
-    static Set<String> failed(Class<? extends DriverTck> kit, List<Rule> rules) {
+    static Map<String, Throwable> failed(Class<? extends DriverTck> kit, List<Rule> rules) {
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (Rule r : rules) {
             selectors.add(selectNestedMethod(List.of(kit), r.nested(), r.method()));
@@ -75,10 +77,12 @@ final class KitRun {
         Events tests = EngineTestKit.engine("junit-jupiter").selectors(selectors.toArray(new DiscoverySelector[0]))
                 .execute().testEvents();
         assertEquals(rules.size(), tests.started().count(), () -> "every selected rule must run: " + rules);
-        Set<String> failed = new TreeSet<>();
+        Map<String, Throwable> failed = new TreeMap<>();
         for (Event e : tests.failed().list()) {
             String method = e.getTestDescriptor().getLegacyReportingName().replace("()", "");
-            rules.stream().filter(r -> r.method().equals(method)).forEach(r -> failed.add(r.id()));
+            Throwable why = e.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable)
+                    .orElseGet(() -> new AssertionError("failed without an exception"));
+            rules.stream().filter(r -> r.method().equals(method)).forEach(r -> failed.put(r.id(), why));
         }
         return failed;
     }
