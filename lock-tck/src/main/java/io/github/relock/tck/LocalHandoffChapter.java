@@ -820,6 +820,14 @@ public abstract class LocalHandoffChapter extends TckChapter {
                         + " other client listening the unlock must hand off (the client counted itself as another)");
                 w.finish();
             }
+        }
+        if (kit.topology().kind() == io.github.relock.tck.fixtures.RedisTopology.Kind.CLUSTER) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(tellsClassicPubSubNode(names.get(0)), "the driver answers"
+                    + " CommandExecutor.classicPubSubOnNodeOf with null (it cannot tell): core then assumes its classic"
+                    + " subscription is on every node, which the SPI allows at the cost this rule checks");
+        }
+        for (String name : names) {
+            DistributedLock lock = client.getLock(name);
             lock.lock();
             try (Waiter w = new Waiter(lock, "tck-handoff-outsider-waiter")) {
                 w.awaitParked();
@@ -830,6 +838,23 @@ public abstract class LocalHandoffChapter extends TckChapter {
                 w.finish();
             }
             assertFalse(lock.isLocked());
+        }
+    }
+
+    /**
+     * Whether the driver tells where its classic pub/sub connection is: an executor of its own with
+     * one classic subscription answers {@code classicPubSubOnNodeOf} for {@code name}'s slot.
+     */
+    private boolean tellsClassicPubSubNode(String name) throws Exception {
+        try (io.github.relock.spi.CommandExecutor executor = kit.provider().create(kit.nativeClient(),
+                new io.github.relock.spi.DriverOptions(Duration.ofSeconds(5), "relock-tck"))) {
+            io.github.relock.spi.Subscription sub = executor.subscribe("tck:handoff-probe", false, (ch, m) -> { })
+                    .get(30, TimeUnit.SECONDS);
+            try {
+                return executor.classicPubSubOnNodeOf(io.github.relock.tck.fixtures.RedisCluster.slot(name)) != null;
+            } finally {
+                sub.unsubscribe().get(30, TimeUnit.SECONDS);
+            }
         }
     }
 
