@@ -122,6 +122,16 @@ final class RespExecutor implements CommandExecutor {
         pubsub.setConnectionListener(listener);
     }
 
+    /**
+     * One server: the classic pub/sub connection is on the one node that serves every slot (core
+     * asks only a {@code CLUSTER} driver; a cluster driver answers from its slot cache and the
+     * address its pub/sub connection went to).
+     */
+    @Override
+    public Boolean classicPubSubOnNodeOf(int slot) {
+        return true;
+    }
+
     /** Rule 1.5.5: nothing optional; the SPI's defaults refuse {@code evalShaWithWait} and {@code nodeOfSlot} answers null. */
     @Override
     public Set<Capability> capabilities() {

@@ -135,6 +135,26 @@ public interface CommandExecutor extends AutoCloseable {
     }
 
     /**
+     * Only with {@link Capability#CLUSTER}: whether this executor's classic pub/sub connection (the
+     * one {@code subscribe(channel, false, ...)} uses) is connected to the node that serves
+     * {@code slot} now. A cluster node counts in {@code PUBSUB NUMSUB} only the classic subscribers
+     * connected to it, so core's release scripts, which run on the slot's node and count the lock's
+     * other subscribers (waiters of other clients) there, subtract this client's own classic
+     * subscription only when it is on that node. Called on a releasing thread: like
+     * {@link #nodeOfSlot} it must answer from the client's slot cache and what the driver recorded
+     * when its pub/sub connection was opened, without a round trip.
+     *
+     * @param slot a hash slot, 0 to 16383
+     * @return {@code TRUE} or {@code FALSE}; {@code FALSE} also when no classic pub/sub connection is
+     *     open; {@code null} when the driver cannot tell (core then assumes it is there, which can
+     *     let local hand-offs continue past another client's classic-only waiter on that node until
+     *     the run bound ends them)
+     */
+    default Boolean classicPubSubOnNodeOf(int slot) {
+        return null;
+    }
+
+    /**
      * Subscribes {@code channel} on the shared pub/sub connection.
      *
      * @param channel the channel name

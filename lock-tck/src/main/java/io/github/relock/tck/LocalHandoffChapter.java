@@ -783,6 +783,81 @@ public abstract class LocalHandoffChapter extends TckChapter {
         }
     }
 
+    /**
+     * Rule 20.17: a classic-only waiter of another client (a Redisson 3.x waiter, here a raw
+     * {@code SUBSCRIBE} on the node that serves the lock) stops local hand-off, on a cluster too,
+     * where this client's own classic subscription usually sits on another node: with a thread of
+     * the client parked for the lock, the unlock publishes "0" (the outsider hears it) instead of
+     * handing off; without the outsider it hands off. On a cluster, once for a lock on each master.
+     * When it fails: the release script counts the lock's subscribers on the lock's node and
+     * subtracts the client's own; on a cluster its classic subscription counts there only when its
+     * classic pub/sub connection is on that node: look at
+     * {@code CommandExecutor.classicPubSubOnNodeOf} in the driver and the release's own-classic
+     * argument.
+     */
+    @Test
+    void rule20_17_outsideClassicOnlyWaiterOnTheLocksNode_stopsHandoff() throws Exception {
+        LockClient client = client();
+        List<String> names = new ArrayList<>();
+        if (kit.topology() instanceof io.github.relock.tck.fixtures.RedisCluster cluster) {
+            java.util.Set<Integer> masters = new java.util.HashSet<>();
+            for (int i = 0; masters.size() < cluster.masters().size() && i < 1000; i++) {
+                String name = "tck:handoff-outsider-" + i;
+                if (masters.add(cluster.masterFor(name).port())) {
+                    names.add(name);
+                }
+            }
+        } else {
+            names.add("tck:handoff-outsider");
+        }
+        for (String name : names) {
+            DistributedLock lock = client.getLock(name);
+            lock.lock();
+            try (Waiter w = new Waiter(lock, "tck-handoff-alone-waiter")) { // nobody else listens: it hands off
+                w.awaitParked();
+                lock.unlock();
+                assertEquals(Map.of(field(client, w.thread.get().getId()), "1"), hash(name), name + ": with no"
+                        + " other client listening the unlock must hand off (the client counted itself as another)");
+                w.finish();
+            }
+        }
+        if (kit.topology().kind() == io.github.relock.tck.fixtures.RedisTopology.Kind.CLUSTER) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(tellsClassicPubSubNode(names.get(0)), "the driver answers"
+                    + " CommandExecutor.classicPubSubOnNodeOf with null (it cannot tell): core then assumes its classic"
+                    + " subscription is on every node, which the SPI allows at the cost this rule checks");
+        }
+        for (String name : names) {
+            DistributedLock lock = client.getLock(name);
+            lock.lock();
+            try (Waiter w = new Waiter(lock, "tck-handoff-outsider-waiter")) {
+                w.awaitParked();
+                List<Object> published = messagesOf(name, lock::unlock); // the outsider listens classic on the lock's node
+                assertEquals(List.of("0"), published, name + ": with another client's classic waiter on the lock's"
+                        + " node the unlock must publish \"0\" (the lock becomes free), not hand off past it");
+                w.acquired.get(30, TimeUnit.SECONDS);
+                w.finish();
+            }
+            assertFalse(lock.isLocked());
+        }
+    }
+
+    /**
+     * Whether the driver tells where its classic pub/sub connection is: an executor of its own with
+     * one classic subscription answers {@code classicPubSubOnNodeOf} for {@code name}'s slot.
+     */
+    private boolean tellsClassicPubSubNode(String name) throws Exception {
+        try (io.github.relock.spi.CommandExecutor executor = kit.provider().create(kit.nativeClient(),
+                new io.github.relock.spi.DriverOptions(Duration.ofSeconds(5), "relock-tck"))) {
+            io.github.relock.spi.Subscription sub = executor.subscribe("tck:handoff-probe", false, (ch, m) -> { })
+                    .get(30, TimeUnit.SECONDS);
+            try {
+                return executor.classicPubSubOnNodeOf(io.github.relock.tck.fixtures.RedisCluster.slot(name)) != null;
+            } finally {
+                sub.unsubscribe().get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     /** A short command timeout, so a waiter gives up on an undecided claim after 2 s. */
     private static final Duration LATE_COMMAND_TIMEOUT = Duration.ofSeconds(1);
 

@@ -5,6 +5,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Pipeline;
@@ -49,9 +50,23 @@ interface JedisAccess {
     /** @return the client when it is a cluster client ({@link JedisVersions#isCluster}), else null */
     UnifiedJedis cluster();
 
+    /**
+     * @return the node the running {@link #subscribe} session's connection goes to; null when no
+     *     session runs; {@link #UNKNOWN_NODE} when this Jedis does not show it
+     */
+    default Object subscribedNode() {
+        return UNKNOWN_NODE;
+    }
+
+    /** {@link #subscribedNode()} when the driver cannot tell. */
+    Object UNKNOWN_NODE = new Object();
+
     static JedisAccess of(UnifiedJedis client) {
         UnifiedJedis cluster = JedisVersions.isCluster(client) ? client : null;
         return new JedisAccess() {
+            /** Where the running subscribe session's connection goes (see subscribedNode). */
+            private volatile Object subscribedNode;
+
             @Override
             public Object evalsha(String sha1, List<String> keys, List<String> args) {
                 return client.evalsha(sha1, keys, args);
@@ -73,10 +88,17 @@ interface JedisAccess {
             public void subscribe(JedisPubSub pubsub, String[] channels, Consumer<Connection> held) {
                 ConnectionProvider provider = JedisVersions.provider(client);
                 if (provider == null) { // this Jedis does not let us hold the connection
-                    client.subscribe(pubsub, channels);
+                    subscribedNode = UNKNOWN_NODE;
+                    try {
+                        client.subscribe(pubsub, channels);
+                    } finally {
+                        subscribedNode = null;
+                    }
                     return;
                 }
                 Connection c = provider.getConnection();
+                HostAndPort node = JedisVersions.hostAndPort(c);
+                subscribedNode = node != null ? node : UNKNOWN_NODE;
                 held.accept(c);
                 try {
                     pubsub.proceed(c, channels);
@@ -84,9 +106,15 @@ interface JedisAccess {
                     c.setBroken();
                     throw e;
                 } finally {
+                    subscribedNode = null;
                     held.accept(null);
                     c.close();
                 }
+            }
+
+            @Override
+            public Object subscribedNode() {
+                return subscribedNode;
             }
 
             @Override

@@ -256,6 +256,25 @@ final class JedisCommandExecutor implements CommandExecutor {
         return slotNode.apply(slot);
     }
 
+    /**
+     * On a cluster client on Redis 7+: whether the classic pub/sub session's connection (borrowed
+     * from the pool of whichever node Jedis lends it from, noted when the session started) goes to
+     * the master serving {@code slot} in Jedis' slot cache; false while no session runs. Null when
+     * the driver cannot read the slot cache or the connection's address.
+     */
+    @Override
+    public Boolean classicPubSubOnNodeOf(int slot) {
+        if (slotNode == null || closed.get()) {
+            return null;
+        }
+        Object mine = client.subscribedNode();
+        if (mine == null) {
+            return false;
+        }
+        HostAndPort owner = slotNode.apply(slot);
+        return mine == JedisAccess.UNKNOWN_NODE || owner == null ? null : mine.equals(owner);
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {

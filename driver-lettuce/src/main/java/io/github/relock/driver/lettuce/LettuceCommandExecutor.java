@@ -99,6 +99,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
 
     /** On a cluster of Redis 7+: the id of the master serving a slot, from Lettuce's partition table. */
     private volatile IntFunction<Object> slotNodes = slot -> null;
+    /** On a cluster: where the classic pub/sub connection is; otherwise null. */
+    private volatile ClassicPubSubNode classicNode;
 
     private LettuceCommandExecutor(String target, DriverOptions options,
                                    StatefulConnection<String, String> commandConnection,
@@ -172,7 +174,15 @@ final class LettuceCommandExecutor implements CommandExecutor {
     static LettuceCommandExecutor forCluster(RedisClusterClient client, DriverOptions options, boolean owned,
                                              String target) {
         StatefulRedisClusterConnection<String, String> conn = connectOrFail(() -> client.connect(StringCodec.UTF8), null, target);
-        StatefulRedisPubSubConnection<String, String> ps = connectOrFail(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
+        ClassicPubSubNode classicNode = new ClassicPubSubNode(conn::getPartitions);
+        client.addListener(classicNode); // hears the first connect, which connectPubSub makes
+        StatefulRedisPubSubConnection<String, String> ps;
+        try {
+            ps = connectOrFail(() -> client.connectPubSub(StringCodec.UTF8), conn, target);
+        } finally {
+            client.removeListener(classicNode);
+        }
+        classicNode.attach(ps);
         StatefulRedisClusterConnection<String, String> renewal = connectOrFail(() -> client.connect(StringCodec.UTF8), () -> {
             closeQuietly(conn);
             closeQuietly(ps);
@@ -203,6 +213,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
         }
         LettuceCommandExecutor ex = new LettuceCommandExecutor(target, options, conn, conn.async(), renewal, renewal.async(),
                 node, ps, caps, client, owned);
+        ex.classicNode = classicNode;
         if (caps.contains(Capability.SHARDED_PUBSUB)) { // Redis 7+: renewal may span a node's slots
             ex.slotNodes = slot -> {
                 RedisClusterNode master = c.getPartitions().getMasterBySlot(slot);
@@ -372,6 +383,13 @@ final class LettuceCommandExecutor implements CommandExecutor {
     @Override
     public Object nodeOfSlot(int slot) {
         return slotNodes.apply(slot);
+    }
+
+    /** On a cluster: from the classic pub/sub connection's remote address and Lettuce's partition table. */
+    @Override
+    public Boolean classicPubSubOnNodeOf(int slot) {
+        ClassicPubSubNode node = classicNode;
+        return node == null || closed.get() ? null : node.onMasterOf(slot);
     }
 
     @Override

@@ -106,7 +106,11 @@ public final class DefaultLockClient implements LockClient {
         // scripts keeps servers without SPUBLISH working.
         ProtocolContext protocols = new ProtocolContext(cluster ? "BOTH" : "PUBLISH",
                 options.fairLockWaitTimeout().toMillis(), options.spinBackOffInitial().toMillis(),
-                options.spinBackOffMax().toMillis(), sharded ? 1 : 0);
+                options.spinBackOffMax().toMillis(), sharded ? 1 : 0, cluster ? key -> {
+                    // A node counts only the classic subscribers connected to it (review 3 #5)
+                    Boolean here = executor.classicPubSubOnNodeOf(io.github.relock.spi.Slots.slot(key));
+                    return here == null || here ? 1 : 0;
+                } : key -> 1);
         this.services = new ClientServices(clientId, options, runner, holds, waiters, handoff, events, protocols, timer);
         this.sync = new Sync(services, this::fireLost, this::runLostCallback);
         if (cluster) {

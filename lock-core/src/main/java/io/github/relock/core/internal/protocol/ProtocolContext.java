@@ -1,19 +1,31 @@
 package io.github.relock.core.internal.protocol;
 
+import java.util.function.ToIntFunction;
+
 /**
  * What the protocols need to know of their client: how releases publish, the fair lock's wait,
  * the spin lock's back-off, and which subscriptions of its own the client holds on a lock channel
- * (so a release can tell another client's waiter from its own).
+ * as the node running a lock's release script counts them (so a release can tell another client's
+ * waiter from its own).
  *
- * <p>Thread-safety: immutable.
+ * <p>Thread-safety: immutable; {@code ownClassicSubscriptions} is safe for use by several threads.
  *
  * @param publishMode PUBLISH (one server), or BOTH on a cluster (classic and sharded subscribers)
  * @param fairWaitMs the fair lock's fairLockWaitTimeout in ms
  * @param spinInitialMs the spin lock's first pause
  * @param spinMaxMs the spin lock's longest pause
  * @param ownShardedSubscriptions 1 when the client also subscribes sharded (a cluster whose
- *     driver declares sharded pub/sub), else 0
+ *     driver declares sharded pub/sub), else 0: a sharded subscription sits on the channel's node
+ * @param ownClassicSubscriptions for a lock key, how many of the client's classic subscriptions
+ *     to the key's channel the key's node counts: 1 on one server; on a cluster 1 only when the
+ *     client's classic pub/sub connection is on that node (or the driver cannot tell), else 0
  */
 public record ProtocolContext(String publishMode, long fairWaitMs, long spinInitialMs, long spinMaxMs,
-                              int ownShardedSubscriptions) {
+                              int ownShardedSubscriptions, ToIntFunction<String> ownClassicSubscriptions) {
+
+    /** A client whose classic subscriptions are always on the node a script runs on (one server). */
+    public ProtocolContext(String publishMode, long fairWaitMs, long spinInitialMs, long spinMaxMs,
+                           int ownShardedSubscriptions) {
+        this(publishMode, fairWaitMs, spinInitialMs, spinMaxMs, ownShardedSubscriptions, key -> 1);
+    }
 }

@@ -121,7 +121,8 @@ public final class ReentrantProtocol implements LockProtocol {
         List<String> args = transferTo == null
                 ? List.of(Long.toString(ttlMs), field, publishMode)
                 : List.of(Long.toString(ttlMs), field, publishMode, transferTo.field(), Long.toString(transferTo.ttlMs()),
-                        "1", Integer.toString(ctx.ownShardedSubscriptions()));
+                        Integer.toString(ctx.ownClassicSubscriptions().applyAsInt(name)),
+                        Integer.toString(ctx.ownShardedSubscriptions()));
         return new Call<>(s, releaseKeys, args, Decoders.release(s, name));
     }
 

@@ -8,7 +8,9 @@
 -- ARGV[4] optional, local hand-off: the field of a waiting owner of the releasing client
 -- ARGV[5] with ARGV[4]: that owner's lease in ms
 -- ARGV[6], ARGV[7] with ARGV[4]: the releasing client's own classic and sharded subscriptions to
---   KEYS[2] (1 and 0 on one server); any other subscriber is another client's waiter
+--   KEYS[2] that this node counts (1 and 0 on one server; on a cluster the classic one only when
+--   the client's classic pub/sub connection is on this node); any other subscriber is another
+--   client's waiter
 -- Returns {code, n}: {1, heard} released (heard: subscribers of this server that received the
 -- "0"), {0, 0} still held (reentrant), {-1, 0} not held and the lock is free, {-2, 0} not held and
 -- another owner holds it, {2, 0} released and handed to ARGV[4] in the same step: nothing published

@@ -59,6 +59,11 @@ class ForwardingExecutor implements CommandExecutor {
     }
 
     @Override
+    public Boolean classicPubSubOnNodeOf(int slot) {
+        return inner.classicPubSubOnNodeOf(slot);
+    }
+
+    @Override
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
         return inner.subscribe(channel, sharded, listener);
     }
