@@ -136,7 +136,7 @@ public final class DefaultLockClient implements LockClient {
         java.util.List<String> args = java.util.List.of(info.host(), info.application(), info.instance(), info.version(),
                 Long.toString(ttlMs));
         long period = Math.max(1, ttlMs / 3);
-        timer.scheduleAtFixedRate(() -> runner.evalAsync(Inspector.OWNER_REGISTER, keys, args).whenComplete((r, t) -> {
+        timer.scheduleAtFixedRate(() -> runner.evalAsync(io.github.relock.core.internal.util.Scripts.OWNER_REGISTER, keys, args).whenComplete((r, t) -> {
             if (t != null) {
                 LOG.log(System.Logger.Level.DEBUG, "registering owner info of client " + clientId + " failed", t);
             }
@@ -365,7 +365,7 @@ public final class DefaultLockClient implements LockClient {
         }
         if (options.ownerInfo().isPresent()) {
             try {
-                services.runner().eval(Inspector.OWNER_DELETE, java.util.List.of(Inspector.ownerKey(clientId())),
+                services.runner().eval(io.github.relock.core.internal.util.Scripts.OWNER_DELETE, java.util.List.of(Inspector.ownerKey(clientId())),
                         java.util.List.of());
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.DEBUG, "could not delete the owner info of client " + clientId()

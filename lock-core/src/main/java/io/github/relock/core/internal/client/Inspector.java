@@ -9,7 +9,6 @@ import io.github.relock.api.OwnerInfo;
 import io.github.relock.core.internal.run.ScriptRunner;
 import io.github.relock.core.internal.util.Keys;
 import io.github.relock.core.internal.util.Scripts;
-import io.github.relock.spi.Script;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -42,10 +41,6 @@ final class Inspector {
     private static final int MAX_LISTED = 1000;
     /** A permit-expirable semaphore's "never" (sync spec 3.2). */
     private static final long NEVER = 922337203685477L;
-    private static final Script INSPECT = Scripts.load("inspect");
-    private static final Script OWNER_READ = Scripts.load("owner-read");
-    static final Script OWNER_REGISTER = Scripts.load("owner-register");
-    static final Script OWNER_DELETE = Scripts.load("owner-delete");
     private static final String WRITE_SUFFIX = ":write";
     private static final String MODE = "mode";
 
@@ -65,7 +60,7 @@ final class Inspector {
         List<String> keys = List.of(name, Keys.prefixName("redisson_lock_queue", name),
                 Keys.prefixName("redisson_lock_timeout", name), Keys.prefixName("redisson_lock_token", name),
                 Keys.suffixName(name, "timeout"));
-        Object reply = runner.eval(INSPECT, keys, List.of(Keys.suffixName(name, ""), Integer.toString(MAX_LISTED)));
+        Object reply = runner.eval(Scripts.INSPECT, keys, List.of(Keys.suffixName(name, ""), Integer.toString(MAX_LISTED)));
         if (!(reply instanceof List<?> snap) || snap.size() != 10) {
             throw malformed(reply, name);
         }
@@ -140,7 +135,7 @@ final class Inspector {
         }
         List<String> keys = new ArrayList<>();
         ids.forEach(id -> keys.add(ownerKey(id)));
-        Object reply = runner.eval(OWNER_READ, keys, List.of());
+        Object reply = runner.eval(Scripts.OWNER_READ, keys, List.of());
         if (!(reply instanceof List<?> rows) || rows.size() != keys.size()) {
             throw malformed(reply, s.name());
         }
@@ -271,7 +266,7 @@ final class Inspector {
     }
 
     private static LockException malformed(Object reply, String name) {
-        return io.github.relock.core.internal.util.Replies.malformed(reply, INSPECT, name,
+        return io.github.relock.core.internal.util.Replies.malformed(reply, Scripts.INSPECT, name,
                 "the inspect script's list of ten parts");
     }
 }
