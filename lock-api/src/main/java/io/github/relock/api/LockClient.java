@@ -227,6 +227,18 @@ public interface LockClient extends AutoCloseable {
     LockInspection inspect(String name);
 
     /**
+     * {@link #inspect(String)} without blocking the caller: the same reads, the same answer.
+     *
+     * @param name as for {@link #inspect(String)}
+     * @return the inspection; fails with {@link RedisUnavailableException} if Redis cannot be reached
+     * @throws IllegalArgumentException as {@link #inspect(String)}, at once
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalStateException if this client is closed
+     * @since 0.1.0
+     */
+    java.util.concurrent.CompletableFuture<LockInspection> inspectAsync(String name);
+
+    /**
      * @return this client's id: the {@code <clientId>} part of every owner field it writes; the
      *     options' explicit id, or a random UUID of this client's own
      */

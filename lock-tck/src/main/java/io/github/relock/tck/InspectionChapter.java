@@ -59,7 +59,8 @@ public abstract class InspectionChapter extends SynchronizerChapter {
 
     /**
      * Rule 31.1: a reentrant lock held twice by a thread, and a lease, show as reentrant with the
-     * owner field, client id, thread id, hold count, exclusive mode and a TTL; the spin and
+     * owner field, client id, thread id, hold count, exclusive mode and a TTL, blocking and async
+     * ({@code inspectAsync}) alike; the spin and
      * non-reentrant locks look the same; a free name shows as none.
      * When it fails: the lock hash's fields are {@code <clientId>:<threadId> → count} (spec 2.1).
      */
@@ -86,6 +87,9 @@ public abstract class InspectionChapter extends SynchronizerChapter {
             assertEquals(2, h.holdCount());
             assertEquals(Mode.EXCLUSIVE, h.mode());
             assertTrue(h.owner().isEmpty(), "no owner info registered: " + h);
+            LockInspection async = c.inspectAsync(name).get(SOON.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(s.holders(), async.holders(), "inspectAsync reads the same");
+            assertEquals(Kind.REENTRANT, async.kind());
         } finally {
             lock.unlock();
             lock.unlock();
@@ -264,8 +268,8 @@ public abstract class InspectionChapter extends SynchronizerChapter {
 
     /**
      * Rule 31.6: a client with owner info keeps it under {@code relock:{clients}:<clientId>} with
-     * a TTL no longer than its watchdog timeout, an inspection by another client names that owner
-     * for its holds (a client without shows none), and closing the client deletes the key.
+     * a TTL no longer than its watchdog timeout, an inspection by another client (blocking or async)
+     * names that owner for its holds (a client without shows none), and closing the client deletes the key.
      * When it fails: the registration on the client's timer and its deletion on close, and the
      * inspection's second read.
      */
@@ -284,6 +288,8 @@ public abstract class InspectionChapter extends SynchronizerChapter {
             long ttl = pttl(key);
             assertTrue(ttl > 0 && ttl <= LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT.toMillis(), "TTL of " + key + ": " + ttl);
             assertEquals(me, only(other.inspect("tck:inspect:owned")).owner().orElseThrow());
+            assertEquals(me, only(other.inspectAsync("tck:inspect:owned").get(SOON.toSeconds(), TimeUnit.SECONDS))
+                    .owner().orElseThrow(), "inspectAsync reads owner info too");
             assertTrue(only(owner.inspect("tck:inspect:unowned")).owner().isEmpty());
         } finally {
             mine.unlock();

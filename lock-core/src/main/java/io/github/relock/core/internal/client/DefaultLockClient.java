@@ -297,6 +297,11 @@ public final class DefaultLockClient implements LockClient {
     }
 
     @Override
+    public java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
+        return services.track(inspector.inspectAsync(name(name)));
+    }
+
+    @Override
     public String clientId() {
         return services.clientId();
     }

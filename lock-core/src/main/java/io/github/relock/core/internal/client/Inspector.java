@@ -18,13 +18,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@link io.github.relock.api.LockClient#inspect}: one read-only script reads every key of a name
  * (lock hash or count, fair queue and deadlines, read holds' timeout keys, fencing token, held
  * permits; all in the name's slot), then, only if a holder or waiter has a client id, one more reads
  * the owner info those clients registered under {@code relock:{clients}:<clientId>} (another slot,
- * hence another round trip). Also registers this client's own owner info.
+ * hence another round trip). {@link #inspectAsync} does the same without blocking. (A client
+ * registers its own owner info in {@code DefaultLockClient}.)
  *
  * <p>Design: what kind a name is follows from the keys alone, in this order: a {@code mode} field
  * makes a read-write lock; a non-empty fair queue or deadline set a fair lock; a token counter a
@@ -57,10 +59,33 @@ final class Inspector {
 
     /** @param name a checked, mapped name */
     LockInspection inspect(String name) {
-        List<String> keys = List.of(name, Keys.prefixName("redisson_lock_queue", name),
+        LockInspection s = snapshot(name, runner.eval(Scripts.INSPECT, keys(name), args(name)));
+        List<String> owners = ownerKeys(s);
+        return owners.isEmpty() ? s : withOwners(s, runner.eval(Scripts.OWNER_READ, owners, List.of()));
+    }
+
+    /** As {@link #inspect}, without blocking. */
+    CompletableFuture<LockInspection> inspectAsync(String name) {
+        return runner.evalAsync(Scripts.INSPECT, keys(name), args(name)).thenCompose(reply -> {
+            LockInspection s = snapshot(name, reply);
+            List<String> owners = ownerKeys(s);
+            return owners.isEmpty() ? CompletableFuture.completedFuture(s)
+                    : runner.evalAsync(Scripts.OWNER_READ, owners, List.of()).thenApply(r -> withOwners(s, r));
+        });
+    }
+
+    private static List<String> keys(String name) {
+        return List.of(name, Keys.prefixName("redisson_lock_queue", name),
                 Keys.prefixName("redisson_lock_timeout", name), Keys.prefixName("redisson_lock_token", name),
                 Keys.suffixName(name, "timeout"));
-        Object reply = runner.eval(Scripts.INSPECT, keys, List.of(Keys.suffixName(name, ""), Integer.toString(MAX_LISTED)));
+    }
+
+    private static List<String> args(String name) {
+        return List.of(Keys.suffixName(name, ""), Integer.toString(MAX_LISTED));
+    }
+
+    /** @return the inspection the inspect script's reply says, without owner info */
+    private static LockInspection snapshot(String name, Object reply) {
         if (!(reply instanceof List<?> snap) || snap.size() != 10) {
             throw malformed(reply, name);
         }
@@ -116,33 +141,36 @@ final class Inspector {
                 b.readHolds.add(new LockInspection.ReadHold(Keys.suffixName(name, holder) + ":rwlock_timeout:" + k,
                         holder, k, integer(timeouts.get(i + 2), reply, name)));
             }
-            return withOwners(b.build(Kind.READ_WRITE));
+            return b.build(Kind.READ_WRITE);
         }
         int position = 1;
         for (String w : queue) {
             b.queue.add(new LockInspection.Waiter(position++, w, clientIdOf(w), threadIdOf(w), score(deadlines.remove(w))));
         }
         deadlines.forEach((w, s) -> b.unqueued.add(new LockInspection.Waiter(0, w, clientIdOf(w), threadIdOf(w), score(s))));
-        return withOwners(b.build(fair ? Kind.FAIR : token.isPresent() ? Kind.FENCED : Kind.REENTRANT));
+        return b.build(fair ? Kind.FAIR : token.isPresent() ? Kind.FENCED : Kind.REENTRANT);
     }
 
-    /** Adds each holder's registered owner info (one more round trip, only when there are holders). */
-    private LockInspection withOwners(LockInspection s) {
+    /** @return the owner-info keys of the inspection's holders' clients, in holder order; empty when none */
+    private static List<String> ownerKeys(LockInspection s) {
         Set<String> ids = new LinkedHashSet<>();
         s.holders().forEach(h -> ids.add(h.clientId()));
-        if (ids.isEmpty()) {
-            return s;
-        }
         List<String> keys = new ArrayList<>();
         ids.forEach(id -> keys.add(ownerKey(id)));
-        Object reply = runner.eval(Scripts.OWNER_READ, keys, List.of());
+        return keys;
+    }
+
+    /** @return {@code s} with each holder's owner info, as the owner-read script's reply has it */
+    private static LockInspection withOwners(LockInspection s, Object reply) {
+        List<String> keys = ownerKeys(s);
         if (!(reply instanceof List<?> rows) || rows.size() != keys.size()) {
-            throw malformed(reply, s.name());
+            throw io.github.relock.core.internal.util.Replies.malformed(reply, Scripts.OWNER_READ, s.name(),
+                    "one row of four owner fields per client");
         }
         Map<String, OwnerInfo> owners = new HashMap<>();
-        int i = 0;
-        for (String id : ids) {
-            if (rows.get(i++) instanceof List<?> row && row.size() == 4 && row.get(0) instanceof String) {
+        for (int i = 0; i < keys.size(); i++) {
+            String id = keys.get(i).substring(OWNER_KEY_PREFIX.length());
+            if (rows.get(i) instanceof List<?> row && row.size() == 4 && row.get(0) instanceof String) {
                 owners.put(id, new OwnerInfo(str(row.get(0)), str(row.get(1)), str(row.get(2)), str(row.get(3))));
             }
         }
