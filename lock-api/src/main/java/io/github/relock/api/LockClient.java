@@ -204,6 +204,41 @@ public interface LockClient extends AutoCloseable {
     DistributedCountDownLatch getCountDownLatch(String name);
 
     /**
+     * Reads what Redis holds under this name, whichever library wrote it: a lock of any kind, a
+     * semaphore, a permit-expirable semaphore or a count-down latch. One read-only script reads every
+     * key of the name at once (they share one hash slot), so the answer is consistent even while the
+     * lock changes hands; when a holder or waiter belongs to a relock client that registered
+     * {@link LockOptions.Builder#ownerInfo owner info}, one more read fetches it. Changes nothing.
+     *
+     * <p>Redis cannot tell some kinds apart (see {@link LockInspection.Kind}): the answer says what
+     * the keys show, not which {@code get...} method made them.
+     *
+     * @param name the name given to {@code getLock}, {@code getSemaphore}, etc.; the rules of
+     *     {@link #getLock(String)}
+     * @return the inspection; {@link LockInspection#found()} is false when nothing is stored
+     * @throws IllegalArgumentException if {@code name} is blank, holds an unpaired surrogate, or, on a
+     *     Redis Cluster, has a brace but no complete hash tag (its keys would span hash slots); the
+     *     message names the name and what is allowed
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalStateException if this client is closed
+     * @throws RedisUnavailableException if Redis cannot be reached within the command timeout
+     * @since 0.1.0
+     */
+    LockInspection inspect(String name);
+
+    /**
+     * {@link #inspect(String)} without blocking the caller: the same reads, the same answer.
+     *
+     * @param name as for {@link #inspect(String)}
+     * @return the inspection; fails with {@link RedisUnavailableException} if Redis cannot be reached
+     * @throws IllegalArgumentException as {@link #inspect(String)}, at once
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalStateException if this client is closed
+     * @since 0.1.0
+     */
+    java.util.concurrent.CompletableFuture<LockInspection> inspectAsync(String name);
+
+    /**
      * @return this client's id: the {@code <clientId>} part of every owner field it writes; the
      *     options' explicit id, or a random UUID of this client's own
      */

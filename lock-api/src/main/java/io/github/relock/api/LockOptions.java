@@ -64,6 +64,7 @@ public final class LockOptions {
     private final LockEventListener eventListener;
     private final int localHandoffMaxConsecutive;
     private final Duration localHandoffMaxRun;
+    private final OwnerInfo ownerInfo;
 
     private LockOptions(Builder b) {
         this.lockWatchdogTimeout = b.lockWatchdogTimeout;
@@ -82,6 +83,7 @@ public final class LockOptions {
         this.eventListener = b.eventListener;
         this.localHandoffMaxConsecutive = b.localHandoffMaxConsecutive;
         this.localHandoffMaxRun = b.localHandoffMaxRun;
+        this.ownerInfo = b.ownerInfo;
     }
 
     /** @return options with every default (each client made from them picks its own random id) */
@@ -113,6 +115,7 @@ public final class LockOptions {
         b.eventListener = eventListener;
         b.localHandoffMaxConsecutive = localHandoffMaxConsecutive;
         b.localHandoffMaxRun = localHandoffMaxRun;
+        b.ownerInfo = ownerInfo;
         return b;
     }
 
@@ -219,6 +222,14 @@ public final class LockOptions {
         return localHandoffMaxRun;
     }
 
+    /**
+     * @return who the client says it is (see {@link Builder#ownerInfo}), or empty: then it registers
+     *     nothing, and inspections show only its client id
+     */
+    public Optional<OwnerInfo> ownerInfo() {
+        return Optional.ofNullable(ownerInfo);
+    }
+
     @Override
     public String toString() {
         return "LockOptions{lockWatchdogTimeout=" + lockWatchdogTimeout
@@ -235,7 +246,8 @@ public final class LockOptions {
                 + (nameMapper == NameMapper.identity() ? "" : ", nameMapper=" + nameMapper)
                 + (localHandoffMaxConsecutive == 0 ? ", localHandoff=off"
                         : ", localHandoff=" + localHandoffMaxConsecutive + " within " + localHandoffMaxRun)
-                + (eventListener == LockEventListener.NOOP ? "" : ", eventListener=" + eventListener) + '}';
+                + (eventListener == LockEventListener.NOOP ? "" : ", eventListener=" + eventListener)
+                + (ownerInfo == null ? "" : ", ownerInfo=" + ownerInfo) + '}';
     }
 
     /**
@@ -260,6 +272,7 @@ public final class LockOptions {
         private LockEventListener eventListener = LockEventListener.NOOP;
         private int localHandoffMaxConsecutive = DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE;
         private Duration localHandoffMaxRun = DEFAULT_LOCAL_HANDOFF_MAX_RUN;
+        private OwnerInfo ownerInfo;
 
         private Builder() {
         }
@@ -506,6 +519,28 @@ public final class LockOptions {
         /** @return this builder, with local hand-off off: every release publishes and every waiter acquires for itself */
         public Builder noLocalHandoff() {
             this.localHandoffMaxConsecutive = 0;
+            return this;
+        }
+
+        /**
+         * Registers who the client is, so that {@link LockClient#inspect} names the host and
+         * application of its holders. While the client is open it keeps a hash
+         * {@code relock:{clients}:<clientId>} (fields {@code host}, {@code application},
+         * {@code instance}, {@code version}) with a TTL of the watchdog timeout, refreshed every third
+         * of it on the client's timer, and deletes it on {@code close()}. Redisson never reads or
+         * writes that key. Off by default: nothing is written.
+         *
+         * @param ownerInfo e.g. {@code OwnerInfo.of("billing", "2.4.1")}
+         * @return this builder
+         */
+        public Builder ownerInfo(OwnerInfo ownerInfo) {
+            this.ownerInfo = Objects.requireNonNull(ownerInfo, "ownerInfo must not be null (use noOwnerInfo())");
+            return this;
+        }
+
+        /** @return this builder, registering no owner info again (the default) */
+        public Builder noOwnerInfo() {
+            this.ownerInfo = null;
             return this;
         }
 

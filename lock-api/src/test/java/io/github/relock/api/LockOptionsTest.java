@@ -354,4 +354,30 @@ class LockOptionsTest {
                 () -> LockOptions.builder().eventListener(null));
         assertTrue(e.getMessage().contains("NOOP"), e.getMessage());
     }
+
+    @Test
+    void ownerInfo_offByDefault_keptByToBuilder_clearedByNoOwnerInfo_nullRejected() {
+        assertEquals(Optional.empty(), LockOptions.defaults().ownerInfo());
+        OwnerInfo me = new OwnerInfo("pod-7", "billing", "42", "2.4.1");
+        LockOptions o = LockOptions.builder().ownerInfo(me).build();
+        assertEquals(Optional.of(me), o.ownerInfo());
+        assertEquals(Optional.of(me), o.toBuilder().build().ownerInfo());
+        assertTrue(o.toString().contains("billing"), o.toString());
+        assertEquals(Optional.empty(), o.toBuilder().noOwnerInfo().build().ownerInfo());
+        NullPointerException e = assertThrows(NullPointerException.class, () -> LockOptions.builder().ownerInfo(null));
+        assertTrue(e.getMessage().contains("noOwnerInfo"), e.getMessage());
+    }
+
+    @Test
+    void ownerInfo_of_takesHostAndProcessIdFromThisJvm_partsAreCheckedNamingThePart() {
+        OwnerInfo mine = OwnerInfo.of("billing", "2.4.1");
+        assertEquals(Long.toString(ProcessHandle.current().pid()), mine.instance());
+        assertEquals("billing", mine.application());
+        assertTrue(mine.host().length() <= OwnerInfo.MAX_LENGTH);
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                () -> new OwnerInfo("", "", "", "v".repeat(OwnerInfo.MAX_LENGTH + 1)));
+        assertTrue(tooLong.getMessage().contains("version"), tooLong.getMessage());
+        NullPointerException none = assertThrows(NullPointerException.class, () -> new OwnerInfo(null, "", "", ""));
+        assertTrue(none.getMessage().contains("host"), none.getMessage());
+    }
 }

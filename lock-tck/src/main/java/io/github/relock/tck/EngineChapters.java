@@ -114,4 +114,12 @@ abstract class EngineChapters extends DriverKit {
             super(EngineChapters.this);
         }
     }
+
+    /** Chapter 31: {@link InspectionChapter}. */
+    @Nested
+    class Inspection extends InspectionChapter {
+        Inspection() {
+            super(EngineChapters.this);
+        }
+    }
 }

@@ -1,6 +1,10 @@
 package io.github.relock.examples;
 
+import io.github.relock.api.LockClient;
+import io.github.relock.api.LockInspection;
+import io.github.relock.core.RedisLocks;
 import java.io.PrintStream;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -10,7 +14,7 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * {@code inspect <lockName>}: what Redis holds for one lock, semaphore or count-down latch, as text
- * or one JSON object.
+ * or one JSON object: {@code LockClient.inspect} rendered by {@link LockReport}.
  *
  * <p>Thread-safety: one instance per command line run; not shared.
  */
@@ -22,7 +26,8 @@ import redis.clients.jedis.RedisClient;
                     + " and each read hold's timeout key. A fair lock with no waiters looks exactly like a"
                     + " reentrant lock in Redis, and is reported as one. A permit-expirable semaphore shows its"
                     + " available permits and each held permit's id and deadline; a semaphore and a count-down"
-                    + " latch keep one string count alike, shown as such."},
+                    + " latch keep one string count alike, shown as such. A holder whose relock client registered"
+                    + " owner info (LockOptions.ownerInfo) is named by application, version and host."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:a lock, semaphore or latch was found",
@@ -32,6 +37,8 @@ import redis.clients.jedis.RedisClient;
 final class InspectCommand implements Callable<Integer> {
     /** The usage error when the lock name is missing. */
     static final String WHICH_LOCK = "which lock? (inspect <lockName>)";
+    /** The answer for an empty lock name, which needs no Redis. */
+    static final String EMPTY_NAME = "the lock name is empty: pass the name given to getLock(...)";
 
     private final Map<String, String> env;
     private final PrintStream out;
@@ -59,22 +66,32 @@ final class InspectCommand implements Callable<Integer> {
     public Integer call() {
         String given = Main.url(url, env);
         RedisTarget target = RedisTarget.parse(given == null ? "redis://localhost:6379" : given);
-        long now = System.currentTimeMillis();
-        LockState state;
-        if (name.isEmpty()) {
-            state = Inspector.emptyName(); // answered without asking Redis
-        } else {
-            try (RedisClient redis = target.jedis()) {
-                target.requireReachable(redis);
-                state = new Inspector(redis).inspect(name);
-                SyncInspector.SyncState sync = state.found() ? null : new SyncInspector(redis).inspect(name);
-                if (sync != null) {
-                    out.println(json ? SyncInspector.json(sync, now, target.redacted()) : SyncInspector.text(sync, now));
-                    return Main.EXIT_OK;
-                }
+        if (name.isEmpty()) { // answered without asking Redis
+            out.println(json ? emptyNameJson(target.redacted()) : EMPTY_NAME);
+            return Main.EXIT_FAILED;
+        }
+        LockInspection state;
+        try (RedisClient redis = target.jedis()) {
+            target.requireReachable(redis);
+            try (LockClient locks = RedisLocks.create(redis)) {
+                state = locks.inspect(name);
+            } catch (IllegalArgumentException bad) { // a blank name, or one no Redis key can hold
+                out.println(bad.getMessage());
+                return Main.EXIT_FAILED;
             }
         }
+        long now = System.currentTimeMillis();
         out.println(json ? LockReport.json(state, now, target.redacted()) : LockReport.text(state, now));
         return state.found() ? Main.EXIT_OK : Main.EXIT_FAILED;
+    }
+
+    private static String emptyNameJson(String redis) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", "");
+        m.put("found", false);
+        m.put("type", "none");
+        m.put("redis", redis);
+        m.put("reason", EMPTY_NAME);
+        return Json.write(m);
     }
 }

@@ -12,10 +12,6 @@ final class LockKeys {
     }
 
     /** @return the fair lock's wait queue: a list of {@code clientId:threadId}, head first */
-    static String fencedToken(String name) {
-        return prefixName("redisson_lock_token", name);
-    }
-
     static String fairQueue(String name) {
         return prefixName("redisson_lock_queue", name);
     }
@@ -25,20 +21,7 @@ final class LockKeys {
         return prefixName("redisson_lock_timeout", name);
     }
 
-    /**
-     * @param holder a reader's field, {@code clientId:threadId}
-     * @param k the reader's k-th hold, from 1
-     * @return the key whose TTL is that hold's own lease
-     */
-    static String readTimeout(String name, String holder, long k) {
-        return suffixName(name, holder) + ":rwlock_timeout:" + k;
-    }
-
     static String prefixName(String prefix, String name) {
         return name.contains("{") ? prefix + ":" + name : prefix + ":{" + name + "}";
-    }
-
-    static String suffixName(String name, String suffix) {
-        return name.contains("{") ? name + ":" + suffix : "{" + name + "}:" + suffix;
     }
 }

@@ -116,6 +116,28 @@ class InspectCommandTest {
     }
 
     @Test
+    void inspect_holderWithOwnerInfo_isNamedByApplicationAndHost() {
+        String name = "inspect-test:owned";
+        io.github.relock.api.OwnerInfo me = new io.github.relock.api.OwnerInfo("pod-7", "billing", "42", "2.4.1");
+        try (LockClient owned = RedisLocks.create(lettuce,
+                io.github.relock.api.LockOptions.builder().ownerInfo(me).build())) {
+            DistributedLock lock = owned.getLock(name);
+            try (OwnerThread owner = new OwnerThread()) {
+                owner.run(lock::lock);
+                Await.until(WAIT, () -> ((Long) redis.call("EXISTS", "relock:{clients}:" + owned.clientId())) == 1,
+                        () -> "owner info registered");
+                Cli text = inspect(name);
+                assertEquals(Main.EXIT_OK, text.exitCode(), text::toString);
+                assertTrue(text.out().contains("hold count 1  owner: billing 2.4.1 on pod-7, instance 42"), text::toString);
+                JsonNode o = json(inspect(name, "--json")).get("holders").get(0).get("owner");
+                assertEquals("pod-7", o.get("host").asText());
+                assertEquals("billing", o.get("application").asText());
+                owner.run(lock::unlock);
+            }
+        }
+    }
+
+    @Test
     void inspect_reentrantHeldByRedisson_showsRedissonsClientId() {
         String name = "inspect-test:redisson-reentrant";
         RLock lock = redisson.getLock(name);

@@ -41,4 +41,12 @@ public abstract class RedissonTck extends DriverKit {
             super(RedissonTck.this);
         }
     }
+
+    /** Chapter 31 with Redisson: {@link InspectionInteropChapter}, run against this driver. */
+    @Nested
+    class InspectionInterop extends InspectionInteropChapter {
+        InspectionInterop() {
+            super(RedissonTck.this);
+        }
+    }
 }

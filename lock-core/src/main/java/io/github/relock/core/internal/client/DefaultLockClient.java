@@ -79,6 +79,7 @@ public final class DefaultLockClient implements LockClient {
     private final java.util.concurrent.ThreadPoolExecutor renewRounds;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
     private final Executor lostExecutor;
+    private final Inspector inspector;
 
     private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
         this.executor = executor;
@@ -125,6 +126,25 @@ public final class DefaultLockClient implements LockClient {
                 executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events,
                 renewRounds != null ? renewRounds : Runnable::run);
         watchdog.start();
+        this.inspector = new Inspector(runner);
+        options.ownerInfo().ifPresent(info -> registerOwner(runner, clientId, info, watchdogMs));
+    }
+
+    /**
+     * Keeps this client's owner info under {@code relock:{clients}:<clientId>} with a TTL of the
+     * watchdog timeout, rewritten every third of it on the timer (as renewal), so it disappears
+     * within one watchdog timeout of a crash. A failed write is retried at the next period.
+     */
+    private void registerOwner(ScriptRunner runner, String clientId, io.github.relock.api.OwnerInfo info, long ttlMs) {
+        java.util.List<String> keys = java.util.List.of(Inspector.ownerKey(clientId));
+        java.util.List<String> args = java.util.List.of(info.host(), info.application(), info.instance(), info.version(),
+                Long.toString(ttlMs));
+        long period = Math.max(1, ttlMs / 3);
+        timer.scheduleAtFixedRate(() -> runner.evalAsync(io.github.relock.core.internal.util.Scripts.OWNER_REGISTER, keys, args).whenComplete((r, t) -> {
+            if (t != null) {
+                LOG.log(System.Logger.Level.DEBUG, "registering owner info of client " + clientId + " failed", t);
+            }
+        }), 0, period, TimeUnit.MILLISECONDS);
     }
 
     private static Thread daemon(Runnable r, String prefix) {
@@ -276,6 +296,16 @@ public final class DefaultLockClient implements LockClient {
     }
 
     @Override
+    public io.github.relock.api.LockInspection inspect(String name) {
+        return inspector.inspect(name(name));
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
+        return services.track(inspector.inspectAsync(name(name)));
+    }
+
+    @Override
     public String clientId() {
         return services.clientId();
     }
@@ -341,6 +371,15 @@ public final class DefaultLockClient implements LockClient {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             LOG.log(System.Logger.Level.DEBUG, "unsubscribes did not all finish before close", e);
+        }
+        if (options.ownerInfo().isPresent()) {
+            try {
+                services.runner().eval(io.github.relock.core.internal.util.Scripts.OWNER_DELETE, java.util.List.of(Inspector.ownerKey(clientId())),
+                        java.util.List.of());
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "could not delete the owner info of client " + clientId()
+                        + "; it expires within the watchdog timeout", e);
+            }
         }
         if (ownsExecutor) {
             executor.close();

@@ -37,6 +37,10 @@ public final class Scripts {
     public static final Script RW_FORCE_RELEASE = load("rw-force-release");
     public static final Script RW_STATE = load("rw-state");
     public static final Script REPLICA_BARRIER = load("replica-barrier");
+    public static final Script INSPECT = load("inspect");
+    public static final Script OWNER_REGISTER = load("owner-register");
+    public static final Script OWNER_READ = load("owner-read");
+    public static final Script OWNER_DELETE = load("owner-delete");
 
     /** @return a marker key for {@link #REPLICA_BARRIER} in the same cluster slot as {@code key} */
     public static String barrierKey(String key) {
