@@ -13,6 +13,7 @@ import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisServer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
 class RelockLockProviderTest {
     private static final Duration DEADLINE = Duration.ofSeconds(10);
     private static final Duration LONG = Duration.ofSeconds(30);
+    private static final Duration WATCHDOG = Duration.ofSeconds(1);
 
     private final RedisServer server = RedisFixture.shared();
     private String name; // the test's lock name
@@ -83,6 +85,17 @@ class RelockLockProviderTest {
     private LockClient clientTelling(List<LockLostEvent> lost) {
         LockClient client = RedisLocks.connect(server.uri().toString(),
                 LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(300)).build());
+        client.addLockLostListener(lost::add);
+        return client;
+    }
+
+    /**
+     * @return a client with a 1 s watchdog (renewal every 333 ms) and a 500 ms command timeout, so its
+     *     watchdog providers stop renewing 1.5 s before lockAtMostUntil; its lock-lost listener adds to {@code lost}
+     */
+    private LockClient watchdogClient(List<LockLostEvent> lost) {
+        LockClient client = RedisLocks.connect(server.uri().toString(), LockOptions.builder()
+                .lockWatchdogTimeout(WATCHDOG).commandTimeout(Duration.ofMillis(500)).build());
         client.addLockLostListener(lost::add);
         return client;
     }
@@ -266,6 +279,92 @@ class RelockLockProviderTest {
                 TimeUnit.MILLISECONDS);
         assertEquals(1, maxHolders.get(), "at most one holder at a time");
         assertTrue(acquisitions.get() > 0, "some attempts succeeded");
+    }
+
+    @Test
+    void withWatchdog_aJobRunningLongerThanTheWatchdogTimeout_keepsItsLockWhileRunning() {
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        try (LockClient client = watchdogClient(lost)) {
+            SimpleLock lock = new RelockLockProvider(client).withWatchdog().lock(config(LONG, Duration.ZERO))
+                    .orElseThrow();
+            long ttl = pttl();
+            assertTrue(ttl > 0 && ttl <= WATCHDOG.toMillis(), "TTL is the watchdog timeout, not lockAtMostFor, was " + ttl);
+            Await.holdsFor(WATCHDOG.multipliedBy(3).dividedBy(2), () -> !lockable(providerB),
+                    () -> "the running job's lock was taken by another instance after the watchdog timeout");
+            assertTrue(lost.isEmpty(), "no loss while renewed: " + lost);
+            lock.unlock();
+            assertFalse(exists());
+        }
+    }
+
+    @Test
+    void withWatchdog_theLockIsGoneAtLockAtMostFor_evenIfTheJobNeverEnds() {
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        try (LockClient client = watchdogClient(lost)) {
+            LockConfiguration config = config(Duration.ofSeconds(3), Duration.ZERO);
+            Instant lockedAt = Instant.now();
+            new RelockLockProvider(client).withWatchdog().lock(config).orElseThrow(); // never unlocked
+            Instant[] lastSeen = {lockedAt};
+            Await.until(DEADLINE, () -> {
+                Instant before = Instant.now();
+                long ttl = pttl();
+                if (ttl < 0) {
+                    return true;
+                }
+                // the key never lives past lockAtMostUntil (a few ms of slack for the switch's own round trip)
+                Instant expiry = before.plusMillis(ttl);
+                assertFalse(expiry.isAfter(config.getLockAtMostUntil().plusMillis(250)),
+                        "the key expires at " + expiry + ", past lockAtMostUntil " + config.getLockAtMostUntil());
+                lastSeen[0] = before;
+                return false;
+            }, () -> "the lock of a job that never ends is gone at lockAtMostFor");
+            assertTrue(Duration.between(lockedAt, lastSeen[0]).compareTo(WATCHDOG) > 0,
+                    "renewed past the watchdog timeout, last seen after " + Duration.between(lockedAt, lastSeen[0]));
+            assertTrue(lockable(providerB), "another instance takes it");
+        }
+    }
+
+    @Test
+    void withWatchdog_unlockBeforeLockAtLeastFor_keepsTheLockUntilThen() {
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        try (LockClient client = watchdogClient(lost)) {
+            SimpleLock lock = new RelockLockProvider(client).withWatchdog().lock(config(LONG, Duration.ofMillis(1_500)))
+                    .orElseThrow();
+            lock.unlock();
+            long ttl = pttl();
+            assertTrue(ttl > WATCHDOG.toMillis() / 2 && ttl <= 1_500, "TTL is the rest of lockAtLeastFor, was " + ttl);
+            assertFalse(lockable(providerB), "kept for lockAtLeastFor");
+            Await.until(DEADLINE, () -> lockable(providerB), () -> "the lock is free after lockAtLeastFor");
+            assertTrue(lost.isEmpty(), "the kept lock's expiry is no loss: " + lost);
+        }
+    }
+
+    @Test
+    void withWatchdog_extend_givesTheNewLockAtMostFor_andTheOldCeilingNoLongerApplies() {
+        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+        try (LockClient client = watchdogClient(lost)) {
+            // lockAtMostFor 2.5 s: without the extend, the renewal would stop after 1 s
+            SimpleLock lock = new RelockLockProvider(client).withWatchdog()
+                    .lock(config(Duration.ofMillis(2_500), Duration.ZERO)).orElseThrow();
+            SimpleLock extended = lock.extend(Duration.ofSeconds(20), Duration.ZERO).orElseThrow();
+            Await.holdsFor(WATCHDOG.multipliedBy(3).dividedBy(2), () -> pttl() > 15_000,
+                    () -> "the extended lock was cut back to its first lockAtMostFor, TTL " + pttl());
+            extended.unlock();
+            assertFalse(exists());
+        }
+    }
+
+    @Test
+    void withWatchdog_aLockAtMostForWithinTheRenewalLead_getsAFixedLease() {
+        try (LockClient client = watchdogClient(new CopyOnWriteArrayList<>())) {
+            // 1.4 s is under watchdog timeout + command timeout (1.5 s): renewal could not help it
+            SimpleLock lock = new RelockLockProvider(client).withWatchdog()
+                    .lock(config(Duration.ofMillis(1_400), Duration.ZERO)).orElseThrow();
+            long ttl = pttl();
+            assertTrue(ttl > WATCHDOG.toMillis() && ttl <= 1_400, "TTL is lockAtMostFor, was " + ttl);
+            lock.unlock();
+            assertFalse(exists());
+        }
     }
 
     @Test
