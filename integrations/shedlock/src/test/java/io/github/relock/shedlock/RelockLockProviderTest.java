@@ -289,7 +289,7 @@ class RelockLockProviderTest {
                     .orElseThrow();
             long ttl = pttl();
             assertTrue(ttl > 0 && ttl <= WATCHDOG.toMillis(), "TTL is the watchdog timeout, not lockAtMostFor, was " + ttl);
-            Await.holdsFor(WATCHDOG.multipliedBy(3).dividedBy(2), () -> !lockable(providerB),
+            Await.holdsFor(WATCHDOG.plusMillis(200), () -> !lockable(providerB),
                     () -> "the running job's lock was taken by another instance after the watchdog timeout");
             assertTrue(lost.isEmpty(), "no loss while renewed: " + lost);
             lock.unlock();
@@ -298,10 +298,21 @@ class RelockLockProviderTest {
     }
 
     @Test
+    void withWatchdog_anInstanceThatStops_freesTheLockWithinTheWatchdogTimeout_notAtLockAtMostFor() {
+        LockClient client = watchdogClient(new CopyOnWriteArrayList<>());
+        new RelockLockProvider(client).withWatchdog().lock(config(Duration.ofMinutes(10), Duration.ZERO)).orElseThrow();
+        client.close(); // as a crashed instance: renewal stops, the lock is not deleted
+        assertTrue(exists(), "close() does not delete the lock");
+        long ttl = pttl();
+        assertTrue(ttl > 0 && ttl <= WATCHDOG.toMillis(), "what is left is at most the watchdog timeout, was " + ttl);
+        Await.until(DEADLINE, () -> lockable(providerB), () -> "the stopped instance's lock frees");
+    }
+
+    @Test
     void withWatchdog_theLockIsGoneAtLockAtMostFor_evenIfTheJobNeverEnds() {
         List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
         try (LockClient client = watchdogClient(lost)) {
-            LockConfiguration config = config(Duration.ofSeconds(3), Duration.ZERO);
+            LockConfiguration config = config(Duration.ofSeconds(2), Duration.ZERO); // renewal stops after 0.5 s
             Instant lockedAt = Instant.now();
             new RelockLockProvider(client).withWatchdog().lock(config).orElseThrow(); // never unlocked
             Instant[] lastSeen = {lockedAt};
@@ -328,11 +339,11 @@ class RelockLockProviderTest {
     void withWatchdog_unlockBeforeLockAtLeastFor_keepsTheLockUntilThen() {
         List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
         try (LockClient client = watchdogClient(lost)) {
-            SimpleLock lock = new RelockLockProvider(client).withWatchdog().lock(config(LONG, Duration.ofMillis(1_500)))
+            SimpleLock lock = new RelockLockProvider(client).withWatchdog().lock(config(LONG, Duration.ofMillis(1_200)))
                     .orElseThrow();
             lock.unlock();
             long ttl = pttl();
-            assertTrue(ttl > WATCHDOG.toMillis() / 2 && ttl <= 1_500, "TTL is the rest of lockAtLeastFor, was " + ttl);
+            assertTrue(ttl > 0 && ttl <= 1_200, "TTL is the rest of lockAtLeastFor, was " + ttl);
             assertFalse(lockable(providerB), "kept for lockAtLeastFor");
             Await.until(DEADLINE, () -> lockable(providerB), () -> "the lock is free after lockAtLeastFor");
             assertTrue(lost.isEmpty(), "the kept lock's expiry is no loss: " + lost);
@@ -343,11 +354,11 @@ class RelockLockProviderTest {
     void withWatchdog_extend_givesTheNewLockAtMostFor_andTheOldCeilingNoLongerApplies() {
         List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
         try (LockClient client = watchdogClient(lost)) {
-            // lockAtMostFor 2.5 s: without the extend, the renewal would stop after 1 s
+            // lockAtMostFor 2 s: without the extend, the TTL would be cut to end at it after 0.5 s
             SimpleLock lock = new RelockLockProvider(client).withWatchdog()
-                    .lock(config(Duration.ofMillis(2_500), Duration.ZERO)).orElseThrow();
+                    .lock(config(Duration.ofSeconds(2), Duration.ZERO)).orElseThrow();
             SimpleLock extended = lock.extend(Duration.ofSeconds(20), Duration.ZERO).orElseThrow();
-            Await.holdsFor(WATCHDOG.multipliedBy(3).dividedBy(2), () -> pttl() > 15_000,
+            Await.holdsFor(Duration.ofMillis(800), () -> pttl() > 15_000,
                     () -> "the extended lock was cut back to its first lockAtMostFor, TTL " + pttl());
             extended.unlock();
             assertFalse(exists());
