@@ -35,26 +35,36 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@link RelockLockProvider} on a real Redis: two providers on two clients stand for two application
  * instances. Covers what ShedLock's own provider test support checks, without fixed sleeps.
+ * {@link RelockLockProviderWatchdogTest} runs it again on {@link RelockLockProvider#withWatchdog()}.
  */
 @Timeout(60)
 class RelockLockProviderTest {
-    private static final Duration DEADLINE = Duration.ofSeconds(10);
-    private static final Duration LONG = Duration.ofSeconds(30);
-    private static final Duration WATCHDOG = Duration.ofSeconds(1);
+    static final Duration DEADLINE = Duration.ofSeconds(10);
+    static final Duration LONG = Duration.ofSeconds(30);
 
-    private final RedisServer server = RedisFixture.shared();
-    private String name; // the test's lock name
+    final RedisServer server = RedisFixture.shared();
+    String name; // the test's lock name
     private LockClient clientA;
-    private RelockLockProvider providerA; // instance A
+    RelockLockProvider providerA; // instance A
     private LockClient clientB;
-    private RelockLockProvider providerB; // instance B
+    RelockLockProvider providerB; // instance B
+
+    /** @return a client standing for one application instance */
+    LockClient connect() {
+        return RedisLocks.connect(server.uri().toString());
+    }
+
+    /** @return the provider under test, on {@code client} */
+    RelockLockProvider provider(LockClient client) {
+        return new RelockLockProvider(client);
+    }
 
     @BeforeEach
     void setUp(TestInfo info) {
-        clientA = RedisLocks.connect(server.uri().toString());
-        clientB = RedisLocks.connect(server.uri().toString());
-        providerA = new RelockLockProvider(clientA);
-        providerB = new RelockLockProvider(clientB);
+        clientA = connect();
+        clientB = connect();
+        providerA = provider(clientA);
+        providerB = provider(clientB);
         name = info.getTestMethod().orElseThrow().getName();
     }
 
@@ -65,19 +75,19 @@ class RelockLockProviderTest {
         server.call("DEL", key());
     }
 
-    private String key() {
+    String key() {
         return RelockLockProvider.DEFAULT_KEY_PREFIX + name;
     }
 
-    private LockConfiguration config(Duration lockAtMostFor, Duration lockAtLeastFor) {
+    LockConfiguration config(Duration lockAtMostFor, Duration lockAtLeastFor) {
         return new LockConfiguration(ClockProvider.now(), name, lockAtMostFor, lockAtLeastFor);
     }
 
-    private long pttl() {
+    long pttl() {
         return (Long) server.call("PTTL", key());
     }
 
-    private boolean exists() {
+    boolean exists() {
         return (Long) server.call("EXISTS", key()) == 1L;
     }
 
@@ -89,19 +99,8 @@ class RelockLockProviderTest {
         return client;
     }
 
-    /**
-     * @return a client with a 1 s watchdog (renewal every 333 ms) and a 500 ms command timeout, so its
-     *     watchdog providers stop renewing 1.5 s before lockAtMostUntil; its lock-lost listener adds to {@code lost}
-     */
-    private LockClient watchdogClient(List<LockLostEvent> lost) {
-        LockClient client = RedisLocks.connect(server.uri().toString(), LockOptions.builder()
-                .lockWatchdogTimeout(WATCHDOG).commandTimeout(Duration.ofMillis(500)).build());
-        client.addLockLostListener(lost::add);
-        return client;
-    }
-
     /** One ShedLock attempt by {@code provider}; a lock it gets is given back at once. */
-    private boolean lockable(LockProvider provider) {
+    boolean lockable(LockProvider provider) {
         Optional<SimpleLock> lock = provider.lock(config(LONG, Duration.ZERO));
         lock.ifPresent(SimpleLock::unlock);
         return lock.isPresent();
@@ -167,7 +166,7 @@ class RelockLockProviderTest {
         // The kept lock is no longer the application's: its expiry is no loss (LockLease.releaseAfter).
         List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
         try (LockClient client = clientTelling(lost)) {
-            new RelockLockProvider(client).lock(config(LONG, Duration.ofMillis(300))).orElseThrow().unlock();
+            provider(client).lock(config(LONG, Duration.ofMillis(300))).orElseThrow().unlock();
             Await.until(DEADLINE, () -> !exists(), () -> "the kept lock expires after lockAtLeastFor");
             Await.holdsFor(Duration.ofMillis(600), lost::isEmpty, () -> "the kept lock was reported lost: " + lost);
         }
@@ -177,7 +176,7 @@ class RelockLockProviderTest {
     void extendedLock_outlivesItsFirstLockAtMostFor_withoutALossReport() {
         List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
         try (LockClient client = clientTelling(lost)) {
-            SimpleLock lock = new RelockLockProvider(client).lock(config(Duration.ofMillis(500), Duration.ZERO))
+            SimpleLock lock = provider(client).lock(config(Duration.ofMillis(500), Duration.ZERO))
                     .orElseThrow();
             SimpleLock extended = lock.extend(Duration.ofSeconds(20), Duration.ZERO).orElseThrow();
             Await.holdsFor(Duration.ofMillis(1_000), () -> lost.isEmpty() && exists(),
@@ -193,7 +192,7 @@ class RelockLockProviderTest {
         SimpleLock lock = providerA.lock(config).orElseThrow();
         Await.until(DEADLINE, () -> ClockProvider.now().isAfter(config.getLockAtLeastUntil()),
                 () -> "lockAtLeastFor passes");
-        assertTrue(pttl() > 20_000, "still held for lockAtMostFor");
+        assertFalse(lockable(providerB), "still held after lockAtLeastFor");
         lock.unlock();
         assertFalse(exists());
     }
@@ -279,103 +278,6 @@ class RelockLockProviderTest {
                 TimeUnit.MILLISECONDS);
         assertEquals(1, maxHolders.get(), "at most one holder at a time");
         assertTrue(acquisitions.get() > 0, "some attempts succeeded");
-    }
-
-    @Test
-    void withWatchdog_aJobRunningLongerThanTheWatchdogTimeout_keepsItsLockWhileRunning() {
-        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
-        try (LockClient client = watchdogClient(lost)) {
-            SimpleLock lock = new RelockLockProvider(client).withWatchdog().lock(config(LONG, Duration.ZERO))
-                    .orElseThrow();
-            long ttl = pttl();
-            assertTrue(ttl > 0 && ttl <= WATCHDOG.toMillis(), "TTL is the watchdog timeout, not lockAtMostFor, was " + ttl);
-            Await.holdsFor(WATCHDOG.plusMillis(200), () -> !lockable(providerB),
-                    () -> "the running job's lock was taken by another instance after the watchdog timeout");
-            assertTrue(lost.isEmpty(), "no loss while renewed: " + lost);
-            lock.unlock();
-            assertFalse(exists());
-        }
-    }
-
-    @Test
-    void withWatchdog_anInstanceThatStops_freesTheLockWithinTheWatchdogTimeout_notAtLockAtMostFor() {
-        LockClient client = watchdogClient(new CopyOnWriteArrayList<>());
-        new RelockLockProvider(client).withWatchdog().lock(config(Duration.ofMinutes(10), Duration.ZERO)).orElseThrow();
-        client.close(); // as a crashed instance: renewal stops, the lock is not deleted
-        assertTrue(exists(), "close() does not delete the lock");
-        long ttl = pttl();
-        assertTrue(ttl > 0 && ttl <= WATCHDOG.toMillis(), "what is left is at most the watchdog timeout, was " + ttl);
-        Await.until(DEADLINE, () -> lockable(providerB), () -> "the stopped instance's lock frees");
-    }
-
-    @Test
-    void withWatchdog_theLockIsGoneAtLockAtMostFor_evenIfTheJobNeverEnds() {
-        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
-        try (LockClient client = watchdogClient(lost)) {
-            LockConfiguration config = config(Duration.ofSeconds(2), Duration.ZERO); // renewal stops after 0.5 s
-            Instant lockedAt = Instant.now();
-            new RelockLockProvider(client).withWatchdog().lock(config).orElseThrow(); // never unlocked
-            Instant[] lastSeen = {lockedAt};
-            Await.until(DEADLINE, () -> {
-                Instant before = Instant.now();
-                long ttl = pttl();
-                if (ttl < 0) {
-                    return true;
-                }
-                // the key never lives past lockAtMostUntil (a few ms of slack for the switch's own round trip)
-                Instant expiry = before.plusMillis(ttl);
-                assertFalse(expiry.isAfter(config.getLockAtMostUntil().plusMillis(250)),
-                        "the key expires at " + expiry + ", past lockAtMostUntil " + config.getLockAtMostUntil());
-                lastSeen[0] = before;
-                return false;
-            }, () -> "the lock of a job that never ends is gone at lockAtMostFor");
-            assertTrue(Duration.between(lockedAt, lastSeen[0]).compareTo(WATCHDOG) > 0,
-                    "renewed past the watchdog timeout, last seen after " + Duration.between(lockedAt, lastSeen[0]));
-            assertTrue(lockable(providerB), "another instance takes it");
-        }
-    }
-
-    @Test
-    void withWatchdog_unlockBeforeLockAtLeastFor_keepsTheLockUntilThen() {
-        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
-        try (LockClient client = watchdogClient(lost)) {
-            SimpleLock lock = new RelockLockProvider(client).withWatchdog().lock(config(LONG, Duration.ofMillis(1_200)))
-                    .orElseThrow();
-            lock.unlock();
-            long ttl = pttl();
-            assertTrue(ttl > 0 && ttl <= 1_200, "TTL is the rest of lockAtLeastFor, was " + ttl);
-            assertFalse(lockable(providerB), "kept for lockAtLeastFor");
-            Await.until(DEADLINE, () -> lockable(providerB), () -> "the lock is free after lockAtLeastFor");
-            assertTrue(lost.isEmpty(), "the kept lock's expiry is no loss: " + lost);
-        }
-    }
-
-    @Test
-    void withWatchdog_extend_givesTheNewLockAtMostFor_andTheOldCeilingNoLongerApplies() {
-        List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
-        try (LockClient client = watchdogClient(lost)) {
-            // lockAtMostFor 2 s: without the extend, the TTL would be cut to end at it after 0.5 s
-            SimpleLock lock = new RelockLockProvider(client).withWatchdog()
-                    .lock(config(Duration.ofSeconds(2), Duration.ZERO)).orElseThrow();
-            SimpleLock extended = lock.extend(Duration.ofSeconds(20), Duration.ZERO).orElseThrow();
-            Await.holdsFor(Duration.ofMillis(800), () -> pttl() > 15_000,
-                    () -> "the extended lock was cut back to its first lockAtMostFor, TTL " + pttl());
-            extended.unlock();
-            assertFalse(exists());
-        }
-    }
-
-    @Test
-    void withWatchdog_aLockAtMostForWithinTheRenewalLead_getsAFixedLease() {
-        try (LockClient client = watchdogClient(new CopyOnWriteArrayList<>())) {
-            // 1.4 s is under watchdog timeout + command timeout (1.5 s): renewal could not help it
-            SimpleLock lock = new RelockLockProvider(client).withWatchdog()
-                    .lock(config(Duration.ofMillis(1_400), Duration.ZERO)).orElseThrow();
-            long ttl = pttl();
-            assertTrue(ttl > WATCHDOG.toMillis() && ttl <= 1_400, "TTL is lockAtMostFor, was " + ttl);
-            lock.unlock();
-            assertFalse(exists());
-        }
     }
 
     @Test
