@@ -45,7 +45,9 @@ class DocumentationFiguresTest {
             Map.entry("Spring Boot", "spring-boot"), Map.entry("Boot", "spring-boot"),
             Map.entry("Spring Data Redis", "spring-data-redis"), Map.entry("Spring Integration", "spring-integration"),
             Map.entry("ShedLock", "shedlock"), Map.entry("Micrometer", "micrometer"), Map.entry("Reactor", "reactor"),
-            Map.entry("`org.signal:embedded-redis`", "embedded-redis"));
+            Map.entry("`org.signal:embedded-redis`", "embedded-redis"),
+            // kotlin.version, not kotlin: kotlinx-coroutines.version contains "kotlin" too
+            Map.entry("Kotlin", "kotlin.version"), Map.entry("kotlinx.coroutines", "kotlinx-coroutines"));
 
     /** Versions the docs state that no POM here uses, each with why that is right. */
     private static final Map<String, String> OUTSIDE_FACTS = Map.of(
@@ -53,7 +55,8 @@ class DocumentationFiguresTest {
 
     private static final String VERSION = "(\\d+\\.\\d+\\.\\d+(?:\\.[A-Za-z]+)?)";
     private static final String NAMES = "(Spring Data Redis|Spring Integration|Spring Boot|Boot|Jedis|Lettuce|Netty|Redisson|"
-            + "JUnit|ArchUnit|Testcontainers|Jackson|JMH|HdrHistogram|picocli|ShedLock|Micrometer|Reactor|`org\\.signal:embedded-redis`)";
+            + "JUnit|ArchUnit|Testcontainers|Jackson|JMH|HdrHistogram|picocli|ShedLock|Micrometer|Reactor|`org\\.signal:embedded-redis`|"
+            + "Kotlin|kotlinx\\.coroutines)";
     private static final Pattern PROSE = Pattern.compile(NAMES + "\\s+" + VERSION);
     private static final Pattern TABLE = Pattern.compile("^\\|\\s*" + NAMES + "\\s*\\|\\s*" + VERSION);
     private static final Pattern REDIS_SERVER = Pattern.compile("(?<!Data )(?:redis-server`?|Redis)\\s+(\\d+\\.\\d+\\.\\d+)");

@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -63,12 +64,20 @@ public class RelockAutoConfiguration {
      * @param properties the bound {@code relock.*} properties
      * @param listeners the application's {@link LockEventListener} beans (and the Micrometer one of
      *     {@link RelockMetricsAutoConfiguration}): one is used as is, several are called in order
+     * @param environment where a refused value is read back as the application wrote it
      * @return the options of the auto-configured client
+     * @throws InvalidRelockPropertyException if LockOptions refuses a property's value
      */
     @Bean
     @ConditionalOnMissingBean
-    LockOptions relockLockOptions(RelockProperties properties, ObjectProvider<LockEventListener> listeners) {
-        LockOptions options = properties.toLockOptions();
+    LockOptions relockLockOptions(RelockProperties properties, ObjectProvider<LockEventListener> listeners,
+                                  Environment environment) {
+        LockOptions options;
+        try {
+            options = properties.toLockOptions();
+        } catch (InvalidRelockPropertyException e) {
+            throw e.asWritten(environment.getProperty(e.property()));
+        }
         List<LockEventListener> all = listeners.orderedStream().toList();
         if (all.isEmpty()) {
             return options;

@@ -4,9 +4,10 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 
 /**
- * Turns the two start-up failures a relock user can meet into Boot's "APPLICATION FAILED TO START"
+ * Turns the start-up failures a relock user can meet into Boot's "APPLICATION FAILED TO START"
  * report, with what to do: no relock driver for the application's connection factory
- * ({@link NoRelockDriverException}), and a {@code RelockLockRegistry} declared by the application on
+ * ({@link NoRelockDriverException}), a {@code relock.*} value relock refuses
+ * ({@link InvalidRelockPropertyException}: the property, the value given, what is allowed), and a {@code RelockLockRegistry} declared by the application on
  * Spring Integration 6 (Spring Boot 3.5), where its locks cannot load
  * ({@code ClassNotFoundException}/{@code NoClassDefFoundError} for {@code DistributedLock}).
  *
@@ -21,6 +22,13 @@ final class RelockFailureAnalyzer implements FailureAnalyzer {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof NoRelockDriverException noDriver) {
                 return new FailureAnalysis(noDriver.getMessage(), capitalised(noDriver.action()) + ".", noDriver);
+            }
+            if (t instanceof InvalidRelockPropertyException invalid) {
+                return new FailureAnalysis("Invalid value '" + invalid.value() + "' for " + invalid.property()
+                        + ": " + invalid.reason() + ".",
+                        "Change " + invalid.property() + " (it " + invalid.allowed() + "), or remove it to use"
+                                + " relock's default.",
+                        invalid);
             }
             if ((t instanceof ClassNotFoundException || t instanceof NoClassDefFoundError)
                     && String.valueOf(t.getMessage()).replace('/', '.').contains(DISTRIBUTED_LOCK)) {

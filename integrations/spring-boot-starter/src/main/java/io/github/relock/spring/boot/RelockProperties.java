@@ -192,7 +192,7 @@ public class RelockProperties {
 
     /**
      * @return the options these properties describe
-     * @throws IllegalArgumentException naming the property, when LockOptions refuses a value
+     * @throws InvalidRelockPropertyException naming the property, when LockOptions refuses a value
      */
     LockOptions toLockOptions() {
         LockOptions.Builder b = LockOptions.builder();
@@ -207,7 +207,7 @@ public class RelockProperties {
         if (spinBackOff.initial != null || spinBackOff.max != null) {
             Duration initial = spinBackOff.initial != null ? spinBackOff.initial : LockOptions.DEFAULT_SPIN_BACK_OFF_INITIAL;
             Duration max = spinBackOff.max != null ? spinBackOff.max : LockOptions.DEFAULT_SPIN_BACK_OFF_MAX;
-            set("relock.spin-back-off", initial, i -> b.spinBackOff(i, max));
+            set("relock.spin-back-off", "initial " + initial + ", max " + max, initial, i -> b.spinBackOff(i, max));
         }
         if (!localHandoff.enabled) {
             b.noLocalHandoff();
@@ -215,26 +215,35 @@ public class RelockProperties {
             int max = localHandoff.maxConsecutive != null ? localHandoff.maxConsecutive
                     : LockOptions.DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE;
             Duration run = localHandoff.maxRun != null ? localHandoff.maxRun : LockOptions.DEFAULT_LOCAL_HANDOFF_MAX_RUN;
-            set("relock.local-handoff", max, m -> b.localHandoff(m, run));
+            set("relock.local-handoff", "max-consecutive " + max + ", max-run " + run, max, m -> b.localHandoff(m, run));
         }
         if (replicaSync.replicas != null) {
-            set("relock.replica-sync", replicaSync.replicas, r -> b.replicaSync(r, replicaSync.timeout));
+            set("relock.replica-sync", "replicas " + replicaSync.replicas + ", timeout " + replicaSync.timeout,
+                    replicaSync.replicas, r -> b.replicaSync(r, replicaSync.timeout));
         } else if (replicaSync.timeout != null) {
-            throw new IllegalArgumentException("relock.replica-sync.timeout is set (" + replicaSync.timeout
-                    + ") but relock.replica-sync.replicas is not: set the number of replicas (at least 1) "
-                    + "to turn replica acknowledgement on");
+            throw new InvalidRelockPropertyException("relock.replica-sync.timeout", String.valueOf(replicaSync.timeout),
+                    "relock.replica-sync.timeout must be set only with relock.replica-sync.replicas (at least 1),"
+                            + " which turns replica acknowledgement on, was set alone", null);
         }
         return b.build();
     }
 
     private static <T> void set(String property, T value, java.util.function.Consumer<T> setter) {
+        set(property, String.valueOf(value), value, setter);
+    }
+
+    /**
+     * @param given the value as the failure shows it (a group of properties names each of its members)
+     * @throws InvalidRelockPropertyException naming {@code property}, when LockOptions refuses {@code value}
+     */
+    private static <T> void set(String property, String given, T value, java.util.function.Consumer<T> setter) {
         if (value == null) {
             return;
         }
         try {
             setter.accept(value);
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
+            throw new InvalidRelockPropertyException(property, given, e.getMessage(), e);
         }
     }
 
