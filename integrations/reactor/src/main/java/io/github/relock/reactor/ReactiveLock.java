@@ -186,7 +186,7 @@ public final class ReactiveLock {
     public Mono<Void> release(LockLease lease) {
         Objects.requireNonNull(lease, "lease must not be null");
         if (lease instanceof TrackedLease tracked && tracked.lock() == lock) {
-            return Mono.fromFuture(tracked::releaseAsync, true);
+            return Mono.fromFuture(tracked::sendRelease, true);
         }
         if (!lease.lockName().equals(lock.getName())) {
             throw new IllegalArgumentException("lease of lock '" + lease.lockName() + "' cannot release lock '"
