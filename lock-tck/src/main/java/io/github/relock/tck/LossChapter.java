@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("lock-loss")
 @RuleStrength(value = RuleStrength.Strength.OPTIONAL,
-        because = "it checks the engine's loss handling (lock-core); it runs on every driver because the loss travels through it")
+        because = "it checks the engine's loss handling, in lock-core; it runs on every driver because the loss travels through it")
 public abstract class LossChapter extends TckChapter {
     /** Short, so that a renewal finds the loss within 200 ms; a renewal at a time is 2/3 of it from expiry. */
     private static final Duration WATCHDOG = Duration.ofMillis(600);
