@@ -167,10 +167,23 @@ public final class LeaseHandle implements LockLease {
 
     @Override
     public void close() {
-        boolean known = lossKnown() || outcome != null; // told before, or answered by an earlier release
+        close(this, lossKnown() || outcome != null); // told before, or answered by an earlier release
+    }
+
+    @Override
+    public CompletableFuture<Void> closeAsync() {
+        return closeAsync(this, lossKnown() || outcome != null);
+    }
+
+    /**
+     * {@link LockLease#close()} on top of {@code lease}'s {@link LockLease#releaseIfHeld()}: quiet
+     * when {@code known} (its loss was reported, or an earlier release answered), else a lock no
+     * longer held is a {@link LockLostException}.
+     */
+    public static void close(LockLease lease, boolean known) {
         ReleaseOutcome o;
         try {
-            o = releaseIfHeld();
+            o = lease.releaseIfHeld();
         } catch (RedisUnavailableException e) {
             if (known) {
                 return; // lost already and told: not renewed, the lock expires on its own
@@ -178,14 +191,13 @@ public final class LeaseHandle implements LockLease {
             throw e;
         }
         if (o != ReleaseOutcome.RELEASED && !known) {
-            throw lost(lock.getName(), ownerId, o);
+            throw lost(lease.lockName(), lease.ownerId(), o);
         }
     }
 
-    @Override
-    public CompletableFuture<Void> closeAsync() {
-        boolean known = lossKnown() || outcome != null; // told before, or answered by an earlier release
-        return releaseIfHeldAsync().handle((o, t) -> {
+    /** {@link #close(LockLease, boolean)} without blocking, on {@link LockLease#releaseIfHeldAsync()}. */
+    public static CompletableFuture<Void> closeAsync(LockLease lease, boolean known) {
+        return lease.releaseIfHeldAsync().handle((o, t) -> {
             if (t != null) {
                 Throwable cause = ScriptRunner.unwrap(t);
                 if (known && cause instanceof RedisUnavailableException) {
@@ -194,14 +206,14 @@ public final class LeaseHandle implements LockLease {
                 throw ScriptRunner.asRuntime(cause);
             }
             if (o != ReleaseOutcome.RELEASED && !known) {
-                throw lost(lock.getName(), ownerId, o);
+                throw lost(lease.lockName(), lease.ownerId(), o);
             }
             return null;
         });
     }
 
     /** The exception of a close() whose release found the lock gone ({@code o}) before any loss was reported. */
-    public static LockLostException lost(String lockName, long ownerId, ReleaseOutcome o) {
+    static LockLostException lost(String lockName, long ownerId, ReleaseOutcome o) {
         return new LockLostException(lockName, LockLostEvent.Reason.NOT_HELD, "lock '" + lockName + "' was lost by "
                 + "lease " + ownerId + " before it was released: " + (o == ReleaseOutcome.HELD_BY_ANOTHER
                         ? "it is held by another owner" : "it is free (its lease expired, or it was deleted or force-unlocked)"));

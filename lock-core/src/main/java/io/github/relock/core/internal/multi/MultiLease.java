@@ -233,20 +233,7 @@ final class MultiLease implements LockLease {
 
     @Override
     public CompletableFuture<Void> closeAsync() {
-        boolean known = lossKnown() || outcome != null; // told before, or answered by an earlier release
-        return releaseIfHeldAsync().handle((o, t) -> {
-            if (t != null) {
-                Throwable cause = ScriptRunner.unwrap(t);
-                if (known && cause instanceof io.github.relock.api.RedisUnavailableException) {
-                    return null;
-                }
-                throw ScriptRunner.asRuntime(cause);
-            }
-            if (o != ReleaseOutcome.RELEASED && !known) {
-                throw LeaseHandle.lost(name, id, o);
-            }
-            return null;
-        });
+        return LeaseHandle.closeAsync(this, lossKnown() || outcome != null);
     }
 
     @Override
@@ -292,19 +279,7 @@ final class MultiLease implements LockLease {
 
     @Override
     public void close() {
-        boolean known = lossKnown() || outcome != null; // told before, or answered by an earlier release
-        ReleaseOutcome o;
-        try {
-            o = releaseIfHeld();
-        } catch (io.github.relock.api.RedisUnavailableException e) {
-            if (known) {
-                return; // lost already and told: not renewed, the locks expire on their own
-            }
-            throw e;
-        }
-        if (o != ReleaseOutcome.RELEASED && !known) {
-            throw LeaseHandle.lost(name, id, o);
-        }
+        LeaseHandle.close(this, lossKnown() || outcome != null); // told before, or answered by an earlier release
     }
 
     @Override
