@@ -15,6 +15,7 @@ import io.github.relock.api.ReleaseOutcome;
 import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -264,6 +265,73 @@ public abstract class LossChapter extends TckChapter {
         done.get(DEADLINE.toMillis() * 2, TimeUnit.MILLISECONDS); // throws if the pattern threw
 
         assertTrue(cancelled.get(), "onLost did not cancel the work; it ran to its own end");
+    }
+
+    /**
+     * Rule 30.7: the holder's connections killed ({@code CLIENT KILL}) and its lock deleted while
+     * {@code withLock}'s work runs, as a failover to a replica that never saw the lock does: the
+     * work is interrupted within the watchdog timeout of the kill and {@code withLock} fails with
+     * {@link LockLostException}; the client works again afterwards.
+     * When it fails: a renewal whose connection broke was neither retried on a new connection
+     * (which finds the key gone, {@code NOT_HELD}) nor reported lost when its confirmation deadline
+     * passed ({@code RENEWAL_FAILED}); or the driver did not reconnect.
+     */
+    @Test
+    void rule30_7_holdersConnectionsKilledAndLockGone_withLockInterruptsWorkAndFailsWithLockLost() throws Exception {
+        assumeNotCluster("its connections are spread over the nodes; CLIENT LIST reads one");
+        Duration watchdog = Duration.ofMillis(1500); // a renewal every 500 ms; RENEWAL_FAILED 1350 ms after the last
+        Set<String> before = clientIds();
+        LockClient holder = client(watchdog);
+        DistributedLock lock = holder.getLock("tck:loss-killed");
+        CountDownLatch working = new CountDownLatch(1);
+        AtomicReference<Long> killedAt = new AtomicReference<>();
+        AtomicReference<Long> interruptedAfter = new AtomicReference<>();
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+            try {
+                lock.withLock(Duration.ofSeconds(5), lease -> {
+                    working.countDown();
+                    try {
+                        Thread.sleep(DEADLINE.toMillis());
+                    } catch (InterruptedException e) {
+                        interruptedAfter.set(System.nanoTime() - killedAt.get());
+                        throw e;
+                    }
+                    return null;
+                });
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        }, LossChapter::newThread);
+        assertTrue(working.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "withLock did not start the work");
+        Set<String> holders = clientIds();
+        holders.removeAll(before);
+        holders.remove(String.valueOf(redis("CLIENT", "ID")));
+        assertFalse(holders.isEmpty(), "no connection of the holder's client found in CLIENT LIST");
+        killedAt.set(System.nanoTime());
+        redis("DEL", "tck:loss-killed");
+        for (String id : holders) {
+            redis("CLIENT", "KILL", "ID", id);
+        }
+
+        Throwable thrown = outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+
+        assertInstanceOf(LockLostException.class, thrown);
+        assertTrue(interruptedAfter.get() < watchdog.toNanos(), "the work was interrupted "
+                + TimeUnit.NANOSECONDS.toMillis(interruptedAfter.get()) + " ms after the kill: later than the watchdog timeout");
+        LockLease again = lock.acquire(DEADLINE); // the driver reconnected
+        again.close();
+    }
+
+    /** @return the ids of the connections the server lists now */
+    private Set<String> clientIds() {
+        Set<String> ids = new java.util.HashSet<>();
+        for (String line : String.valueOf(redis("CLIENT", "LIST")).split("\n")) {
+            if (line.startsWith("id=")) {
+                ids.add(line.substring(3, line.indexOf(' ')));
+            }
+        }
+        return ids;
     }
 
     /** Runs {@code work} on a thread of its own, as an application's worker. */
