@@ -161,6 +161,8 @@ public interface DistributedLock extends Lock {
     /**
      * Work run under a lease by {@link #withLock(Duration, LeaseWork)}.
      *
+     * <p>Thread-safety: run once, on the thread that called {@code withLock}.
+     *
      * @param <T> what the work returns
      * @param <E> what the work may throw
      * @since 0.1.0
