@@ -64,40 +64,17 @@ public abstract class LossChapter extends TckChapter {
      */
     @Test
     void rule30_1_lockDeletedMidWork_withLockInterruptsWorkAndFailsWithLockLost() throws Exception {
-        DistributedLock lock = client(WATCHDOG).getLock("tck:loss-deleted");
-        CountDownLatch working = new CountDownLatch(1);
-        AtomicReference<Long> interruptedAfterNanos = new AtomicReference<>();
-        AtomicReference<Long> deletedAtNanos = new AtomicReference<>();
-        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                lock.withLock(Duration.ofSeconds(5), lease -> {
-                    working.countDown();
-                    try {
-                        Thread.sleep(DEADLINE.toMillis());
-                    } catch (InterruptedException e) {
-                        interruptedAfterNanos.set(System.nanoTime() - deletedAtNanos.get());
-                        throw e;
-                    }
-                    return null;
-                });
-                return null;
-            } catch (Throwable t) {
-                return Thread.currentThread().isInterrupted() ? new AssertionError("left interrupted", t) : t;
-            }
-        }, LossChapter::newThread);
-        assertTrue(working.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "withLock did not start the work");
-        deletedAtNanos.set(System.nanoTime());
+        SleepingWork work = SleepingWork.start(client(WATCHDOG).getLock("tck:loss-deleted"));
+        work.lossAt.set(System.nanoTime());
         assertEquals(1L, redis("DEL", "tck:loss-deleted"));
 
-        Throwable thrown = outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        Throwable thrown = work.outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
 
         LockLostException lost = assertInstanceOf(LockLostException.class, thrown);
         assertEquals(LockLostEvent.Reason.NOT_HELD, lost.reason());
         assertEquals("tck:loss-deleted", lost.lockName());
         assertInstanceOf(InterruptedException.class, lost.getCause());
-        assertTrue(interruptedAfterNanos.get() < WATCHDOG.toNanos(),
-                "the work was interrupted " + TimeUnit.NANOSECONDS.toMillis(interruptedAfterNanos.get())
-                        + " ms after its lock was deleted: later than the watchdog timeout " + WATCHDOG);
+        work.assertInterruptedWithin(WATCHDOG);
     }
 
     /**
@@ -111,26 +88,12 @@ public abstract class LossChapter extends TckChapter {
     void rule30_2_lockTakenByAnotherMidWork_withLockInterruptsWorkAndLeavesTheNewHolder() throws Exception {
         LockClient holder = client(WATCHDOG);
         LockClient other = client();
-        DistributedLock lock = holder.getLock("tck:loss-taken");
-        CountDownLatch working = new CountDownLatch(1);
-        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                lock.withLock(Duration.ofSeconds(5), lease -> {
-                    working.countDown();
-                    Thread.sleep(DEADLINE.toMillis());
-                    return null;
-                });
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        }, LossChapter::newThread);
-        assertTrue(working.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "withLock did not start the work");
+        SleepingWork work = SleepingWork.start(holder.getLock("tck:loss-taken"));
         DistributedLock taken = other.getLock("tck:loss-taken");
         assertTrue(taken.forceUnlock());
         LockLease theirs = taken.acquire(Duration.ofSeconds(5));
         try {
-            Throwable thrown = outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            Throwable thrown = work.outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
 
             assertInstanceOf(LockLostException.class, thrown);
             assertTrue(theirs.isValid());
@@ -283,44 +246,67 @@ public abstract class LossChapter extends TckChapter {
         Set<String> before = clientIds();
         LockClient holder = client(watchdog);
         DistributedLock lock = holder.getLock("tck:loss-killed");
-        CountDownLatch working = new CountDownLatch(1);
-        AtomicReference<Long> killedAt = new AtomicReference<>();
-        AtomicReference<Long> interruptedAfter = new AtomicReference<>();
-        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                lock.withLock(Duration.ofSeconds(5), lease -> {
-                    working.countDown();
-                    try {
-                        Thread.sleep(DEADLINE.toMillis());
-                    } catch (InterruptedException e) {
-                        interruptedAfter.set(System.nanoTime() - killedAt.get());
-                        throw e;
-                    }
-                    return null;
-                });
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        }, LossChapter::newThread);
-        assertTrue(working.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "withLock did not start the work");
+        SleepingWork work = SleepingWork.start(lock);
         Set<String> holders = clientIds();
         holders.removeAll(before);
         holders.remove(String.valueOf(redis("CLIENT", "ID")));
         assertFalse(holders.isEmpty(), "no connection of the holder's client found in CLIENT LIST");
-        killedAt.set(System.nanoTime());
+        work.lossAt.set(System.nanoTime());
         redis("DEL", "tck:loss-killed");
         for (String id : holders) {
             redis("CLIENT", "KILL", "ID", id);
         }
 
-        Throwable thrown = outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        Throwable thrown = work.outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
 
         assertInstanceOf(LockLostException.class, thrown);
-        assertTrue(interruptedAfter.get() < watchdog.toNanos(), "the work was interrupted "
-                + TimeUnit.NANOSECONDS.toMillis(interruptedAfter.get()) + " ms after the kill: later than the watchdog timeout");
+        work.assertInterruptedWithin(watchdog);
         LockLease again = lock.acquire(DEADLINE); // the driver reconnected
         again.close();
+    }
+
+    /**
+     * {@code withLock} on a worker thread of its own, whose work sleeps until interrupted: records
+     * how long after {@link #lossAt} (set by the rule when it causes the loss) the interrupt came,
+     * and what {@code withLock} threw (null if it returned; an error if the thread was left
+     * interrupted).
+     */
+    private static final class SleepingWork {
+        final AtomicReference<Long> lossAt = new AtomicReference<>();
+        final AtomicReference<Long> interruptedAfter = new AtomicReference<>();
+        final CountDownLatch working = new CountDownLatch(1);
+        CompletableFuture<Throwable> outcome;
+
+        static SleepingWork start(DistributedLock lock) throws InterruptedException {
+            SleepingWork w = new SleepingWork();
+            w.outcome = CompletableFuture.supplyAsync(() -> {
+                try {
+                    lock.withLock(Duration.ofSeconds(5), lease -> {
+                        w.working.countDown();
+                        try {
+                            Thread.sleep(DEADLINE.toMillis());
+                        } catch (InterruptedException e) {
+                            Long at = w.lossAt.get();
+                            w.interruptedAfter.set(at == null ? -1 : System.nanoTime() - at);
+                            throw e;
+                        }
+                        return null;
+                    });
+                    return null;
+                } catch (Throwable t) {
+                    return Thread.currentThread().isInterrupted() ? new AssertionError("left interrupted", t) : t;
+                }
+            }, LossChapter::newThread);
+            assertTrue(w.working.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "withLock did not start the work");
+            return w;
+        }
+
+        void assertInterruptedWithin(Duration bound) {
+            Long after = interruptedAfter.get();
+            assertTrue(after != null && after >= 0 && after < bound.toNanos(), "the work was interrupted "
+                    + (after == null ? "never" : TimeUnit.NANOSECONDS.toMillis(after) + " ms after the loss")
+                    + ": not within " + bound);
+        }
     }
 
     /** @return the ids of the connections the server lists now */
