@@ -158,6 +158,82 @@ public interface DistributedLock extends Lock {
      */
     CompletableFuture<LockLease> acquireAsync(Duration waitTime, Duration leaseTime);
 
+    /**
+     * Work run under a lease by {@link #withLock(Duration, LeaseWork)}.
+     *
+     * <p>Thread-safety: run once, on the thread that called {@code withLock}.
+     *
+     * @param <T> what the work returns
+     * @param <E> what the work may throw
+     * @since 0.1.0
+     */
+    @FunctionalInterface
+    interface LeaseWork<T, E extends Exception> {
+        /**
+         * @param lease the lease the work runs under (for its fencing token, {@link LockLease#expireIn}, ...)
+         * @return the work's result
+         * @throws E the work's failure
+         */
+        T run(LockLease lease) throws E;
+    }
+
+    /**
+     * Takes the lock (waiting up to {@code waitTime}, kept by the watchdog), runs {@code work} on
+     * the calling thread and releases the lock; if the lease is lost while the work runs, the
+     * calling thread is interrupted at once (when renewal finds the lock gone or cannot renew it,
+     * before the key can expire) and this throws {@link LockLostException}.
+     *
+     * <ul>
+     *   <li>The interrupt lands only while the work runs, and is cleared before this returns or
+     *       throws: the caller's thread is not left interrupted by it. Work that does not react to
+     *       interrupts (blocking I/O of old libraries, a busy loop that never checks) runs to its
+     *       end, and then fails with {@code LockLostException}.</li>
+     *   <li>{@code LockLostException} carries the work's own failure (often the
+     *       {@link InterruptedException} the interrupt caused) as its cause.</li>
+     *   <li>A loss not reported while the work ran but found by the release is a
+     *       {@code LockLostException} too ({@link LockLease#close()}).</li>
+     *   <li>Otherwise the work's result is returned, or its failure thrown, after the release; a
+     *       failure of the release is added to the work's as suppressed.</li>
+     * </ul>
+     *
+     * @param waitTime longest wait, {@code >= 0}
+     * @param work the work under the lock
+     * @param <T> what the work returns
+     * @param <E> what the work may throw
+     * @return the work's result
+     * @throws E the work's failure
+     * @throws LockLostException if the lease was lost while the work ran, or its release found it lost
+     * @throws LockTimeoutException if the lock stayed held for the whole wait
+     * @throws InterruptedException if interrupted while waiting for the lock
+     * @since 0.1.0
+     */
+    default <T, E extends Exception> T withLock(Duration waitTime, LeaseWork<T, E> work) throws E, InterruptedException {
+        java.util.Objects.requireNonNull(work, "work must not be null");
+        return LossInterrupt.run(acquire(waitTime), work);
+    }
+
+    /**
+     * {@link #withLock(Duration, LeaseWork)} with a lease that expires after {@code leaseTime}
+     * (not renewed): the work is interrupted when the lease runs out before it is done.
+     *
+     * @param waitTime longest wait, {@code >= 0}
+     * @param leaseTime positive lease; not renewed
+     * @param work the work under the lock
+     * @param <T> what the work returns
+     * @param <E> what the work may throw
+     * @return the work's result
+     * @throws E the work's failure
+     * @throws LockLostException if the lease was lost (or ran out) while the work ran
+     * @throws LockTimeoutException if the lock stayed held for the whole wait
+     * @throws InterruptedException if interrupted while waiting for the lock
+     * @since 0.1.0
+     */
+    default <T, E extends Exception> T withLock(Duration waitTime, Duration leaseTime, LeaseWork<T, E> work)
+            throws E, InterruptedException {
+        java.util.Objects.requireNonNull(work, "work must not be null");
+        return LossInterrupt.run(acquire(waitTime, leaseTime), work);
+    }
+
     // ---- async, Redisson RLockAsync shape ----
 
     /** {@link #lock()} for the calling thread's id, without blocking. */

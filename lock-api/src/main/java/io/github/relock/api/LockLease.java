@@ -13,8 +13,16 @@ import java.util.function.Consumer;
  * try (LockLease lease = lock.acquire(Duration.ofSeconds(5))) {
  *     lease.onLost(e -> abortWork());
  *     doWork();
- * }
+ * } // quiet if onLost already told of a loss; LockLostException if the loss is found only now
  * }</pre>
+ *
+ * <p>Losing the lock. A loss found by renewal (before the key can expire) is told to
+ * {@link #onLost} callbacks and makes {@link #isValid()} false. Closing such a lease then
+ * returns quietly: the holder was told. A release that finds the lock gone or held by another
+ * owner when no loss had been reported throws {@link LockLostException} (an
+ * {@link IllegalMonitorStateException}). {@link #releaseIfHeld()} says what it found as a
+ * {@link ReleaseOutcome} and never throws for a lost lock. {@link DistributedLock#withLock}
+ * interrupts the work the moment the lease is lost.
  *
  * <p>Thread-safety: safe for use by several threads; {@link #close()} is idempotent.
  */
@@ -117,24 +125,74 @@ public interface LockLease extends AutoCloseable {
     /**
      * Releases this acquisition. Idempotent once it succeeded: a later call does nothing.
      *
+     * <p>A lease whose loss was already known when {@code close()} was called (its
+     * {@link #onLost} callbacks were told, or {@link #isValid()} already answered false because
+     * its lease time ran out) still sends the release, in case Redis still has it, and then returns
+     * quietly whatever the release finds, Redis unreachable included: the lock expires on its own.
+     * A lease not known to be lost whose release finds the lock gone or held by another owner
+     * throws {@link LockLostException}: the work done under it may not have been exclusive.
+     *
      * <p>If Redis could not be reached, the release may or may not have run: this throws, the lease
      * is no longer {@linkplain #isValid() valid} and no longer renewed (so the lock expires on its
      * own within its lease or the watchdog timeout), and calling {@code close()} again retries the
      * release.
      *
-     * @throws IllegalMonitorStateException if the lease was lost (the lock expired or is held by
-     *     another owner) at the time of the release
+     * @throws LockLostException if the release found the lock expired or held by another owner,
+     *     and no loss had been reported before
      * @throws RedisUnavailableException if Redis could not be reached; the call may be retried
      */
     @Override
     void close();
 
     /**
+     * Releases this acquisition and says what it found, instead of throwing for a lost lock: for
+     * {@code finally} blocks. Releases as {@link #close()} does; a later call (or {@code close()})
+     * sends nothing and this answers what the first release found. It runs no {@link #onLost}
+     * callback.
+     *
+     * @return {@link ReleaseOutcome#RELEASED} if this lease held the lock and released it (or did
+     *     so before, also with {@link #releaseAfter}); {@link ReleaseOutcome#ALREADY_EXPIRED} if the
+     *     lock was free (expired, deleted, force-unlocked); {@link ReleaseOutcome#HELD_BY_ANOTHER}
+     *     if another owner holds it
+     * @throws RedisUnavailableException if Redis could not be reached; as with {@code close()},
+     *     the lease is then no longer renewed and the call may be retried
+     * @since 0.1.0
+     */
+    ReleaseOutcome releaseIfHeld();
+
+    /**
+     * {@link #releaseIfHeld()} without blocking.
+     *
+     * @return completes with what the release found, or fails with {@link RedisUnavailableException}
+     * @since 0.1.0
+     */
+    java.util.concurrent.CompletableFuture<ReleaseOutcome> releaseIfHeldAsync();
+
+    /**
+     * Until when this lease is known to hold its lock: the time the command that last confirmed it
+     * (its acquisition, its last successful renewal, or {@link #expireIn}) was sent, plus the time
+     * to live that command set (the watchdog timeout for a lease kept by the watchdog). Redis ran
+     * that command no earlier than it was sent, so the key cannot expire before then (unless it is
+     * deleted, or Redis's clock runs fast). A watchdog lease's deadline moves forward with each
+     * renewal; the watchdog reports a loss a tenth of a timeout before it.
+     *
+     * <p>Measured on the JVM's monotonic clock and returned as wall-clock time at the call:
+     * {@code Instant.now()} plus the time left, so it moves if the wall clock is adjusted. It is a
+     * local answer, made without a Redis call. A MultiLock lease answers the earliest of its
+     * members' deadlines, a RedLock lease the time until which a majority is known to be held.
+     *
+     * @return the deadline; once the lease is no longer {@linkplain #isValid() valid}, an instant
+     *     no later than the call
+     * @since 0.1.0
+     */
+    java.time.Instant deadline();
+
+    /**
      * {@link #close()} without blocking: for asynchronous, reactive and coroutine code, which must
      * not park a thread to release. The same rules: idempotent once it succeeded; a failure with
      * {@link RedisUnavailableException} leaves the lease invalid and not renewed, and calling
-     * {@code closeAsync()} (or {@code close()}) again retries; {@link IllegalMonitorStateException}
-     * if the lease was lost.
+     * {@code closeAsync()} (or {@code close()}) again retries; {@link LockLostException} if the
+     * release finds the lease lost and no loss had been reported before.
      *
      * @return completes when the release is done, or fails as {@link #close()} would throw
      * @since 0.1.0

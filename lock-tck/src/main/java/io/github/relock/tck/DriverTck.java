@@ -157,4 +157,12 @@ public abstract class DriverTck extends DriverKit {
             super(DriverTck.this);
         }
     }
+
+    /** Chapter 30: {@link LossChapter}, run against this driver: a loss stops the work, and says so once. */
+    @Nested
+    class Loss extends LossChapter {
+        Loss() {
+            super(DriverTck.this);
+        }
+    }
 }

@@ -4,7 +4,9 @@ import io.github.relock.api.DistributedLock
 import io.github.relock.api.LockLease
 import io.github.relock.api.LockLostEvent
 import io.github.relock.api.RedisUnavailableException
+import io.github.relock.api.ReleaseOutcome
 import java.time.Duration
+import java.time.Instant
 import java.util.OptionalLong
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.CompletionException
@@ -18,8 +20,7 @@ import kotlinx.coroutines.suspendCancellableCoroutine
  * A [LockLease] whose release suspends instead of blocking: what [acquireLease] returns.
  *
  * [LockLease.close] blocks its thread for a round trip to Redis. [release] sends the same release
- * through [DistributedLock.unlockAsync] with this lease's [ownerId] and suspends until Redis
- * answered. This object remembers that release, so the lease keeps telling the truth: it is no
+ * ([LockLease.closeAsync]) and suspends until Redis answered. This object remembers that release, so the lease keeps telling the truth: it is no
  * longer [valid][isValid] afterwards, a later [close] or [release] does nothing, and a loss
  * reported while the release is in flight is not passed to [onLost] callbacks.
  *
@@ -44,7 +45,9 @@ public class CoroutineLease internal constructor(
      * Cancelling the calling coroutine stops the wait for Redis's answer, not the release, which
      * is already sent.
      *
-     * @throws IllegalMonitorStateException if the lease was lost (expired, force-unlocked)
+     * @throws io.github.relock.api.LockLostException if the release found the lease lost
+     *     (expired, force-unlocked) and no loss had been reported before; a loss already told to
+     *     [onLost] returns quietly, as [LockLease.close] does
      * @throws RedisUnavailableException if Redis could not be reached: the lease is no longer
      *     renewed, and calling [release] again retries
      */
@@ -61,7 +64,7 @@ public class CoroutineLease internal constructor(
             return CompletableFuture.completedFuture(null)
         }
         val sent: CompletableFuture<Void> = try {
-            lock.unlockAsync(lease.ownerId())
+            lease.closeAsync()
         } catch (e: RuntimeException) {
             released.set(false)
             throw e
@@ -73,6 +76,29 @@ public class CoroutineLease internal constructor(
             }
         }
     }
+
+    override fun releaseIfHeld(): ReleaseOutcome {
+        released.set(true) // the engine's lease sends at most one release
+        return try {
+            lease.releaseIfHeld()
+        } catch (e: RedisUnavailableException) {
+            releaseFailed = true
+            released.set(false)
+            throw e
+        }
+    }
+
+    override fun releaseIfHeldAsync(): CompletableFuture<ReleaseOutcome> {
+        released.set(true) // the engine's lease sends at most one release
+        return lease.releaseIfHeldAsync().whenComplete { _, error ->
+            if (error != null && unwrap(error) is RedisUnavailableException) {
+                releaseFailed = true
+                released.set(false)
+            }
+        }
+    }
+
+    override fun deadline(): Instant = if (isValid()) lease.deadline() else Instant.now()
 
     override fun lockName(): String = lease.lockName()
 

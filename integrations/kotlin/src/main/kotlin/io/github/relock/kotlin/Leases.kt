@@ -4,14 +4,19 @@ package io.github.relock.kotlin
 
 import io.github.relock.api.DistributedLock
 import io.github.relock.api.LockLease
+import io.github.relock.api.LockLostEvent
+import io.github.relock.api.LockLostException
 import io.github.relock.api.LockTimeoutException
 import java.util.concurrent.CompletableFuture
+import java.util.concurrent.atomic.AtomicReference
 import kotlin.coroutines.resumeWithException
 import kotlin.time.Duration
 import kotlin.time.toJavaDuration
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.coroutineScope
+import kotlinx.coroutines.job
 import kotlinx.coroutines.suspendCancellableCoroutine
 import kotlinx.coroutines.withContext
 
@@ -65,9 +70,12 @@ public suspend fun DistributedLock.acquireLease(waitTime: Duration, leaseTime: D
  * - Cancellation while waiting cancels the wait and leaves nothing held; cancellation while working
  *   cancels [block], then the release runs to completion (in [NonCancellable]) before the
  *   cancellation propagates.
- * - A lease lost while working (expired, force-unlocked) turns a normal return into
- *   [IllegalMonitorStateException]: the caller learns the work may not have been exclusive. An
- *   exception of [block] is rethrown with a failed release's error added as suppressed.
+ * - A lease lost while working (deleted, force-unlocked, taken by another owner, not renewable)
+ *   cancels [block] the moment the loss is reported (when renewal finds it, before the key can
+ *   expire), and `withLease` then throws [LockLostException] (the cancellation as its cause): the
+ *   caller learns the work may not have been exclusive. A loss reported after [block] returned,
+ *   or found only by the release, is a [LockLostException] too. Otherwise an exception of [block]
+ *   is rethrown with a failed release's error added as suppressed.
  *
  * Not reentrant through the lease: a nested `withLease` on the same lock waits for the outer one.
  * Use this, never `kotlin.concurrent.withLock`, in coroutines: that one blocks the thread and
@@ -83,12 +91,23 @@ public suspend fun <T> DistributedLock.withLease(
     block: suspend CoroutineScope.(LockLease) -> T,
 ): T {
     val lease = acquireLease(waitTime, leaseTime)
+    val lost = AtomicReference<LockLostEvent?>()
     var failure: Throwable? = null
     try {
-        return coroutineScope { block(lease) }
+        val result = coroutineScope {
+            val work = coroutineContext.job
+            lease.onLost { event ->
+                lost.compareAndSet(null, event)
+                work.cancel(CancellationException("lock '${event.lockName()}' was lost (${event.reason()})"))
+            }
+            block(lease)
+        }
+        lost.get()?.let { throw lostWhileWorking(it, null) }
+        return result
     } catch (e: Throwable) {
-        failure = e
-        throw e
+        val event = lost.get()
+        failure = if (event != null && e !is LockLostException) lostWhileWorking(event, e) else e
+        throw failure
     } finally {
         withContext(NonCancellable) {
             try {
@@ -109,6 +128,15 @@ public suspend fun <T> DistributedLock.withLease(
     leaseTime: Duration? = null,
     block: suspend CoroutineScope.(LockLease) -> T,
 ): T = withLease(javaDuration(waitTime, "waitTime"), leaseTime?.let { javaDuration(it, "leaseTime") }, block)
+
+/** The failure of a [withLease] whose lease was lost while [cause] (often the cancellation it caused) ended the work. */
+private fun lostWhileWorking(event: LockLostEvent, cause: Throwable?): LockLostException {
+    val e = LockLostException(event, "lock '${event.lockName()}' was lost while its work ran (${event.reason()}); the work was cancelled")
+    if (cause != null) {
+        e.initCause(cause)
+    }
+    return e
+}
 
 private fun javaDuration(d: Duration, what: String): java.time.Duration {
     require(d.isFinite()) { "$what must be finite, was $d" }

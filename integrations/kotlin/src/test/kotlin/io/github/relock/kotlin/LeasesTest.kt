@@ -2,6 +2,7 @@ package io.github.relock.kotlin
 
 import io.github.relock.api.LockClient
 import io.github.relock.api.LockLostEvent
+import io.github.relock.api.LockLostException
 import io.github.relock.api.LockOptions
 import io.github.relock.api.LockTimeoutException
 import io.github.relock.core.RedisLocks
@@ -148,11 +149,27 @@ class LeasesTest {
     }
 
     @Test
-    fun release_leaseLostMeanwhile_throwsIllegalMonitorState() = runBlocking {
+    fun release_leaseLostMeanwhile_throwsLockLost() = runBlocking {
         val lease = lock.acquireLease(Duration.ZERO)
         server.call("DEL", name) // expired or force-unlocked behind the holder's back
-        assertThrows(IllegalMonitorStateException::class.java) { runBlocking { lease.release() } }
+        assertThrows(LockLostException::class.java) { runBlocking { lease.release() } }
         assertFalse(lease.isValid)
+    }
+
+    @Test
+    fun release_lossAlreadyToldToOnLost_returnsQuietly() = runBlocking {
+        val quick = RedisLocks.connect(server.uri().toString(), LockOptions.builder().lockWatchdogTimeout(WATCHDOG).build())
+        try {
+            val lease = quick.getLock(name).acquireLease(Duration.ZERO)
+            val told = CompletableDeferred<LockLostEvent>()
+            lease.onLost { told.complete(it) }
+            server.call("DEL", name)
+            withTimeout(DEADLINE.toMillis()) { told.await() }
+            lease.release() // quiet: its holder was told
+            assertEquals(io.github.relock.api.ReleaseOutcome.ALREADY_EXPIRED, lease.releaseIfHeld())
+        } finally {
+            quick.close()
+        }
     }
 
     // ------------------------------------------------------------------ withLease
@@ -209,9 +226,38 @@ class LeasesTest {
     }
 
     @Test
-    fun withLease_leaseLostWhileWorking_throwsIllegalMonitorState() = runBlocking<Unit> {
-        assertThrows(IllegalMonitorStateException::class.java) {
+    fun withLease_leaseLostBeforeRenewalNoticed_releaseThrowsLockLost() = runBlocking<Unit> {
+        assertThrows(LockLostException::class.java) {
             runBlocking { lock.withLease(DEADLINE) { server.call("DEL", name) } }
+        }
+    }
+
+    /** Issue 35: loss cancels the work, within a watchdog timeout of the deletion, and raises LockLostException. */
+    @Test
+    fun withLease_lockDeletedWhileWorking_cancelsTheBlockAndThrowsLockLost() = runBlocking<Unit> {
+        val quick = RedisLocks.connect(server.uri().toString(), LockOptions.builder().lockWatchdogTimeout(WATCHDOG).build())
+        try {
+            val cancelled = CompletableDeferred<Long>()
+            var deletedAt = 0L
+            val thrown = assertThrows(LockLostException::class.java) {
+                runBlocking {
+                    quick.getLock(name).withLease(DEADLINE) {
+                        deletedAt = System.nanoTime()
+                        server.call("DEL", name)
+                        try {
+                            delay(DEADLINE.toMillis())
+                        } catch (e: kotlinx.coroutines.CancellationException) {
+                            cancelled.complete(System.nanoTime() - deletedAt)
+                            throw e
+                        }
+                    }
+                }
+            }
+            assertEquals(LockLostEvent.Reason.NOT_HELD, thrown.reason())
+            val afterMs = TimeUnit.NANOSECONDS.toMillis(cancelled.await())
+            assertTrue(afterMs < WATCHDOG.toMillis(), "the block was cancelled $afterMs ms after the deletion")
+        } finally {
+            quick.close()
         }
     }
 
@@ -381,6 +427,7 @@ class LeasesTest {
     private companion object {
         val DEADLINE: Duration = Duration.ofSeconds(15)
         val LONG_WAIT: Duration = Duration.ofSeconds(60)
+        val WATCHDOG: Duration = Duration.ofMillis(600) // a renewal every 200 ms finds a loss quickly
 
         fun liveThreads(): Int = Thread.getAllStackTraces().size
     }

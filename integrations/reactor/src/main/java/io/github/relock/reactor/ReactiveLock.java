@@ -2,6 +2,8 @@ package io.github.relock.reactor;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockLease;
+import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockLostException;
 import io.github.relock.api.LockTimeoutException;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,6 +13,7 @@ import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
 /**
@@ -176,8 +179,10 @@ public final class ReactiveLock {
      * <p>Cancelling the returned {@code Mono} does not stop a release already sent.
      *
      * @param lease a lease of this lock
-     * @return completes once Redis released the lock; fails with
-     *     {@link IllegalMonitorStateException} if the lease had been lost (expired, force-unlocked),
+     * @return completes once Redis released the lock; fails with {@link LockLostException} if
+     *     the release found the lease lost (expired, force-unlocked) and no loss had been reported
+     *     before (a lease taken elsewhere: {@link IllegalMonitorStateException}); a loss already
+     *     reported to {@link LockLease#onLost} completes quietly,
      *     or with {@link io.github.relock.api.RedisUnavailableException} if Redis could not be
      *     reached (the lease is then no longer renewed, and releasing again retries)
      * @throws NullPointerException if {@code lease} is null
@@ -186,7 +191,7 @@ public final class ReactiveLock {
     public Mono<Void> release(LockLease lease) {
         Objects.requireNonNull(lease, "lease must not be null");
         if (lease instanceof TrackedLease tracked && tracked.lock() == lock) {
-            return Mono.fromFuture(tracked::releaseAsync, true);
+            return Mono.fromFuture(tracked::sendRelease, true);
         }
         if (!lease.lockName().equals(lock.getName())) {
             throw new IllegalArgumentException("lease of lock '" + lease.lockName() + "' cannot release lock '"
@@ -213,9 +218,13 @@ public final class ReactiveLock {
      * cancelled ({@link Flux#usingWhen}). A cancel before the grant leaves nothing held.
      *
      * <ul>
-     *   <li>Completion waits for the release: a lease lost while working (expired, force-unlocked)
-     *       turns the completion into {@link IllegalMonitorStateException}, so the caller learns the
-     *       work may not have been exclusive.</li>
+     *   <li>A lease lost while working (deleted, force-unlocked, taken by another owner, not
+     *       renewable, or its lease time run out) cancels the work the moment the loss is reported
+     *       (when renewal finds it, before the key can expire), and the result fails with
+     *       {@link LockLostException}: the caller learns the work may not have been exclusive. A loss
+     *       reported after the work completed, or found only by the release, fails it the same
+     *       way.</li>
+     *   <li>Completion waits for the release.</li>
      *   <li>An error of the work is passed on after the release; an error of that release is
      *       added to it as suppressed.</li>
      *   <li>A {@code work} function that throws is an error of the work.</li>
@@ -267,7 +276,7 @@ public final class ReactiveLock {
             // usingWhen would wrap a failed release in "Async resource cleanup failed": keep the
             // release's own error for the caller, and keep the work's error first when both fail.
             AtomicReference<Throwable> releaseFailed = new AtomicReference<>();
-            Flux<T> used = Flux.usingWhen(lease, work,
+            Flux<T> used = Flux.usingWhen(lease, l -> cancelledOnLoss(l, work),
                     l -> release(l).onErrorResume(e -> {
                         releaseFailed.set(e);
                         return Mono.empty();
@@ -284,6 +293,28 @@ public final class ReactiveLock {
                 return e == null ? Mono.empty() : Mono.error(e);
             }));
         });
+    }
+
+    /**
+     * The work, cancelled the moment its lease is lost: it then fails with
+     * {@link LockLostException} instead of completing. A loss reported after the work completed,
+     * before the release, fails it too (the work may not have been exclusive).
+     */
+    private static <T> Flux<T> cancelledOnLoss(LockLease lease,
+                                               Function<? super LockLease, ? extends Publisher<? extends T>> work) {
+        AtomicReference<LockLostEvent> lostEvent = new AtomicReference<>();
+        Sinks.Empty<Void> lost = Sinks.empty();
+        lease.onLost(e -> {
+            lostEvent.compareAndSet(null, e);
+            lost.tryEmitEmpty();
+        });
+        Flux<T> running = Flux.from(work.apply(lease));
+        // takeUntilOther stops at a value: the loss's completion is turned into one
+        return running.takeUntilOther(lost.asMono().then(Mono.just(Boolean.TRUE))).concatWith(Mono.defer(() -> {
+            LockLostEvent e = lostEvent.get();
+            return e == null ? Mono.empty() : Mono.error(new LockLostException(e, "lock '" + e.lockName()
+                    + "' was lost while its work ran (" + e.reason() + "); the work was cancelled"));
+        }));
     }
 
     @Override

@@ -4,7 +4,9 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.api.ReleaseOutcome;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -13,15 +15,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * The engine's lease plus a release that blocks no thread. {@link LockLease} has only a blocking
- * {@link #close()}; the non-blocking release is {@link DistributedLock#unlockAsync(long)} with the
- * lease's owner id, which the engine's lease object does not see. This wrapper remembers that
- * release so the lease keeps telling the truth: not {@linkplain #isValid() valid} once released
+ * The engine's lease plus a record of its non-blocking release ({@link LockLease#closeAsync()}),
+ * so the lease keeps telling the truth: not {@linkplain #isValid() valid} once released
  * either way, a later {@code close()} does nothing, and a loss reported while the release is in
  * flight is not passed on. A release that failed for want of Redis may be retried, as with
  * {@code close()}.
  *
- * <p>Thread-safety: thread-safe; exactly one of {@link #releaseAsync()}, {@link #close()} and
+ * <p>Thread-safety: thread-safe; exactly one of {@link #sendRelease()}, {@link #close()} and
  * {@link #releaseAfter} sends a release.
  */
 final class TrackedLease implements LockLease {
@@ -44,13 +44,13 @@ final class TrackedLease implements LockLease {
      *
      * @return completes when Redis answered; fails as {@code close()} would throw
      */
-    CompletableFuture<Void> releaseAsync() {
+    CompletableFuture<Void> sendRelease() {
         if (!released.compareAndSet(false, true)) {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> sent;
         try {
-            sent = lock.unlockAsync(lease.ownerId());
+            sent = lease.closeAsync();
         } catch (RuntimeException e) {
             released.set(false);
             return CompletableFuture.failedFuture(e);
@@ -120,10 +120,38 @@ final class TrackedLease implements LockLease {
         }
     }
 
-    /** {@link LockLease#closeAsync()}: the same release as {@link #releaseAsync()}. */
+    /** {@link LockLease#closeAsync()}: the same release as {@link #sendRelease()}. */
     @Override
     public CompletableFuture<Void> closeAsync() {
-        return releaseAsync();
+        return sendRelease();
+    }
+
+    @Override
+    public ReleaseOutcome releaseIfHeld() {
+        released.set(true); // the engine's lease sends at most one release
+        try {
+            return lease.releaseIfHeld();
+        } catch (RedisUnavailableException e) {
+            releaseFailed = true;
+            released.set(false);
+            throw e;
+        }
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseIfHeldAsync() {
+        released.set(true); // the engine's lease sends at most one release
+        return lease.releaseIfHeldAsync().whenComplete((o, error) -> {
+            if (error != null && unwrap(error) instanceof RedisUnavailableException) {
+                releaseFailed = true;
+                released.set(false);
+            }
+        });
+    }
+
+    @Override
+    public Instant deadline() {
+        return isValid() ? lease.deadline() : Instant.now();
     }
 
     @Override

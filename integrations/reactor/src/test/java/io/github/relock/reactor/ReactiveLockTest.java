@@ -12,6 +12,7 @@ import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.LockLostException;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.LockTimeoutException;
 import io.github.relock.core.RedisLocks;
@@ -175,11 +176,11 @@ class ReactiveLockTest {
     }
 
     @Test
-    void release_leaseLostMeanwhile_failsWithIllegalMonitorState() {
+    void release_leaseLostMeanwhile_failsWithLockLost() {
         LockLease lease = reactive.acquire(Duration.ZERO).block(DEADLINE);
         server.call("DEL", name); // expired or force-unlocked behind the holder's back
         StepVerifier.create(reactive.release(lease))
-                .expectError(IllegalMonitorStateException.class)
+                .expectError(LockLostException.class)
                 .verify(DEADLINE);
         assertFalse(lease.isValid());
     }
@@ -233,10 +234,35 @@ class ReactiveLockTest {
     }
 
     @Test
-    void withLock_leaseLostWhileWorking_completesWithIllegalMonitorState() {
+    void withLock_leaseLostBeforeRenewalNoticed_completesWithLockLost() {
         StepVerifier.create(reactive.withLockMono(DEADLINE, lease -> Mono.fromRunnable(() -> server.call("DEL", name))))
-                .expectError(IllegalMonitorStateException.class)
+                .expectError(LockLostException.class)
                 .verify(DEADLINE);
+    }
+
+    /** Issue 35: loss cancels the work, within a watchdog timeout of the deletion, and fails with LockLostException. */
+    @Test
+    void withLock_lockDeletedWhileWorking_cancelsTheWorkAndFailsWithLockLost() {
+        LockClient quick = RedisLocks.connect(server.uri().toString(),
+                LockOptions.builder().lockWatchdogTimeout(Duration.ofMillis(600)).build());
+        try {
+            AtomicReference<Long> deletedAt = new AtomicReference<>();
+            CompletableFuture<Long> cancelledAfter = new CompletableFuture<>();
+            StepVerifier.create(ReactiveLock.of(quick.getLock(name)).withLock(DEADLINE, lease -> Flux.<String>never()
+                            .doOnSubscribe(s -> {
+                                deletedAt.set(System.nanoTime());
+                                server.call("DEL", name);
+                            })
+                            .doOnCancel(() -> cancelledAfter.complete(System.nanoTime() - deletedAt.get()))))
+                    .expectErrorSatisfies(e -> assertEquals(LockLostEvent.Reason.NOT_HELD,
+                            assertInstanceOf(LockLostException.class, e).reason()))
+                    .verify(DEADLINE);
+            long afterMs = TimeUnit.NANOSECONDS.toMillis(cancelledAfter.join());
+            assertTrue(afterMs < 600, "the work was cancelled " + afterMs + " ms after the deletion");
+            assertFalse(exists());
+        } finally {
+            quick.close();
+        }
     }
 
     @Test
@@ -246,7 +272,7 @@ class ReactiveLockTest {
                         .then(Mono.error(boom))))
                 .expectErrorSatisfies(e -> {
                     assertSame(boom, e);
-                    assertInstanceOf(IllegalMonitorStateException.class, e.getSuppressed()[0]);
+                    assertInstanceOf(LockLostException.class, e.getSuppressed()[0]);
                 })
                 .verify(DEADLINE);
     }

@@ -42,7 +42,8 @@ import io.github.relock.core.internal.util.Args;
  * nine tenths of a watchdog timeout after the last confirmed send, before the key can expire),
  * past their TTL (LEASE_EXPIRED) or still registered at close (CLIENT_CLOSED) leave the map and
  * are reported once, through the client's callback runner (never a driver I/O thread); close()
- * reports on the closing thread before it returns. Times are taken when a command was sent, never
+ * reports on the closing thread before it returns. A loss is logged as a WARNING unless an onLost
+ * callback of the hold takes it (then at DEBUG: the application was told). Times are taken when a command was sent, never
  * when its reply came, so a hold never looks valid after Redis expired it.
  *
  * Closing. After close() nothing is registered: an acquisition that lands later gets null and its
@@ -163,6 +164,15 @@ public final class HoldRegistry {
             return -1;
         }
         return h.watchdog() ? watchdogMs : Math.max(0, TimeUnit.NANOSECONDS.toMillis(h.expiresAtNanos - System.nanoTime()));
+    }
+
+    /**
+     * @return until when (System.nanoTime) {@code h} is known to be held: the send time of the
+     *     command that last confirmed it plus the TTL that command set (LockLease.deadline()); a
+     *     hold whose TTL is being changed is believed held only until the earlier of the two ends
+     */
+    public long heldUntilNanos(Hold h) {
+        return h.watchdog() ? h.lastConfirmedNanos + TimeUnit.MILLISECONDS.toNanos(watchdogMs) : h.expiresAtNanos;
     }
 
     /** @return whether this client holds {@code key} as {@code field} exactly once (a release would end the hold) */
@@ -383,10 +393,13 @@ public final class HoldRegistry {
     private void report(Hold h, LockLostEvent.Reason reason, Consumer<Runnable> runner) {
         h.lostReason = reason;
         LockLostEvent event = new LockLostEvent(h.lockName, h.id.field, h.ownerId, reason);
-        LOG.log(System.Logger.Level.WARNING, "lock ''{0}'' held by {1} lost: {2}", h.lockName, h.id.field, reason);
         runner.accept(() -> {
             List<Consumer<LockLostEvent>> callbacks = h.lostCallbacks;
-            for (Consumer<LockLostEvent> c : callbacks == null ? List.<Consumer<LockLostEvent>>of() : callbacks) {
+            List<Consumer<LockLostEvent>> taken = callbacks == null ? List.of() : List.copyOf(callbacks);
+            // an onLost handler took the loss: the application knows, so it is no WARNING
+            LOG.log(taken.isEmpty() ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                    "lock ''{0}'' held by {1} lost: {2}", h.lockName, h.id.field, reason);
+            for (Consumer<LockLostEvent> c : taken) {
                 deliver(c, event);
             }
             deliver(lostSink, event);

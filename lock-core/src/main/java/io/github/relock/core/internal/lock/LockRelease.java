@@ -1,5 +1,6 @@
 package io.github.relock.core.internal.lock;
 
+import io.github.relock.api.ReleaseOutcome;
 import io.github.relock.core.internal.hold.Hold;
 import io.github.relock.core.internal.protocol.Acquire;
 import io.github.relock.core.internal.protocol.Call;
@@ -32,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
  *   StillHeld      a reentrant count remains: the claim is withdrawn, its waiter sleeps on
  *   NotHeld(free)  the owner did not hold it: withdrawn; IllegalMonitorStateException, except a
  *                  fair lock found free (Redisson's fair unlock returns there), which reports the
- *                  loss through onLost instead
+ *                  loss through onLost instead; a lease's release() answers it as a ReleaseOutcome
  *   failure        not sent: the hold stays, may be released again; otherwise the outcome is
  *                  unknown: the hold is dropped (it expires if the release never ran), the claim
  *                  is withdrawn with `resolve`, so its waiter's next attempt takes a transfer that
@@ -52,6 +53,14 @@ final class LockRelease {
     }
 
     void release(long ownerId) {
+        release(ownerId, false);
+    }
+
+    /**
+     * @param answer whether a lock this owner no longer holds is answered as a value (a lease's
+     *     release()) instead of thrown
+     */
+    ReleaseOutcome release(long ownerId, boolean answer) {
         lock.services.ensureOpen();
         Releasing r = prepare(ownerId);
         Runnable settled = lock.services.watches().ownRelease(lock.name);
@@ -60,19 +69,24 @@ final class LockRelease {
             try {
                 outcome = lock.services.runner().runWrite(what(), r.call);
             } catch (ReplicaShortfall e) {
-                apply(r, e.outcome(Release.class)); // done on the master: keep the registry in step
+                apply(r, e.outcome(Release.class), answer); // done on the master: keep the registry in step
                 throw e;
             } catch (RuntimeException e) {
                 failed(r, e);
                 throw e;
             }
-            apply(r, outcome);
+            return apply(r, outcome, answer);
         } finally {
             settled.run();
         }
     }
 
     CompletableFuture<Void> releaseAsync(long ownerId) {
+        return releaseAsync(ownerId, false).thenApply(o -> null);
+    }
+
+    /** {@link #release(long, boolean)} without blocking. */
+    CompletableFuture<ReleaseOutcome> releaseAsync(long ownerId, boolean answer) {
         try {
             lock.services.ensureOpen();
         } catch (IllegalStateException e) {
@@ -91,14 +105,13 @@ final class LockRelease {
                 if (error != null) {
                     Throwable cause = ScriptRunner.unwrap(error);
                     if (cause instanceof ReplicaShortfall shortfall) {
-                        apply(r, shortfall.outcome(Release.class));
+                        apply(r, shortfall.outcome(Release.class), answer);
                     } else {
                         failed(r, cause);
                     }
                     throw ScriptRunner.asRuntime(cause);
                 }
-                apply(r, outcome);
-                return null;
+                return apply(r, outcome, answer);
             } finally {
                 settled.run();
             }
@@ -135,7 +148,7 @@ final class LockRelease {
         lock.reportUnknown(cause, r.to != null ? "hand-off release" : "release");
     }
 
-    private void apply(Releasing r, Release outcome) {
+    private ReleaseOutcome apply(Releasing r, Release outcome, boolean answer) {
         ClientServices services = lock.services;
         if (outcome instanceof Release.HandedOff && r.to == null) { // handed to nobody this release named
             failed(r, new IllegalStateException("unexpected hand-off"));
@@ -145,12 +158,15 @@ final class LockRelease {
         if (outcome instanceof Release.StillHeld) {
             services.holds().released(lock.name, r.field, true);
             services.handoff().unclaim(r.to, Handoff.Unclaim.SLEEP_ON);
-            return;
+            return ReleaseOutcome.RELEASED;
         }
         if (outcome instanceof Release.NotHeld notHeld) {
             services.handoff().unclaim(r.to, Handoff.Unclaim.WAKE);
             boolean quiet = notHeld.free() && lock.protocol.unlockOfFreeLockReturns();
-            services.holds().notHeld(lock.name, r.field, quiet);
+            services.holds().notHeld(lock.name, r.field, quiet && !answer);
+            if (answer) {
+                return notHeld.free() ? ReleaseOutcome.ALREADY_EXPIRED : ReleaseOutcome.HELD_BY_ANOTHER;
+            }
             if (!quiet) {
                 throw new IllegalMonitorStateException("attempt to unlock lock '" + lock.name
                         + "', not locked by current thread by node id: " + services.clientId() + " thread-id: "
@@ -158,7 +174,7 @@ final class LockRelease {
                                 ? ": the lock is free (its lease expired or it was force-unlocked)"
                                 : ": it is held by another owner"));
             }
-            return;
+            return ReleaseOutcome.ALREADY_EXPIRED;
         }
         Hold held = services.events().timing() ? services.holds().get(lock.name, r.field) : null;
         services.holds().released(lock.name, r.field, false);
@@ -167,7 +183,7 @@ final class LockRelease {
         }
         if (outcome instanceof Release.HandedOff) {
             handOff(r);
-            return;
+            return ReleaseOutcome.RELEASED;
         }
         services.watches().freed(lock.name);
         long heard = ((Release.Released) outcome).heard();
@@ -182,6 +198,7 @@ final class LockRelease {
         if (family != null && services.handoff().enabled()) {
             services.handoff().wakeOtherFamilies(lock.name, family, FAMILIES);
         }
+        return ReleaseOutcome.RELEASED;
     }
 
     /** The lock types that hand off, whose waiters may share a name (spec 9.10: unsupported, but not stranded). */

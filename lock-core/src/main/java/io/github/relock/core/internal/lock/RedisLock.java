@@ -274,6 +274,24 @@ public class RedisLock extends AbstractLock implements WaitTarget {
         return releaseAsync(ownerId);
     }
 
+    /**
+     * Releases one acquisition of {@code ownerId} without blocking and answers what it found; a
+     * lock the owner no longer holds is an answer, not an error (LockLease.release()).
+     */
+    public CompletableFuture<io.github.relock.api.ReleaseOutcome> releaseOutcomeFor(long ownerId) {
+        return releases.releaseAsync(ownerId, true);
+    }
+
+    /** {@link #releaseOutcomeFor} blocking. */
+    io.github.relock.api.ReleaseOutcome releaseOutcome(long ownerId) {
+        return releases.release(ownerId, true);
+    }
+
+    /** @return until when (System.nanoTime) hold {@code h} is known to be held; see HoldRegistry#heldUntilNanos */
+    public long heldUntilNanos(Hold h) {
+        return services.holds().heldUntilNanos(h);
+    }
+
     /** Set the TTL of this owner's hold to {@code ttlMs}; answers whether the owner still held it. */
     public CompletableFuture<Boolean> expireFor(long ttlMs, long ownerId) {
         return HoldTtl.expireFor(this, ttlMs, ownerId);

@@ -2,6 +2,7 @@ package io.github.relock.core.internal.multi;
 
 import io.github.relock.api.LockLease;
 import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.ReleaseOutcome;
 import io.github.relock.core.internal.hold.Hold;
 import io.github.relock.core.internal.hold.HoldRegistry;
 import io.github.relock.core.internal.lock.LeaseHandle;
@@ -9,9 +10,11 @@ import io.github.relock.core.internal.lock.RedisLock;
 import io.github.relock.core.internal.run.ScriptRunner;
 import io.github.relock.core.internal.util.Args;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,6 +25,8 @@ import java.util.function.Consumer;
  * could not release every member (Redis unreachable) throws, leaves the lease invalid (those
  * members are no longer renewed) and may be called again: it retries only the members left.
  * expireIn and releaseAfter set the TTL of every member hold ({@link RedisLock#expireHold}).
+ * releaseIfHeld() answers what the members' releases found; close() is quiet for a loss already told
+ * (onLost, isValid() false) and throws LockLostException for one found only by the release.
  *
  * <p>Thread-safety: thread-safe.
  */
@@ -37,6 +42,7 @@ final class MultiLease implements LockLease {
     private final java.util.concurrent.locks.ReentrantLock closing = new java.util.concurrent.locks.ReentrantLock();
     private final List<RedisLock> toRelease;
     private volatile boolean releaseFailed;
+    private volatile ReleaseOutcome outcome; // what the release that ended this lease found
     private final AtomicBoolean lostFired = new AtomicBoolean();
     private final AtomicInteger lostCount = new AtomicInteger();
     private final List<Consumer<LockLostEvent>> callbacks = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -81,9 +87,11 @@ final class MultiLease implements LockLease {
 
     @Override
     public boolean isValid() {
-        if (released.get() || releaseFailed) {
-            return false;
-        }
+        return !released.get() && !releaseFailed && membersValid();
+    }
+
+    /** @return whether all (MultiLock) or enough (RedLock) members are still believed held */
+    private boolean membersValid() {
         int invalid = locks.size() - holds.size();
         for (Hold h : holds) {
             if (!h.valid()) {
@@ -118,7 +126,7 @@ final class MultiLease implements LockLease {
                 return false;
             }
             if (ms == 0) {
-                return LeaseHandle.closeIfHeld(this);
+                return releaseIfHeld() == ReleaseOutcome.RELEASED;
             }
             released.set(true);
             callbacks.clear();
@@ -155,23 +163,52 @@ final class MultiLease implements LockLease {
         return notHeld <= multi.failedLocksLimit();
     }
 
-    /** Releases every member without blocking: the same rules as {@link #close()}, run on a pool thread-free path. */
+    /**
+     * Whether the holder was already told the lease is gone: its loss was reported (onLost), or too
+     * many members are no longer valid (isValid() answers false).
+     */
+    private boolean lossKnown() {
+        return lostFired.get() || !membersValid();
+    }
+
+    /**
+     * What a release of every member found: RELEASED when all (MultiLock) or enough (RedLock) of
+     * the members this lease held were still held, else the worst a member found.
+     *
+     * @param found each member's answer; null for a RedLock member Redis could not be asked
+     */
+    private ReleaseOutcome outcome(List<ReleaseOutcome> found) {
+        int notHeld = 0;
+        ReleaseOutcome worst = ReleaseOutcome.RELEASED;
+        for (ReleaseOutcome o : found) {
+            if (o != null && o != ReleaseOutcome.RELEASED) {
+                notHeld++;
+                if (worst != ReleaseOutcome.HELD_BY_ANOTHER) {
+                    worst = o;
+                }
+            }
+        }
+        return notHeld > Math.max(0, tolerated()) ? worst : ReleaseOutcome.RELEASED;
+    }
+
+    /** Releases every member without blocking: the same rules as {@link #releaseIfHeld()}. */
     @Override
-    public java.util.concurrent.CompletableFuture<Void> closeAsync() {
+    public CompletableFuture<ReleaseOutcome> releaseIfHeldAsync() {
         if (released.get()) {
-            return java.util.concurrent.CompletableFuture.completedFuture(null);
+            ReleaseOutcome o = outcome;
+            return CompletableFuture.completedFuture(o == null ? ReleaseOutcome.RELEASED : o);
         }
         callbacks.clear();
-        List<java.util.concurrent.CompletableFuture<Void>> all = new ArrayList<>();
+        List<CompletableFuture<ReleaseOutcome>> all = new ArrayList<>();
         for (RedisLock l : toRelease) {
-            all.add(l.releaseFor(id).handle((v, t) -> {
+            all.add(l.releaseOutcomeFor(id).handle((o, t) -> {
                 if (t == null) {
                     toRelease.remove(l);
-                    return null;
+                    return o;
                 }
                 RuntimeException cause = ScriptRunner.asRuntime(ScriptRunner.unwrap(t));
                 if (red || !(cause instanceof io.github.relock.api.RedisUnavailableException)) {
-                    toRelease.remove(l); // not held (or RedLock: best effort): nothing to retry
+                    toRelease.remove(l); // RedLock: best effort, nothing to retry
                 }
                 if (!red) {
                     throw cause;
@@ -179,33 +216,45 @@ final class MultiLease implements LockLease {
                 return null;
             }));
         }
-        return java.util.concurrent.CompletableFuture.allOf(all.toArray(java.util.concurrent.CompletableFuture[]::new))
-                .whenComplete((v, t) -> {
-                    if (toRelease.isEmpty()) {
-                        released.set(true);
-                    } else {
-                        releaseFailed = true;
-                    }
-                });
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).handle((v, t) -> {
+            if (toRelease.isEmpty()) {
+                released.set(true);
+            } else {
+                releaseFailed = true;
+            }
+            if (t != null) {
+                throw ScriptRunner.asRuntime(ScriptRunner.unwrap(t));
+            }
+            ReleaseOutcome o = outcome(all.stream().map(CompletableFuture::join).toList());
+            outcome = o;
+            return o;
+        });
     }
 
     @Override
-    public void close() {
+    public CompletableFuture<Void> closeAsync() {
+        return LeaseHandle.closeAsync(this, lossKnown() || outcome != null);
+    }
+
+    @Override
+    public ReleaseOutcome releaseIfHeld() {
         closing.lock();
         try {
             if (released.get()) {
-                return;
+                ReleaseOutcome o = outcome;
+                return o == null ? ReleaseOutcome.RELEASED : o;
             }
             callbacks.clear();
             RuntimeException first = null;
+            List<ReleaseOutcome> found = new ArrayList<>();
             for (RedisLock l : toRelease) {
                 try {
-                    l.releaseFor(id).join();
+                    found.add(l.releaseOutcomeFor(id).join());
                     toRelease.remove(l);
                 } catch (CompletionException e) {
                     RuntimeException cause = ScriptRunner.asRuntime(ScriptRunner.unwrap(e));
                     if (red || !(cause instanceof io.github.relock.api.RedisUnavailableException)) {
-                        toRelease.remove(l); // not held (or RedLock: best effort): nothing to retry
+                        toRelease.remove(l); // RedLock: best effort, nothing to retry
                     }
                     if (!red && first == null) {
                         first = cause;
@@ -220,8 +269,36 @@ final class MultiLease implements LockLease {
             if (first != null) {
                 throw first;
             }
+            ReleaseOutcome o = outcome(found);
+            outcome = o;
+            return o;
         } finally {
             closing.unlock();
         }
     }
+
+    @Override
+    public void close() {
+        LeaseHandle.close(this, lossKnown() || outcome != null); // told before, or answered by an earlier release
+    }
+
+    @Override
+    public Instant deadline() {
+        long now = System.nanoTime();
+        Instant wall = Instant.now();
+        int tolerated = tolerated();
+        if (!isValid() || tolerated < 0) {
+            return wall;
+        }
+        List<Long> ends = new ArrayList<>();
+        for (int i = 0; i < holds.size(); i++) {
+            Hold h = holds.get(i);
+            ends.add(h.valid() ? held.get(i).heldUntilNanos(h) - now : 0L);
+        }
+        ends.sort(null);
+        // valid while at most `tolerated` held members are gone: until the (tolerated+1)-th earliest end
+        long left = tolerated < ends.size() ? ends.get(tolerated) : 0L;
+        return left <= 0 ? wall : wall.plusNanos(left);
+    }
 }
+

@@ -492,6 +492,59 @@ class HoldRegistryTest {
     }
 
     @Test
+    void loss_takenByAnOnLostCallback_isLoggedAtDebugNotAsWarning() {
+        List<java.util.logging.Level> levels = lossLogLevels(() -> {
+            f.watchdog("taken", "c:1").addLostCallback(e -> { });
+            registry.notHeld(registry.get("taken", "c:1"));
+            f.deliver();
+        });
+
+        assertEquals(List.of(java.util.logging.Level.FINE), levels);
+    }
+
+    @Test
+    void loss_nobodyListenedTo_isLoggedAsWarning() {
+        List<java.util.logging.Level> levels = lossLogLevels(() -> {
+            registry.notHeld(f.watchdog("untaken", "c:1"));
+            f.deliver();
+        });
+
+        assertEquals(List.of(java.util.logging.Level.WARNING), levels);
+    }
+
+    /** Runs {@code loss} and answers the levels HoldRegistry logged "... lost: ..." at. */
+    private static List<java.util.logging.Level> lossLogLevels(Runnable loss) {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(HoldRegistry.class.getName());
+        List<java.util.logging.Level> levels = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getMessage().contains("lost: ")) {
+                    levels.add(r.getLevel());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Level before = log.getLevel();
+        log.setLevel(java.util.logging.Level.ALL);
+        log.addHandler(handler);
+        try {
+            loss.run();
+        } finally {
+            log.removeHandler(handler);
+            log.setLevel(before);
+        }
+        return levels;
+    }
+
+    @Test
     void register_afterClose_returnsNullAndRegistersNothing() {
         registry.close();
 
