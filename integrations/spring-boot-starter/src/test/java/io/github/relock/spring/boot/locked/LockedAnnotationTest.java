@@ -236,6 +236,29 @@ class LockedAnnotationTest {
     }
 
     @Test
+    void completionStage_cancelledBeforeTheGrant_neverTakesTheLockNorRuns() throws Exception {
+        int before = service.stageRuns();
+        LockLease holder = locks.getLock("stage:cc").acquire(Duration.ZERO);
+        CompletableFuture<String> result = service.stage("cc", CompletableFuture.completedFuture("v")).toCompletableFuture();
+        assertTrue(result.cancel(false));
+        holder.close();
+        // Had the cancelled wait gone on, it would take the lock as it came free; this wait would then time out.
+        try (LockLease after = locks.getLock("stage:cc").acquire(Duration.ofSeconds(2))) {
+            assertEquals(before, service.stageRuns(), "the cancelled call did not run");
+        }
+    }
+
+    @Test
+    void keyMayReferToBeans() {
+        assertEquals("named n", service.named("n"));
+        try (LockLease holder = locks.getLock("keys:n").acquire(Duration.ZERO)) {
+            assertThrows(LockedTimeoutException.class, () -> service.named("n"), "the key is @keys.name(#id)");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void completionStage_timeoutStrategies() throws Exception {
         try (LockLease holder = locks.getLock("busy:cs").acquire(Duration.ZERO)) {
             ExecutionException e = assertThrows(ExecutionException.class,
@@ -322,6 +345,16 @@ class LockedAnnotationTest {
     @ImportAutoConfiguration({RelockAutoConfiguration.class, RelockLockedAutoConfiguration.class})
     @Import({LettuceOnSharedRedis.class, Service.class, Lost.class})
     static class Config {
+        @Bean
+        Keys keys() {
+            return new Keys();
+        }
+    }
+
+    static class Keys {
+        public String name(String id) {
+            return "keys:" + id;
+        }
     }
 
     static class Lost {
@@ -337,6 +370,7 @@ class LockedAnnotationTest {
         final AtomicInteger inside = new AtomicInteger();
         final AtomicInteger maxInside = new AtomicInteger();
         final AtomicInteger skippedRuns = new AtomicInteger();
+        final AtomicInteger stageRuns = new AtomicInteger();
 
         // Through methods: the test holds the proxy, whose own fields are not the bean's.
         int maxInside() {
@@ -428,7 +462,17 @@ class LockedAnnotationTest {
 
         @Locked(key = "'stage:' + #id")
         CompletionStage<String> stage(String id, CompletableFuture<String> gate) {
+            stageRuns.incrementAndGet();
             return gate.thenApply(v -> "stage " + v);
+        }
+
+        int stageRuns() {
+            return stageRuns.get();
+        }
+
+        @Locked(key = "@keys.name(#id)", waitTime = "0s")
+        String named(String id) {
+            return "named " + id;
         }
 
         @Locked(key = "'busy:' + #id", waitTime = "0s")
