@@ -6,6 +6,7 @@ import io.github.relock.api.LockLease;
 import io.github.relock.api.LockTimeoutException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -31,7 +32,8 @@ import org.springframework.util.StringValueResolver;
  * terminates or is cancelled).
  *
  * <p>Design: every call owns its own {@link LockLease}, never a thread, so the release may run
- * on any thread. A lease lost before the end (expired, deleted, taken over) does not change the
+ * on any thread. The one thread-scoped thing is nesting: a blocking call made from inside a
+ * blocking call on the same lock joins its hold (see {@link #HELD}). A lease lost before the end (expired, deleted, taken over) does not change the
  * method's outcome: the work has happened; the loss is published as a {@link LockedLockLostEvent}
  * and logged. A release that cannot reach Redis is logged too (the lock then expires on its own,
  * as the client stops renewing it). The attributes of each method are parsed once, when its bean
@@ -48,6 +50,14 @@ final class LockedMethodInterceptor implements MethodInterceptor {
     private final ApplicationEventPublisher events;
     private final Supplier<Executor> stageExecutor;
     private final Map<Method, LockedMethod> methods = new ConcurrentHashMap<>();
+
+    /**
+     * The locks the blocking {@code @Locked} calls running on this thread hold, by name: a nested
+     * blocking call on the same name and kind (or a read inside a write) joins the outer hold
+     * instead of waiting for itself. Only for the duration of the outer call, which occupies the
+     * thread, so no unrelated work can run on it meanwhile (virtual threads included).
+     */
+    private static final ThreadLocal<Map<String, Locked.Kind>> HELD = new ThreadLocal<>();
 
     LockedMethodInterceptor(Supplier<LockClient> client, BeanFactory beans, StringValueResolver placeholders,
                             ApplicationEventPublisher events, Supplier<Executor> stageExecutor) {
@@ -116,6 +126,11 @@ final class LockedMethodInterceptor implements MethodInterceptor {
 
     private Object blocking(LockedMethod spec, String name, DistributedLock lock, MethodInvocation invocation)
             throws Throwable {
+        Map<String, Locked.Kind> held = HELD.get();
+        Locked.Kind outer = held == null ? null : held.get(name);
+        if (outer != null && (outer == spec.kind || (outer == Locked.Kind.WRITE && spec.kind == Locked.Kind.READ))) {
+            return invocation.proceed(); // a nested call on the same thread: the outer call's hold covers it
+        }
         LockLease lease;
         try {
             lease = spec.lease == null ? lock.acquire(spec.wait) : lock.acquire(spec.wait, spec.lease);
@@ -123,9 +138,18 @@ final class LockedMethodInterceptor implements MethodInterceptor {
             return timedOut(spec, name, invocation, e);
         }
         AtomicReference<String> lost = watch(lease);
+        if (held == null) {
+            held = new HashMap<>();
+            HELD.set(held);
+        }
+        held.put(name, spec.kind);
         try {
             return invocation.proceed();
         } finally {
+            held.remove(name);
+            if (held.isEmpty()) {
+                HELD.remove();
+            }
             try {
                 lease.close();
                 reportIfLost(spec, name, lost.get());

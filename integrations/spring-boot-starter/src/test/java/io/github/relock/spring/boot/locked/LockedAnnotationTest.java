@@ -102,6 +102,16 @@ class LockedAnnotationTest {
     }
 
     @Test
+    void nestedBlockingCall_onTheSameLock_joinsTheOuterHold_insteadOfWaitingForItself() throws Exception {
+        Outer outer = context.getBean(Outer.class);
+        assertEquals("outer(inner n)", outer.call("n"), "the inner call (waitTime 0s) ran inside the outer hold");
+        assertEquals(0L, admin.call("EXISTS", "nest:n"), "released when the outer call ended");
+        try (LockLease holder = locks.getLock("nest:n").acquire(Duration.ZERO)) {
+            assertThrows(LockedTimeoutException.class, () -> service.inner("n"), "alone, the inner call is excluded");
+        }
+    }
+
+    @Test
     void differentKeys_runAtTheSameTime() throws Exception {
         CyclicBarrier both = new CyclicBarrier(2);
         CompletableFuture<String> a = CompletableFuture.supplyAsync(() -> service.meet("a", both));
@@ -343,11 +353,24 @@ class LockedAnnotationTest {
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({RelockAutoConfiguration.class, RelockLockedAutoConfiguration.class})
-    @Import({LettuceOnSharedRedis.class, Service.class, Lost.class})
+    @Import({LettuceOnSharedRedis.class, Service.class, Lost.class, Outer.class})
     static class Config {
         @Bean
         Keys keys() {
             return new Keys();
+        }
+    }
+
+    static class Outer {
+        private final Service service;
+
+        Outer(Service service) {
+            this.service = service;
+        }
+
+        @Locked(key = "'nest:' + #id")
+        String call(String id) {
+            return "outer(" + service.inner(id) + ")";
         }
     }
 
@@ -468,6 +491,11 @@ class LockedAnnotationTest {
 
         int stageRuns() {
             return stageRuns.get();
+        }
+
+        @Locked(key = "'nest:' + #id", waitTime = "0s")
+        String inner(String id) {
+            return "inner " + id;
         }
 
         @Locked(key = "@keys.name(#id)", waitTime = "0s")
