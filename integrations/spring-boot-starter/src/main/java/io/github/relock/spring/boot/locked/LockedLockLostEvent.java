@@ -9,12 +9,12 @@ import java.lang.reflect.Method;
  * fact); this event, a WARNING log line, and relock's own lock-lost listeners and metrics report
  * that the work may not have been exclusive. Listen with {@code @EventListener}.
  *
+ * <p>Thread-safety: immutable.
+ *
  * @param method the {@code @Locked} method
  * @param lockName the lock's name, as the key evaluated for this call
  * @param detail how the loss was found: a lost-lease report of the client, or the release that
  *     found the lock no longer held
- *
- * <p>Thread-safety: immutable.
  */
 public record LockedLockLostEvent(Method method, String lockName, String detail) {
 }
