@@ -142,11 +142,15 @@ final class LockedMethodInterceptor implements MethodInterceptor {
             held = new HashMap<>();
             HELD.set(held);
         }
-        held.put(name, spec.kind);
+        Locked.Kind enclosing = held.put(name, spec.kind);
         try {
             return invocation.proceed();
         } finally {
-            held.remove(name);
+            if (enclosing != null) {
+                held.put(name, enclosing);
+            } else {
+                held.remove(name);
+            }
             if (held.isEmpty()) {
                 HELD.remove();
             }
