@@ -10,6 +10,11 @@ module io.github.relock.spring.boot {
     requires transitive io.github.relock.core;
     requires spring.core;
     requires spring.beans;
+    requires spring.aop;
+    requires spring.expression;
+    requires static io.github.relock.reactor;
+    requires static reactor.core;
+    requires static org.reactivestreams;
     requires transitive spring.context;
     requires transitive spring.boot;
     requires transitive spring.boot.autoconfigure;
@@ -20,5 +25,7 @@ module io.github.relock.spring.boot {
     requires static transitive micrometer.core;
     requires static io.github.relock.spring.integration;
     exports io.github.relock.spring.boot;
+    exports io.github.relock.spring.boot.locked;
     opens io.github.relock.spring.boot to spring.core, spring.beans, spring.context, spring.boot;
+    opens io.github.relock.spring.boot.locked to spring.core, spring.beans, spring.context, spring.boot, spring.aop;
 }

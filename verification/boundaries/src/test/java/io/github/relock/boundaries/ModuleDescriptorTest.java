@@ -164,14 +164,15 @@ class ModuleDescriptorTest {
     void springBootStarter_exportsItsPackage_everyClientAndMicrometerOptional() throws Exception {
         ModuleDescriptor d = descriptorOf(io.github.relock.spring.boot.RelockAutoConfiguration.class);
         assertEquals("io.github.relock.spring.boot", d.name());
-        assertEquals(Set.of("io.github.relock.spring.boot"), exports(d));
+        assertEquals(Set.of("io.github.relock.spring.boot", "io.github.relock.spring.boot.locked"), exports(d));
         Set<String> optional = d.requires().stream()
                 .filter(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.STATIC))
                 .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet());
         assertTrue(optional.containsAll(Set.of("spring.data.redis", "lettuce.core", "redis.clients.jedis",
-                        "io.github.relock.micrometer", "micrometer.core", "io.github.relock.spring.integration")),
-                "each client, Spring Data Redis, the metrics and Spring Integration are optional: " + d.requires());
-        assertEquals(Set.of("io.github.relock.spring.boot"), d.opens().stream()
+                        "io.github.relock.micrometer", "micrometer.core", "io.github.relock.spring.integration",
+                        "io.github.relock.reactor", "reactor.core")),
+                "each client, Spring Data Redis, the metrics, Spring Integration and Reactor (for @Locked) are optional: " + d.requires());
+        assertEquals(Set.of("io.github.relock.spring.boot", "io.github.relock.spring.boot.locked"), d.opens().stream()
                 .map(ModuleDescriptor.Opens::source).collect(Collectors.toSet()), "Spring reads its configuration reflectively");
     }
 
