@@ -63,12 +63,22 @@ public class RelockAutoConfiguration {
      * @param properties the bound {@code relock.*} properties
      * @param listeners the application's {@link LockEventListener} beans (and the Micrometer one of
      *     {@link RelockMetricsAutoConfiguration}): one is used as is, several are called in order
+     * @param environment where {@code spring.application.name} is read, the owner info's default application
+     * @param buildProperties the build info, whose version is the owner info's default version
      * @return the options of the auto-configured client
      */
     @Bean
     @ConditionalOnMissingBean
-    LockOptions relockLockOptions(RelockProperties properties, ObjectProvider<LockEventListener> listeners) {
+    LockOptions relockLockOptions(RelockProperties properties, ObjectProvider<LockEventListener> listeners,
+            org.springframework.core.env.Environment environment,
+            ObjectProvider<org.springframework.boot.info.BuildProperties> buildProperties) {
         LockOptions options = properties.toLockOptions();
+        org.springframework.boot.info.BuildProperties build = buildProperties.getIfAvailable();
+        java.util.Optional<io.github.relock.api.OwnerInfo> owner = properties.getOwnerInfo().toOwnerInfo(
+                environment.getProperty("spring.application.name"), build != null ? build.getVersion() : null);
+        if (owner.isPresent()) {
+            options = options.toBuilder().ownerInfo(owner.get()).build();
+        }
         List<LockEventListener> all = listeners.orderedStream().toList();
         if (all.isEmpty()) {
             return options;
