@@ -1,6 +1,7 @@
 package io.github.relock.spring.boot;
 
 import io.github.relock.api.LockClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -68,8 +69,8 @@ public class RelockActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "relockHealthIndicator")
         @ConditionalOnSingleCandidate(LockClient.class)
-        RelockHealthIndicatorFactory relockHealthIndicator(LockClient client) {
-            return new RelockHealthIndicatorFactory(new RelockHealth(client));
+        RelockHealthIndicatorFactory relockHealthIndicator(ObjectProvider<LockClient> client) {
+            return new RelockHealthIndicatorFactory(client);
         }
     }
 

@@ -4,7 +4,9 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Map;
+import io.github.relock.api.LockClient;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.FactoryBean;
 import org.springframework.util.ClassUtils;
 
@@ -16,7 +18,10 @@ import org.springframework.util.ClassUtils;
  * HealthIndicator interface is on the class path (Boot 4's first), whose health() builds that
  * package's Health with the two calls both share (new Health.Builder().status(code),
  * withDetails(map), build()). Its object type is that interface, so Boot's health registry finds
- * it by type, named "relock" after the bean name relockHealthIndicator.
+ * it by type, named "relock" after the bean name relockHealthIndicator. The client is resolved
+ * when the indicator is made, not when the factory is: Spring asks every factory bean its object
+ * type while it resolves the client's own LockEventListener beans, so a factory that needed the
+ * client would be a dependency cycle.
  */
 /**
  * Makes the {@code relock} health indicator, a {@code HealthIndicator} of the running Boot
@@ -30,12 +35,14 @@ final class RelockHealthIndicatorFactory implements FactoryBean<Object>, Disposa
     private static final String[] PACKAGES = {
             "org.springframework.boot.health.contributor.", "org.springframework.boot.actuate.health."};
 
-    private final RelockHealth health;
+    private final ObjectProvider<LockClient> client;
     private final Class<?> indicatorType;
     private final Class<?> builderType;
+    private volatile RelockHealth health;
 
-    RelockHealthIndicatorFactory(RelockHealth health) {
-        this.health = health;
+    /** @param client the application's one lock client, resolved when the indicator is made */
+    RelockHealthIndicatorFactory(ObjectProvider<LockClient> client) {
+        this.client = client;
         ClassLoader loader = RelockHealthIndicatorFactory.class.getClassLoader();
         String pkg = null;
         for (String p : PACKAGES) {
@@ -64,9 +71,15 @@ final class RelockHealthIndicatorFactory implements FactoryBean<Object>, Disposa
     }
 
     @Override
-    public Object getObject() {
+    public synchronized Object getObject() {
+        RelockHealth health = this.health;
+        if (health == null) {
+            health = new RelockHealth(client.getObject());
+            this.health = health;
+        }
+        RelockHealth checked = health;
         InvocationHandler handler = (proxy, method, args) -> switch (method.getName()) {
-            case "health" -> method.getParameterCount() == 0 ? build(health.check())
+            case "health" -> method.getParameterCount() == 0 ? build(checked.check())
                     : InvocationHandler.invokeDefault(proxy, method, args);
             case "toString" -> "RelockHealthIndicator[" + indicatorType.getName() + "]";
             case "hashCode" -> System.identityHashCode(proxy);
@@ -96,6 +109,9 @@ final class RelockHealthIndicatorFactory implements FactoryBean<Object>, Disposa
 
     @Override
     public void destroy() {
-        health.close();
+        RelockHealth h = health;
+        if (h != null) {
+            h.close();
+        }
     }
 }
