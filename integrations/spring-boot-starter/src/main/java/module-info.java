@@ -24,6 +24,8 @@ module io.github.relock.spring.boot {
     requires static transitive io.github.relock.micrometer;
     requires static transitive micrometer.core;
     requires static io.github.relock.spring.integration;
+    requires static spring.boot.actuator;
+    requires static spring.boot.actuator.autoconfigure;
     exports io.github.relock.spring.boot;
     exports io.github.relock.spring.boot.locked;
     opens io.github.relock.spring.boot to spring.core, spring.beans, spring.context, spring.boot;

@@ -273,6 +273,19 @@ public interface LockClient extends AutoCloseable {
     LockClientStats stats();
 
     /**
+     * Lists the holds this client keeps now: each lock and owner (a thread, an async call or a
+     * lease) with its hold count and how its renewal stands (see {@link HeldLock}). Like
+     * {@link #stats()} it reads the client's own bookkeeping and sends nothing to Redis; it lists
+     * the holds {@link LockClientStats#heldLocks()} counts, in no particular order, each as of the
+     * moment it was read. Empty after {@link #close()}. For a view of what Redis holds under one
+     * name, whoever holds it, use {@link #inspect(String)}.
+     *
+     * @return a snapshot of the holds, a new unmodifiable list
+     * @since 0.1.0
+     */
+    java.util.List<HeldLock> heldLocks();
+
+    /**
      * Stops renewal (reporting each still-held lock lost with {@code CLIENT_CLOSED}, on the calling
      * thread), fails every call still waiting for a lock with {@link IllegalStateException}, and
      * releases resources. Idempotent.

@@ -64,19 +64,28 @@ public class RelockAutoConfiguration {
      * @param properties the bound {@code relock.*} properties
      * @param listeners the application's {@link LockEventListener} beans (and the Micrometer one of
      *     {@link RelockMetricsAutoConfiguration}): one is used as is, several are called in order
-     * @param environment where a refused value is read back as the application wrote it
+     * @param environment where a refused value is read back as the application wrote it, and
+     *     {@code spring.application.name}, the owner info's default application
+     * @param buildProperties the build info, whose version is the owner info's default version
      * @return the options of the auto-configured client
      * @throws InvalidRelockPropertyException if LockOptions refuses a property's value
      */
     @Bean
     @ConditionalOnMissingBean
     LockOptions relockLockOptions(RelockProperties properties, ObjectProvider<LockEventListener> listeners,
-                                  Environment environment) {
+                                  Environment environment,
+                                  ObjectProvider<org.springframework.boot.info.BuildProperties> buildProperties) {
         LockOptions options;
         try {
             options = properties.toLockOptions();
         } catch (InvalidRelockPropertyException e) {
             throw e.asWritten(environment.getProperty(e.property()));
+        }
+        org.springframework.boot.info.BuildProperties build = buildProperties.getIfAvailable();
+        java.util.Optional<io.github.relock.api.OwnerInfo> owner = properties.getOwnerInfo().toOwnerInfo(
+                environment.getProperty("spring.application.name"), build != null ? build.getVersion() : null);
+        if (owner.isPresent()) {
+            options = options.toBuilder().ownerInfo(owner.get()).build();
         }
         List<LockEventListener> all = listeners.orderedStream().toList();
         if (all.isEmpty()) {

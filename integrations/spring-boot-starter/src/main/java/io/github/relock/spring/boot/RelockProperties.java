@@ -71,6 +71,9 @@ public class RelockProperties {
     /** The Spring Integration LockRegistry, when relock-spring-integration and Spring Integration 7 are present. */
     private final Integration integration = new Integration();
 
+    /** Who this client is, kept in Redis for inspections (LockOptions.Builder.ownerInfo). */
+    private final OwnerInfoProperties ownerInfo = new OwnerInfoProperties();
+
     /** Creates the properties with every property unset: relock's defaults; Spring's binder then sets what is configured. */
     public RelockProperties() {
     }
@@ -188,6 +191,11 @@ public class RelockProperties {
     /** @return the local hand-off properties */
     public LocalHandoff getLocalHandoff() {
         return localHandoff;
+    }
+
+    /** @return the {@code relock.owner-info.*} properties */
+    public OwnerInfoProperties getOwnerInfo() {
+        return ownerInfo;
     }
 
     /**
@@ -442,6 +450,115 @@ public class RelockProperties {
         /** @param registryKey the prefix of every lock name */
         public void setRegistryKey(String registryKey) {
             this.registryKey = registryKey;
+        }
+    }
+
+    /**
+     * {@code relock.owner-info.*}: who the auto-configured client says it is
+     * ({@code LockOptions.Builder.ownerInfo}), kept in Redis under {@code relock:{clients}:<clientId>}
+     * while it is open, so that an inspection ({@code LockClient.inspect}, the {@code locks}
+     * endpoint) names the application and pod holding a lock, not only a UUID. On by default in the
+     * starter; each part unset takes the default named below.
+     *
+     * <p>Thread-safety: as {@link RelockProperties}.
+     */
+    public static class OwnerInfoProperties {
+
+        /** Whether the client registers its owner info in Redis (one small hash, rewritten every third of the watchdog timeout). */
+        private boolean enabled = true;
+
+        /** The application's name, at most 256 chars. Default: spring.application.name, else empty. */
+        private String application;
+
+        /** The application's version, at most 256 chars. Default: the build info's version (META-INF/build-info.properties), else empty. */
+        private String version;
+
+        /** The machine or pod, at most 256 chars. Default: $HOSTNAME, else the local host name. */
+        private String host;
+
+        /** Which process of the application, at most 256 chars. Default: the process id. */
+        private String instance;
+
+        /** Creates the properties with owner info on and every part defaulted; Spring's binder then sets what is configured. */
+        public OwnerInfoProperties() {
+        }
+
+        /** @return whether owner info is registered */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether owner info is registered */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the application's name, or null for the default */
+        public String getApplication() {
+            return application;
+        }
+
+        /** @param application the application's name */
+        public void setApplication(String application) {
+            this.application = application;
+        }
+
+        /** @return the version, or null for the default */
+        public String getVersion() {
+            return version;
+        }
+
+        /** @param version the version */
+        public void setVersion(String version) {
+            this.version = version;
+        }
+
+        /** @return the host, or null for the default */
+        public String getHost() {
+            return host;
+        }
+
+        /** @param host the host */
+        public void setHost(String host) {
+            this.host = host;
+        }
+
+        /** @return the instance, or null for the default */
+        public String getInstance() {
+            return instance;
+        }
+
+        /** @param instance the instance */
+        public void setInstance(String instance) {
+            this.instance = instance;
+        }
+
+        /**
+         * @param defaultApplication the application name to use when none is set, or null
+         * @param defaultVersion the version to use when none is set, or null
+         * @return the owner info these properties describe, or empty when turned off
+         * @throws IllegalArgumentException naming the property, when a part is too long
+         */
+        java.util.Optional<io.github.relock.api.OwnerInfo> toOwnerInfo(String defaultApplication, String defaultVersion) {
+            if (!enabled) {
+                return java.util.Optional.empty();
+            }
+            io.github.relock.api.OwnerInfo local = io.github.relock.api.OwnerInfo.of("", "");
+            String h = part("relock.owner-info.host", host, local.host());
+            String a = part("relock.owner-info.application", application, defaultApplication);
+            String i = part("relock.owner-info.instance", instance, local.instance());
+            String v = part("relock.owner-info.version", version, defaultVersion);
+            return java.util.Optional.of(new io.github.relock.api.OwnerInfo(h, a, i, v));
+        }
+
+        private static String part(String property, String value, String fallback) {
+            String v = value != null ? value.strip() : fallback == null ? "" : fallback.strip();
+            if (v.length() > io.github.relock.api.OwnerInfo.MAX_LENGTH) {
+                throw new IllegalArgumentException(property + " must be at most " + io.github.relock.api.OwnerInfo.MAX_LENGTH
+                        + " chars, was " + v.length() + " chars" + (value != null ? "" : " (its default)")
+                        + ": '" + v.substring(0, 40) + "...'");
+            }
+            return v;
         }
     }
 }

@@ -334,6 +334,11 @@ public final class DefaultLockClient implements LockClient {
                 : new LockClientStats(held, waiting, channels);
     }
 
+    @Override
+    public java.util.List<io.github.relock.api.HeldLock> heldLocks() {
+        return holds.snapshot();
+    }
+
     /**
      * Closes the client. In order: renewal stops and every hold still registered is reported
      * CLIENT_CLOSED; every caller still waiting asynchronously is failed; every wait of this

@@ -288,6 +288,28 @@ public final class HoldRegistry {
         return holds.size();
     }
 
+    /** @return every registered hold as a {@link io.github.relock.api.HeldLock}, read now */
+    public List<io.github.relock.api.HeldLock> snapshot() {
+        long now = System.nanoTime();
+        List<io.github.relock.api.HeldLock> out = new ArrayList<>(holds.size());
+        for (Hold h : holds.values()) {
+            int count = h.count;
+            if (count < 1) {
+                continue; // being unregistered right now
+            }
+            boolean renewed = h.watchdog();
+            long end = renewed ? h.lastConfirmedNanos + TimeUnit.MILLISECONDS.toNanos(watchdogMs) : h.expiresAtNanos;
+            out.add(new io.github.relock.api.HeldLock(h.lockName, h.id.field, h.ownerId, count, renewed,
+                    millisSince(h.acquiredNanos, now), millisSince(h.lastConfirmedNanos, now),
+                    Math.max(0, TimeUnit.NANOSECONDS.toMillis(end - now))));
+        }
+        return List.copyOf(out);
+    }
+
+    private static long millisSince(long nanos, long now) {
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(now - nanos));
+    }
+
     /**
      * For the watchdog: reports explicit-TTL holds that ran out (LEASE_EXPIRED) and returns the
      * watchdog holds to renew now.

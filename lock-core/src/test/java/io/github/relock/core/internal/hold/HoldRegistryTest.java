@@ -585,4 +585,39 @@ class HoldRegistryTest {
         assertTrue(seen.isEmpty());
         assertEquals(1, f.lost.size());
     }
+
+    // ---------------------------------------------------------------- snapshot (LockClient.heldLocks)
+
+    @Test
+    void snapshot_listsEachHoldWithCountRenewalLagAndRemainingTime_andForgetsReleasedOnes() {
+        f.watchdog("orders", "c:1", 4_000);
+        f.watchdog("orders", "c:1", 4_000); // re-entry: one hold, count 2
+        registry.register("stock", "c:-7", -7, "stock", 10_000, ago(2_000), Acquire.NO_TOKEN, null); // a lease
+        f.explicit("gone", "c:2", 1_000, 2_000); // past its lease, not yet swept
+
+        java.util.Map<String, io.github.relock.api.HeldLock> byName = new java.util.HashMap<>();
+        registry.snapshot().forEach(h -> byName.put(h.name(), h));
+
+        assertEquals(java.util.Set.of("orders", "stock", "gone"), byName.keySet());
+        io.github.relock.api.HeldLock orders = byName.get("orders");
+        assertEquals("c:1", orders.ownerField());
+        assertEquals(2, orders.holdCount());
+        assertTrue(orders.renewed());
+        assertTrue(orders.sinceConfirmedMillis() >= 4_000 && orders.sinceConfirmedMillis() < 4_000 + 5_000,
+                "renewal lag counts from the last confirmed send: " + orders);
+        assertTrue(orders.remainingMillis() <= WATCHDOG_MS - 4_000 && orders.remainingMillis() > WATCHDOG_MS - 9_000,
+                "a renewed hold is known held for the watchdog timeout after its last confirmed send: " + orders);
+        io.github.relock.api.HeldLock stock = byName.get("stock");
+        assertEquals(-7, stock.threadId());
+        assertFalse(stock.renewed());
+        assertTrue(stock.remainingMillis() <= 8_000 && stock.remainingMillis() > 3_000, stock.toString());
+        assertTrue(stock.heldMillis() >= 2_000, stock.toString());
+        assertEquals(0, byName.get("gone").remainingMillis(), "a lease that ran out is known held for no time");
+
+        registry.released("orders", "c:1", false);
+        assertEquals(java.util.Set.of("stock", "gone"),
+                registry.snapshot().stream().map(io.github.relock.api.HeldLock::name).collect(java.util.stream.Collectors.toSet()));
+        registry.close();
+        assertTrue(registry.snapshot().isEmpty(), "nothing is held after close");
+    }
 }
