@@ -155,10 +155,7 @@ final class LockedMethodInterceptor implements MethodInterceptor {
                 HELD.remove();
             }
             try {
-                lease.close();
-                reportIfLost(spec, name, lost.get());
-            } catch (IllegalMonitorStateException e) {
-                reportLost(spec, name, lost.get() != null ? lost.get() : e.getMessage());
+                released(spec, name, lost.get(), lease.releaseIfHeld());
             } catch (RuntimeException e) {
                 releaseFailed(spec, name, e);
             }
@@ -267,13 +264,17 @@ final class LockedMethodInterceptor implements MethodInterceptor {
 
     /** Releases without blocking; never fails: a loss or an unreachable Redis is reported instead. */
     private CompletableFuture<Void> release(LockedMethod spec, String name, LockLease lease, AtomicReference<String> lost) {
-        return lease.closeAsync().handle((v, e) -> {
-            released(spec, name, lost.get(), e == null ? null : unwrap(e));
+        return lease.releaseIfHeldAsync().handle((outcome, e) -> {
+            if (e == null) {
+                released(spec, name, lost.get(), outcome);
+            } else {
+                releaseFailed(spec, name, unwrap(e));
+            }
             return null;
         });
     }
 
-    /** What a release found: nothing wrong, a loss, or a failure to reach Redis. */
+    /** What a reactive release found: nothing wrong, a loss (it failed as lost), or a failure to reach Redis. */
     void released(LockedMethod spec, String name, String lostDetail, Throwable releaseError) {
         if (releaseError == null) {
             reportIfLost(spec, name, lostDetail);
@@ -281,6 +282,20 @@ final class LockedMethodInterceptor implements MethodInterceptor {
             reportLost(spec, name, lostDetail != null ? lostDetail : releaseError.getMessage());
         } else {
             releaseFailed(spec, name, releaseError);
+        }
+    }
+
+    /**
+     * What a release found: the lease still held the lock (a loss the client reported meanwhile is
+     * still reported), or it had expired or passed to another owner before the method ended (a
+     * lease time shorter than the method, or a loss), which is reported.
+     */
+    void released(LockedMethod spec, String name, String lostDetail, io.github.relock.api.ReleaseOutcome outcome) {
+        if (outcome == io.github.relock.api.ReleaseOutcome.RELEASED) {
+            reportIfLost(spec, name, lostDetail);
+        } else {
+            reportLost(spec, name, lostDetail != null ? lostDetail : "the release found the lock "
+                    + (outcome == io.github.relock.api.ReleaseOutcome.ALREADY_EXPIRED ? "expired" : "held by another owner"));
         }
     }
 
