@@ -46,6 +46,8 @@ public abstract class LossChapter extends TckChapter {
     /** Short, so that a renewal finds the loss within 200 ms; a renewal at a time is 2/3 of it from expiry. */
     private static final Duration WATCHDOG = Duration.ofMillis(600);
     private static final Duration DEADLINE = Duration.ofSeconds(10);
+    /** What a loaded machine may add to the timer's renewal and to waking the interrupted thread. */
+    private static final Duration SCHEDULING = Duration.ofSeconds(2);
 
     /** @param kit the enclosing kit */
     protected LossChapter(DriverKit kit) {
@@ -301,11 +303,19 @@ public abstract class LossChapter extends TckChapter {
             return w;
         }
 
+        /**
+         * The work was interrupted within {@code bound} of the loss, give or take
+         * {@link #SCHEDULING}: the renewal that finds the loss runs on the client's timer, and the
+         * interrupted thread must be scheduled, both of which a loaded machine delays by more than
+         * a short watchdog's renewal period. A work never interrupted, or only when it ended on its
+         * own ({@link #DEADLINE}), still fails.
+         */
         void assertInterruptedWithin(Duration bound) {
             Long after = interruptedAfter.get();
-            assertTrue(after != null && after >= 0 && after < bound.toNanos(), "the work was interrupted "
+            Duration allowed = bound.plus(SCHEDULING);
+            assertTrue(after != null && after >= 0 && after < allowed.toNanos(), "the work was interrupted "
                     + (after == null ? "never" : TimeUnit.NANOSECONDS.toMillis(after) + " ms after the loss")
-                    + ": not within " + bound);
+                    + ": not within " + bound + " (plus " + SCHEDULING + " for the machine's scheduling)");
         }
     }
 
