@@ -55,6 +55,7 @@ public abstract class LeaderElectionChapter extends TckChapter {
     /** Every election a rule made, left after the rule; and the names, whose token counters outlive the locks. */
     private final List<LeaderElection> made = new CopyOnWriteArrayList<>();
     private final Set<String> names = ConcurrentHashMap.newKeySet();
+    private final Set<LockClient> clients = ConcurrentHashMap.newKeySet();
 
     /** @param kit the enclosing kit */
     protected LeaderElectionChapter(DriverKit kit) {
@@ -65,13 +66,26 @@ public abstract class LeaderElectionChapter extends TckChapter {
         LeaderElection e = client.getLeaderElection(name);
         made.add(e);
         names.add(name);
+        clients.add(client);
         return e;
     }
 
-    /** Leaves every election (a no-op for those that left), waits for their locks to go, deletes the token counters. */
+    /**
+     * Leaves every election (a no-op for those that left), waits until their clients hold and wait
+     * for nothing and their locks are gone, and deletes the token counters.
+     */
     @AfterEach
     void leaveAll() {
         made.forEach(LeaderElection::leave);
+        for (LockClient c : clients) { // a grant in flight when its candidate left lands, and is given back
+            Await.until(DEADLINE, () -> {
+                try {
+                    return c.stats().heldLocks() == 0 && c.stats().waiters() == 0;
+                } catch (IllegalStateException closed) {
+                    return true;
+                }
+            }, () -> "a left candidate still holds or waits: " + c.stats());
+        }
         for (String name : names) {
             Await.until(DEADLINE, () -> Long.valueOf(0).equals(redis("EXISTS", name)), () -> name + " is still held");
             redis("DEL", "redisson_lock_token:{" + name + "}");

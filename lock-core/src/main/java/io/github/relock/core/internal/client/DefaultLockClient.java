@@ -360,8 +360,16 @@ public final class DefaultLockClient implements LockClient {
     @Override
     public void close() {
         if (!services.isClosed()) {
-            for (Election e : elections) {
+            java.util.List<Election> leaving = java.util.List.copyOf(elections);
+            for (Election e : leaving) {
                 e.leave(); // releases a leader's lock while the client can still send
+            }
+            // Their LEFT listeners run on the timer (or the lost executor): let them run before it stops.
+            long end = System.nanoTime() + options.commandTimeout().toNanos();
+            for (Election e : leaving) {
+                while (!e.quiet() && System.nanoTime() - end < 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
             }
         }
         if (!services.close()) {

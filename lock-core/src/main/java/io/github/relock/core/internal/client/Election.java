@@ -74,6 +74,8 @@ final class Election implements LeaderElection {
     private final List<Consumer<Revocation>> revoked = new CopyOnWriteArrayList<>();
     private final Queue<Runnable> events = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean draining = new AtomicBoolean();
+    /** The thread running the listeners now, or null. */
+    private volatile Thread drainer;
 
     private State state = State.IDLE;
     private long generation;
@@ -262,18 +264,28 @@ final class Election implements LeaderElection {
         return holders.isEmpty() ? Optional.empty() : Optional.of(holders.get(0));
     }
 
+    /**
+     * @return whether every queued listener call has run, or the caller is the thread running them
+     *     (a listener closing the client must not wait for itself)
+     */
+    boolean quiet() {
+        return events.isEmpty() && !draining.get() || drainer == Thread.currentThread();
+    }
+
     /** Runs the queued listener calls, one at a time, on a thread of the client. */
     private void drain() {
         if (events.isEmpty() || !draining.compareAndSet(false, true)) {
             return;
         }
         callbacks.accept(() -> {
+            drainer = Thread.currentThread();
             try {
                 Runnable r;
                 while ((r = events.poll()) != null) {
                     r.run();
                 }
             } finally {
+                drainer = null;
                 draining.set(false);
                 drain(); // an event queued after the last poll, before the flag was cleared
             }
