@@ -74,6 +74,21 @@ public interface LockClient extends AutoCloseable {
     FencedLock getFencedLock(String name);
 
     /**
+     * Returns a candidate in the leader election with this name: campaigning on the
+     * {@linkplain #getFencedLock(String) fenced lock} of the name once {@linkplain LeaderElection#join() joined},
+     * with the fencing token as the epoch. Each call returns a new candidate; a client may hold several.
+     * Closing the client makes its candidates leave.
+     *
+     * @param name the lock name; the rules of {@link #getLock(String)}
+     * @return a candidate that has not joined yet
+     * @throws IllegalArgumentException as {@link #getLock(String)}
+     * @throws NullPointerException if {@code name} is null
+     * @throws IllegalStateException if this client is closed
+     * @since 0.1.0
+     */
+    LeaderElection getLeaderElection(String name);
+
+    /**
      * Returns the spin lock with this name (Redisson {@code getSpinLock}): Redisson's reentrant
      * hash and fields, so it excludes and is excluded by {@link #getLock(String)}'s lock of the same
      * name, but it uses no pub/sub at all: waiters poll with exponential back-off

@@ -165,4 +165,12 @@ public abstract class DriverTck extends DriverKit {
             super(DriverTck.this);
         }
     }
+
+    /** Chapter 32: {@link LeaderElectionChapter}, run against this driver: one leader at a time, handover, epochs. */
+    @Nested
+    class LeaderElection extends LeaderElectionChapter {
+        LeaderElection() {
+            super(DriverTck.this);
+        }
+    }
 }

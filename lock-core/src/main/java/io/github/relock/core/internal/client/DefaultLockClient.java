@@ -80,6 +80,8 @@ public final class DefaultLockClient implements LockClient {
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
     private final Executor lostExecutor;
     private final Inspector inspector;
+    /** Leader-election candidates that joined and have not left: close() makes them leave first. */
+    private final java.util.Set<Election> elections = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private DefaultLockClient(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
         this.executor = executor;
@@ -198,6 +200,12 @@ public final class DefaultLockClient implements LockClient {
     @Override
     public FencedLock getFencedLock(String name) {
         return new FencedRedisLock(services, name(name));
+    }
+
+    @Override
+    public io.github.relock.api.LeaderElection getLeaderElection(String name) {
+        services.ensureOpen();
+        return new Election(name, getFencedLock(name), services, this::inspect, this::runLostCallback, elections);
     }
 
     @Override
@@ -340,7 +348,7 @@ public final class DefaultLockClient implements LockClient {
     }
 
     /**
-     * Closes the client. In order: renewal stops and every hold still registered is reported
+     * Closes the client. In order: joined leader-election candidates leave (a leader releases its lock); renewal stops and every hold still registered is reported
      * CLIENT_CLOSED; every caller still waiting asynchronously is failed; every wait of this
      * client, one whose first attempt is still on its way included (that attempt may have queued
      * it), is woken and waited for (up to the command timeout) while it leaves its channel,
@@ -351,6 +359,19 @@ public final class DefaultLockClient implements LockClient {
      */
     @Override
     public void close() {
+        if (!services.isClosed()) {
+            java.util.List<Election> leaving = java.util.List.copyOf(elections);
+            for (Election e : leaving) {
+                e.leave(); // releases a leader's lock while the client can still send
+            }
+            // Their LEFT listeners run on the timer (or the lost executor): let them run before it stops.
+            long end = System.nanoTime() + options.commandTimeout().toNanos();
+            for (Election e : leaving) {
+                while (!e.quiet() && System.nanoTime() - end < 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                }
+            }
+        }
         if (!services.close()) {
             return;
         }
