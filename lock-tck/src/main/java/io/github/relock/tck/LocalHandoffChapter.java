@@ -529,7 +529,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * (and that another of its threads still waits for) sends no script before it parks: its
      * attempt could only fail. It gets the lock once the threads holding it before it are done.
      * (Which of the two waiters goes first is not this rule's business: the hand-off run may end
-     * by time on a slow machine, and then a release wakes a waiter.)
+     * by time on a slow machine, and then a release wakes a waiter; rule 20.18 holds that order.)
      * When it fails: a thread asking for a lock its own client was just handed must park without
      * sending a script: its attempt could only fail.
      */
@@ -839,6 +839,54 @@ public abstract class LocalHandoffChapter extends TckChapter {
             }
             assertFalse(lock.isLocked());
         }
+    }
+
+    /**
+     * Rule 20.18: a release that publishes (by another client, so no hand-off) wakes one waiter of
+     * a client, the one that parked first, on a cluster too, where each relock release reaches the
+     * client twice (classic and sharded): the earlier of two waiters gets the lock, and the later
+     * sends no script meanwhile. Round after round.
+     * When it fails: the two copies of one release (classic and sharded) must be one wake-up:
+     * look at how the client pairs a copy with its twin ({@code Channel.heardOne}); "the later
+     * waiter got the lock first" or one script too many means the twin woke the later waiter.
+     */
+    @Test
+    void rule20_18_publishedRelease_wakesOnlyTheEarliestLocalWaiter() throws Exception {
+        String name = "tck:handoff-fifo";
+        DistributedLock held = client().getLock(name); // another client: its release has nobody to hand to
+        LockClient client = kit.newLockClient(LockOptions.builder() // no renewal scripts while the rule counts
+                .lockWatchdogTimeout(Duration.ofMinutes(3)).build());
+        DistributedLock lock = client.getLock(name);
+        assertTrue(held.tryLock(0, 60, TimeUnit.SECONDS)); // loads the scripts: no NOSCRIPT retry is counted below
+        held.unlock();
+        assertTrue(lock.tryLock(0, 60, TimeUnit.SECONDS));
+        lock.unlock();
+        for (int round = 0; round < 3; round++) {
+            assertTrue(held.tryLock(0, 60, TimeUnit.SECONDS)); // a lease: no renewal scripts
+            try (Waiter earlier = new Waiter(lock, "tck-fifo-earlier-" + round);
+                    Waiter later = startAfterParked(earlier, lock, "tck-fifo-later-" + round)) {
+                later.awaitParked();
+                long before = scriptCallsServed();
+                held.unlock(); // publishes "0"; on a cluster classic and sharded
+                CompletableFuture.anyOf(earlier.acquired, later.acquired).get(30, TimeUnit.SECONDS);
+                assertFalse(later.acquired.isDone(), "round " + round + ": the later waiter got the lock first");
+                long[] last = {scriptCallsServed(), System.nanoTime()};
+                Await.until(Duration.ofSeconds(20), () -> { // quiet for 200 ms: a woken later waiter has attempted
+                    long now = scriptCallsServed();
+                    if (now != last[0]) {
+                        last[0] = now;
+                        last[1] = System.nanoTime();
+                        return false;
+                    }
+                    return System.nanoTime() - last[1] > Duration.ofMillis(200).toNanos();
+                }, () -> "scripts never went quiet");
+                later.awaitParked();
+                assertEquals(2, last[0] - before, "round " + round + ": scripts from the other client's release until"
+                        + " the earlier waiter held the lock: the release and the earlier waiter's attempt only");
+                finishInTurn(earlier, later);
+            }
+        }
+        assertFalse(lock.isLocked());
     }
 
     /**

@@ -4,9 +4,11 @@ import io.github.relock.core.internal.protocol.MessageWakes;
 import io.github.relock.spi.Subscription;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -31,6 +33,46 @@ public final class Channel {
     public interface Parked {
         /** A message picked this waiter: it must attempt (or, if it leaves instead, pass the message on). */
         void message();
+
+        /**
+         * @return whether a message picked this waiter (or it took a banked one) and it has sent no
+         *     attempt since: its next attempt, or the message it passes on when it leaves, comes after
+         *     anything heard now
+         */
+        default boolean messagePending() {
+            return false;
+        }
+    }
+
+    /**
+     * How long a message heard one way waits for its twin heard the other way: on a channel
+     * subscribed classic and sharded (a cluster), each relock release arrives twice, the classic
+     * copy often relayed by another node over the cluster bus. Generous, because pairing a copy
+     * with another release's costs nothing (see {@link #heardOne}): it only bounds how long a lone
+     * copy is remembered.
+     */
+    static final long PAIR_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The most first copies kept waiting for a twin; beyond it the oldest is forgotten (its twin then wakes as any message). */
+    static final int MAX_UNPAIRED = 32;
+
+    /** A message heard one way, not yet paired with its twin heard the other way. */
+    private static final class Heard {
+        final String payload;
+        final boolean sharded;
+        final long at;
+        /** The waiter it woke, or null if it was banked. */
+        final Parked picked;
+        /** The waiter it woke has left the entry. */
+        boolean left;
+        /** ... holding the lock. */
+        boolean leftHolding;
+
+        Heard(String payload, boolean sharded, long at, Parked picked) {
+            this.payload = payload;
+            this.sharded = sharded;
+            this.at = at;
+            this.picked = picked;
+        }
     }
 
     final String channel;
@@ -39,6 +81,9 @@ public final class Channel {
     private final ReentrantLock handshake = new ReentrantLock();
     private final ArrayDeque<Parked> parked = new ArrayDeque<>(); // guarded by handshake
     private int banked; // guarded by handshake
+    private final ArrayDeque<Heard> unpaired = new ArrayDeque<>(); // guarded by handshake, oldest first
+    /** Waiters a paired copy is owed to: each attempts at its next park instead of parking, or passes it on. */
+    private final List<Parked> owed = new ArrayList<>(); // guarded by handshake
     private volatile long epoch; // advanced (under handshake) by every wake-all
     /** Lock listeners on this channel (not waiters): told of every message. */
     final List<Observer> observers = new CopyOnWriteArrayList<>();
@@ -72,16 +117,94 @@ public final class Channel {
         Parked p;
         handshake.lock();
         try {
-            p = parked.pollFirst();
-            if (p == null) {
-                banked++;
-            }
+            p = pickOne();
         } finally {
             handshake.unlock();
         }
         if (p != null) {
             p.message();
         }
+    }
+
+    /** @return the longest-parked waiter, taken off the queue, or null with the wake-up banked */
+    private Parked pickOne() {
+        Parked p = parked.pollFirst();
+        if (p == null) {
+            banked++;
+        }
+        return p;
+    }
+
+    /**
+     * A message that wakes one waiter, heard one way on a channel subscribed both ways (see
+     * {@link Waiters}: each relock release arrives twice). The first copy wakes one waiter as
+     * {@link #wakeOne} does. A copy heard the other way within {@link #PAIR_NANOS} with the same
+     * payload is its twin, and wakes nobody else: it is left to the waiter the first copy woke if
+     * that waiter's next attempt (or the message it passes on) is still to come, or handed to that
+     * waiter (woken again if it parked meanwhile, else owed its next park) if it has attempted
+     * since. Either way the copy is not lost even if it is no twin but another release.
+     *
+     * @param payload the message
+     * @param sharded whether it was heard by sharded pub/sub
+     */
+    void heardOne(String payload, boolean sharded) {
+        heardOne(payload, sharded, System.nanoTime());
+    }
+
+    /** {@link #heardOne(String, boolean)} heard at {@code now} ({@link System#nanoTime()}; tests pass their own). */
+    void heardOne(String payload, boolean sharded, long now) {
+        Parked p;
+        handshake.lock();
+        try {
+            p = heardOneLocked(payload, sharded, now);
+        } finally {
+            handshake.unlock();
+        }
+        if (p != null) {
+            p.message();
+        }
+    }
+
+    private Parked heardOneLocked(String payload, boolean sharded, long now) {
+        while (!unpaired.isEmpty() && now - unpaired.peekFirst().at > PAIR_NANOS) {
+            unpaired.pollFirst();
+        }
+        for (Iterator<Heard> it = unpaired.iterator(); it.hasNext(); ) {
+            Heard h = it.next();
+            if (h.sharded != sharded && h.payload.equals(payload)) {
+                it.remove();
+                return twinOf(h);
+            }
+        }
+        Parked p = pickOne();
+        if (unpaired.size() == MAX_UNPAIRED) {
+            unpaired.pollFirst();
+        }
+        unpaired.addLast(new Heard(payload, sharded, now, p));
+        return p;
+    }
+
+    /** @return whom the twin of {@code first} wakes now (null: nobody) */
+    private Parked twinOf(Heard first) {
+        Parked p = first.picked;
+        if (p == null) {
+            return banked > 0 ? null : pickOne(); // the banked wake-up, still untaken, comes after this
+        }
+        if (first.left) {
+            // It holds the lock: no release but its own can follow, and that one publishes anew.
+            // It left without: this one is the next waiter's.
+            return first.leftHolding ? null : pickOne();
+        }
+        if (p.messagePending()) {
+            return null; // its attempt, or the message it passes on, is still to come
+        }
+        if (parked.remove(p)) {
+            return p; // it attempted and parked again: once more
+        }
+        if (!owed.contains(p)) {
+            owed.add(p); // its attempt is in flight: it attempts again instead of parking, or passes this on
+        }
+        return null;
     }
 
     /** A "1" or a reconnect: wakes every parked waiter; one about to park sees the new epoch. */
@@ -109,6 +232,9 @@ public final class Channel {
     public boolean parkOrTake(Parked p, long epochAtAttempt) {
         handshake.lock();
         try {
+            if (owed.remove(p)) {
+                return true;
+            }
             if (banked > 0) {
                 banked--;
                 return true;
@@ -132,6 +258,48 @@ public final class Channel {
         handshake.lock();
         try {
             return parked.remove(p);
+        } finally {
+            handshake.unlock();
+        }
+    }
+
+    /**
+     * The waiter leaves the entry: it stops parking, and passes on a message it did not use (one
+     * that picked it, or a twin owed to it, unless it leaves holding the lock, which that message
+     * was about).
+     *
+     * @param p the waiter
+     * @param messageUnused a message picked it and it sent no attempt since
+     * @param holds it leaves holding the lock
+     */
+    void left(Parked p, boolean messageUnused, boolean holds) {
+        Parked next = null;
+        handshake.lock();
+        try {
+            parked.remove(p);
+            boolean wasOwed = owed.remove(p);
+            for (Heard h : unpaired) {
+                if (h.picked == p) {
+                    h.left = true;
+                    h.leftHolding = holds;
+                }
+            }
+            if (messageUnused || (wasOwed && !holds)) {
+                next = pickOne();
+            }
+        } finally {
+            handshake.unlock();
+        }
+        if (next != null) {
+            next.message();
+        }
+    }
+
+    /** @return how many copies wait for a twin now (tests) */
+    int unpairedCount() {
+        handshake.lock();
+        try {
+            return unpaired.size();
         } finally {
             handshake.unlock();
         }

@@ -115,6 +115,11 @@ abstract class Wait implements Channel.Parked {
         wake();
     }
 
+    @Override
+    public boolean messagePending() {
+        return messageWake;
+    }
+
     Next start() {
         if (callerLeft) {
             return Next.FINISH; // left before the wait began (it waited for its owner's previous wait): nothing sent
@@ -426,10 +431,7 @@ abstract class Wait implements Channel.Parked {
             }
         }
         if (entry != null) {
-            entry.unpark(this);
-            if (messageWake) {
-                entry.wakeOne(); // a message that picked us, unused: the next waiter's
-            }
+            entry.left(this, messageWake, acquired); // a message that picked us, unused: the next waiter's
             ctx.waiters().leave(entry);
             entry = null;
         }

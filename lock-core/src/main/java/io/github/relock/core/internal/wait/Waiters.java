@@ -42,7 +42,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * Cluster: Redisson 3.x publishes with PUBLISH, 4.x with SPUBLISH, and relock's scripts with both;
  * when the driver declares SHARDED_PUBSUB on a cluster each channel is subscribed both ways (one
  * entry, two subscriptions), so any of them wakes relock's waiters. A relock unlock then arrives
- * twice; the second "0" costs at most one extra attempt.
+ * twice, and the two copies are one wake-up (Channel.heardOne): the first wakes the longest-parked
+ * waiter; a copy heard the other way within a second is its twin and wakes no second waiter, so the
+ * waiters of one client are still served in the order they parked. The pairing cannot tell a twin
+ * from another release heard the other way (a Redisson 3 and a Redisson 4 unlock in quick
+ * succession), so a twin is never dropped unless it is provably covered: the waiter the first copy
+ * woke has not attempted yet (its attempt comes after the twin), or the first copy's banked wake-up
+ * is still untaken; otherwise the twin goes to that same waiter (woken again if it parked, or owed
+ * to its next park; passed on if it leaves without the lock). A copy that comes alone (the other
+ * subscription is down, or a Redisson client published it) wakes as any message does.
  *
  * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
  * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
@@ -327,9 +335,12 @@ public final class Waiters implements MessageListener, ConnectionListener {
             e.wakeAll();
         } else if (n == 0) {
             LOG.log(System.Logger.Level.DEBUG, "no waiter to wake for message ''{0}'' on {1}", message, channel);
-        }
-        for (int i = 0; i < n; i++) {
-            e.wakeOne();
+        } else if (n == 1 && alsoSharded) {
+            e.heardOne(message, sharded); // heard twice, classic and sharded: one wake-up
+        } else {
+            for (int i = 0; i < n; i++) {
+                e.wakeOne();
+            }
         }
         for (Channel.Observer o : e.observers) {
             o.message(message, sharded);

@@ -25,10 +25,13 @@ final class FakePubSub implements CommandExecutor {
     final Set<String> subscribed = ConcurrentHashMap.newKeySet();
     volatile boolean hold;
     volatile RuntimeException failWith;
+    /** The listener of each subscription, by {@code "classic "} or {@code "sharded "} and the channel. */
+    final Map<String, MessageListener> listeners = new ConcurrentHashMap<>();
 
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
         subscribes.incrementAndGet();
+        listeners.put((sharded ? "sharded " : "classic ") + channel, listener);
         if (failWith != null) {
             return CompletableFuture.failedFuture(failWith);
         }
@@ -40,6 +43,14 @@ final class FakePubSub implements CommandExecutor {
         }
         subscribed.add(channel);
         return CompletableFuture.completedFuture(s);
+    }
+
+    /** Delivers a message as a PUBLISH ({@code sharded} false) or an SPUBLISH would, to that subscription's listener. */
+    void publish(String channel, String message, boolean sharded) {
+        MessageListener l = listeners.get((sharded ? "sharded " : "classic ") + channel);
+        if (l != null) {
+            l.onMessage(channel, message);
+        }
     }
 
     /** Confirms a held subscription. */

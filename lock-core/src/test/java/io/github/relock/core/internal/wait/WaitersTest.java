@@ -19,6 +19,8 @@ class WaitersTest {
     private static final class Probe implements Channel.Parked {
         final List<String> got = new ArrayList<>();
         final String name;
+        /** Picked by a message, no attempt sent since (as a real wait's messageWake). */
+        boolean pending;
 
         Probe(String name) {
             this.name = name;
@@ -27,6 +29,17 @@ class WaitersTest {
         @Override
         public void message() {
             got.add(name);
+            pending = true;
+        }
+
+        @Override
+        public boolean messagePending() {
+            return pending;
+        }
+
+        /** The waiter sends its attempt. */
+        void attempts() {
+            pending = false;
         }
     }
 
@@ -139,5 +152,190 @@ class WaitersTest {
     @Test
     void closeAll_withNoWaits_returnsAtOnce() {
         assertTrue(waiters.closeAll(1_000_000L));
+    }
+    // ---- a cluster: each channel subscribed classic and sharded, each relock release heard twice
+
+    private final FakePubSub clusterPubsub = new FakePubSub();
+    private final Waiters clusterWaiters = new Waiters(clusterPubsub, true);
+
+    /** Joins channel "c" on the cluster client and parks the probes on it, in this order. */
+    private Channel parkedOnCluster(Probe... probes) {
+        Channel e = clusterWaiters.join("c");
+        for (Probe p : probes) {
+            assertFalse(e.parkOrTake(p, e.epoch()));
+        }
+        return e;
+    }
+
+    @Test
+    void cluster_releaseHeardClassicAndSharded_wakesOnlyTheLongestParkedWaiter() {
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        Channel e = parkedOnCluster(a, b);
+        clusterPubsub.publish("c", "0", true);
+        clusterPubsub.publish("c", "0", false);
+        assertEquals(List.of("a"), a.got);
+        assertEquals(List.of(), b.got, "the twin of the release must not wake a second waiter");
+        assertEquals(1, e.parkedCount());
+        assertEquals(0, e.unpairedCount());
+    }
+
+    @Test
+    void cluster_twinArrivingAfterTheWokenWaiterAttempted_isOwedToIt_notToTheNextWaiter() {
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        Channel e = parkedOnCluster(a, b);
+        long epoch = e.epoch();
+        clusterPubsub.publish("c", "0", false);
+        a.attempts(); // in flight: its attempt may have run before a second release
+        clusterPubsub.publish("c", "0", true);
+        assertEquals(List.of(), b.got);
+        assertTrue(e.parkOrTake(a, epoch), "the waiter the first copy woke attempts again instead of parking");
+        assertFalse(e.parkOrTake(a, epoch), "owed once");
+        assertEquals(List.of(), b.got);
+    }
+
+    @Test
+    void cluster_twinArrivingAfterTheWokenWaiterParkedAgain_wakesItAgain() {
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        Channel e = parkedOnCluster(a, b);
+        clusterPubsub.publish("c", "0", true);
+        a.attempts();
+        assertFalse(e.parkOrTake(a, e.epoch()), "its attempt failed: it parks again, behind b");
+        clusterPubsub.publish("c", "0", false);
+        assertEquals(List.of("a", "a"), a.got, "a twin that may be another release goes to the same waiter once more");
+        assertEquals(List.of(), b.got);
+    }
+
+    @Test
+    void cluster_owedTwin_isPassedOnWhenItsWaiterLeavesWithoutTheLock_droppedWhenItHoldsIt() {
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        Channel e = parkedOnCluster(a, b);
+        clusterPubsub.publish("c", "0", false);
+        a.attempts();
+        clusterPubsub.publish("c", "0", true);
+        e.left(a, false, false); // timed out after its attempt: the lock may be free, b must hear of it
+        assertEquals(List.of("b"), b.got);
+
+        Probe c = new Probe("c");
+        Probe d = new Probe("d");
+        assertFalse(e.parkOrTake(c, e.epoch()));
+        assertFalse(e.parkOrTake(d, e.epoch()));
+        clusterPubsub.publish("c", "0", false);
+        c.attempts();
+        clusterPubsub.publish("c", "0", true);
+        e.left(c, false, true); // it holds the lock: its own release wakes the next
+        assertEquals(List.of(), d.got);
+    }
+
+    @Test
+    void cluster_twinAfterTheWokenWaiterLeft_wakesTheNextWaiter() {
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        Channel e = parkedOnCluster(a, b);
+        clusterPubsub.publish("c", "0", true);
+        a.attempts();
+        e.left(a, false, false);
+        assertEquals(List.of(), b.got);
+        clusterPubsub.publish("c", "0", false);
+        assertEquals(List.of("b"), b.got, "nobody is left to take the twin: it is the next waiter's");
+    }
+
+    @Test
+    void cluster_twinAfterTheWokenWaiterLeftHoldingTheLock_wakesNobody() {
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        Channel e = parkedOnCluster(a, b);
+        clusterPubsub.publish("c", "0", true);
+        a.attempts();
+        e.left(a, false, true); // acquired before the twin came
+        clusterPubsub.publish("c", "0", false);
+        assertEquals(List.of(), b.got, "the lock is held: its holder's release wakes the next waiter");
+        assertEquals(1, e.parkedCount());
+    }
+
+    @Test
+    void cluster_copiesHeardOneWayOnly_eachWakesAWaiter() {
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        Probe c = new Probe("c");
+        parkedOnCluster(a, b, c);
+        clusterPubsub.publish("c", "0", false); // the sharded subscription is down, or Redisson 3 published
+        clusterPubsub.publish("c", "0", false);
+        assertEquals(List.of("a"), a.got);
+        assertEquals(List.of("b"), b.got);
+        clusterPubsub.publish("c", "0", true); // pairs with the first classic copy, whose waiter has not attempted
+        assertEquals(List.of(), c.got);
+    }
+
+    @Test
+    void cluster_copyHeardAfterThePairingWindow_isAnotherRelease() {
+        Channel e = clusterWaiters.join("c");
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        e.parkOrTake(a, e.epoch());
+        e.parkOrTake(b, e.epoch());
+        long t = System.nanoTime();
+        e.heardOne("0", false, t);
+        e.heardOne("0", true, t + Channel.PAIR_NANOS + 1);
+        assertEquals(List.of("a"), a.got);
+        assertEquals(List.of("b"), b.got);
+    }
+
+    @Test
+    void cluster_onlyTheSamePayloadPairs() {
+        Channel e = clusterWaiters.join("c");
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        e.parkOrTake(a, e.epoch());
+        e.parkOrTake(b, e.epoch());
+        e.heardOne("1", false);
+        e.heardOne("2", true);
+        assertEquals(List.of("a"), a.got);
+        assertEquals(List.of("b"), b.got);
+    }
+
+    @Test
+    void cluster_twinOfABankedWakeup_isCoveredWhileTheBankIsUntaken_elseWakes() {
+        Channel e = clusterWaiters.join("c");
+        long epoch = e.epoch();
+        clusterPubsub.publish("c", "0", false); // nobody parked: banked
+        clusterPubsub.publish("c", "0", true);
+        assertTrue(e.parkOrTake(new Probe("a"), epoch), "the banked wake-up");
+        assertFalse(e.parkOrTake(new Probe("b"), epoch), "one wake-up for the release heard twice");
+
+        Channel f = clusterWaiters.join("f");
+        long fe = f.epoch();
+        clusterPubsub.publish("f", "0", false);
+        assertTrue(f.parkOrTake(new Probe("c"), fe), "the bank is taken before the twin arrives");
+        Probe d = new Probe("d");
+        assertFalse(f.parkOrTake(d, fe));
+        clusterPubsub.publish("f", "0", true);
+        assertEquals(List.of("d"), d.got, "the twin may be another release: it wakes as any message");
+    }
+
+    @Test
+    void cluster_unpairedCopies_areBounded() {
+        Channel e = clusterWaiters.join("c");
+        for (int i = 0; i < 3 * Channel.MAX_UNPAIRED; i++) {
+            clusterPubsub.publish("c", "0", false);
+        }
+        assertEquals(Channel.MAX_UNPAIRED, e.unpairedCount());
+    }
+
+    @Test
+    void oneServer_noPairing_everyZeroWakesOne() {
+        Channel e = waiters.join("c");
+        Probe a = new Probe("a");
+        Probe b = new Probe("b");
+        e.parkOrTake(a, e.epoch());
+        e.parkOrTake(b, e.epoch());
+        waiters.onMessage("c", "0");
+        waiters.onMessage("c", "0");
+        assertEquals(List.of("a"), a.got);
+        assertEquals(List.of("b"), b.got);
+        assertEquals(0, e.unpairedCount());
     }
 }
