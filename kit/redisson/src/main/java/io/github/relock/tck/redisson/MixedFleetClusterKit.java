@@ -76,14 +76,26 @@ public abstract class MixedFleetClusterKit {
         return m;
     }
 
-    /** Reentrant lock: no update lost, and each relock client gets at least 10% of the acquisitions. */
+    /**
+     * The least share of a relock client on the reentrant lock. The lock is not fair: a thread that
+     * unlocks and locks again at once (every worker here) usually wins against waiters a release
+     * woke, so shares follow how fast each client's threads come back, not the engine's waiting.
+     * What this catches is a deaf client, whose waiters sleep until the TTL: 4–33 acquisitions in
+     * 5 s against thousands, under 1%. Each client's waiters are woken once per release (on a
+     * cluster too, where relock's releases arrive classic and sharded): relock clients then got
+     * 6.6–17% (Lettuce) beside Redisson's 2.8–6.9% in twelve loaded runs; when the two copies woke
+     * two waiters, relock clients made two attempts per release to Redisson's one (Lettuce 20–29%).
+     */
+    private static final double LEAST_SHARE = 0.03;
+
+    /** Reentrant lock: no update lost, and each relock client gets at least 3% of the acquisitions. */
     @Test
-    void reentrantLock_mixedFleetOnCluster_relockClientsEachGetTenPercent_noLostUpdate() throws Exception {
+    void reentrantLock_mixedFleetOnCluster_noRelockClientStarves_noLostUpdate() throws Exception {
         MixedFleet.Result r = MixedFleet.run(cluster, clients(false), "fleet:reentrant", 2, RUN);
         LOG.log(System.Logger.Level.INFO, "mixed fleet, reentrant lock, cluster: {0}", r);
         assertEquals(r.total(), r.counter(), "lost updates: " + r);
         for (String name : relock.keySet()) {
-            assertTrue(r.share(name) >= 0.10, name + " starved: " + r);
+            assertTrue(r.share(name) >= LEAST_SHARE, name + " starved: " + r);
         }
         assertTrue(r.acquisitions().get("redisson") > 0, "redisson starved: " + r);
     }
