@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RespClient;
@@ -165,6 +166,24 @@ public abstract class TckChapter {
         opened.forEach((node, ids) -> ids.removeAll(before.getOrDefault(node, Set.of())));
         opened.values().removeIf(Set::isEmpty);
         return opened;
+    }
+
+    /**
+     * @param connections node by node, as {@link #connectionsOpenedSince} found them
+     * @param key a key
+     * @return whether some of them are on the node serving {@code key} (a cluster's master of its
+     *     slot; elsewhere the primary), the node a client's commands on that key go to
+     */
+    protected boolean reachesTheNodeOf(Map<RedisServer, Set<String>> connections, String key) {
+        int port;
+        if (kit.topology() instanceof RedisCluster cluster) {
+            port = cluster.masterFor(key).port();
+        } else {
+            port = kit.topology().dataNodes().stream()
+                    .filter(n -> "master".equals(String.valueOf(((List<?>) n.call("ROLE")).get(0))))
+                    .findFirst().orElseThrow().port();
+        }
+        return connections.keySet().stream().anyMatch(n -> n.port() == port);
     }
 
     /**
