@@ -13,9 +13,11 @@ import io.github.relock.api.LockInspection;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.OwnerInfo;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -26,6 +28,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,7 +43,8 @@ import org.junit.jupiter.api.Test;
  * leader's client and owner info; a grant that lands after {@code leave()} leaves no lock behind.
  *
  * <p>The loss is made through Redis (the lock's key deleted, as a failover to a replica that never
- * saw it or an operator does), so the rules run on every driver. Handover on a loss is bounded by
+ * saw it or an operator does, and for rule 32.8 the leader's connections killed too), so the rules
+ * run on every driver. Handover on a loss is bounded by
  * the watchdog timeout: the leader hears of it at its next renewal, and a candidate's wait polls
  * no later than the old key's TTL.
  *
@@ -340,5 +346,93 @@ public abstract class LeaderElectionChapter extends TckChapter {
         assertEquals(new Revocation(name, epoch, Reason.LEFT), leader.revoked());
         assertTrue(next.granted().epoch() > epoch);
         next.election.leave();
+    }
+
+    /**
+     * Rule 32.8: the leader's connections killed ({@code CLIENT KILL}, on every node its client
+     * reached) and its lock key deleted, as a failover to a replica that never saw the key does:
+     * the leader is told {@code LOST} within the watchdog timeout (whether its renewal, retried on
+     * a new connection, found the key gone or could not be confirmed), a candidate (the other, or
+     * the old leader once reconnected) is granted with a greater epoch, and a fenced register that
+     * each leader writes its epoch to while it leads never accepts two tenures' writes interleaved
+     * nor one epoch from two candidates. The register refusing the deposed leader's late writes is
+     * the fence working.
+     * When it fails: a renewal whose connection broke was neither retried on a new connection nor
+     * reported lost at its confirmation deadline (the deposed leader goes on leading), the
+     * election stopped campaigning after the loss, or a grant reused the lost tenure's epoch.
+     */
+    @Test
+    void rule32_8_leadersConnectionsKilledAndKeyGone_lostIsReported_andTenuresNeverInterleave() throws Exception {
+        String name = "tck:leader:killed";
+        FencedRegister register = new FencedRegister(kit.topology(), "leader-killed");
+        register.clear();
+        Map<Long, Set<String>> writersByEpoch = new ConcurrentHashMap<>();
+        AtomicInteger refused = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService writers = Executors.newCachedThreadPool();
+        try {
+            Map<RedisServer, Set<String>> before = connectionIds();
+            Candidate leader = candidate(client(WATCHDOG), name);
+            writeWhileLeading(leader, "first", register, writersByEpoch, refused, stop, writers);
+            leader.election.join();
+            long epoch = leader.granted().epoch();
+            Await.until(DEADLINE, () -> writersByEpoch.containsKey(epoch), () -> "the leader never wrote");
+            Map<RedisServer, Set<String>> leadersConnections = connectionsOpenedSince(before);
+            assertTrue(reachesTheNodeOf(leadersConnections, name), "no connection of the leader's client found on"
+                + " the lock's node; found " + leadersConnections);
+            LockClient otherClient = client(WATCHDOG);
+            Candidate other = candidate(otherClient, name);
+            writeWhileLeading(other, "second", register, writersByEpoch, refused, stop, writers);
+            other.election.join();
+            Await.until(DEADLINE, () -> otherClient.stats().waiters() > 0, () -> "the other candidate never waited");
+            long killedAt = System.nanoTime();
+
+            redis("DEL", name); // on the key's master
+            killConnections(leadersConnections);
+
+            assertEquals(new Revocation(name, epoch, Reason.LOST), leader.revoked());
+            long lostMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+            List<Candidate> both = List.of(leader, other);
+            Await.until(DEADLINE, () -> writersByEpoch.keySet().stream().anyMatch(e -> e > epoch),
+                    () -> "no new tenure wrote after the loss of epoch " + epoch + ": " + writersByEpoch);
+            long handoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+            long bound = Await.scaled(WATCHDOG.multipliedBy(5)).toMillis();
+            assertTrue(lostMs < bound, "LOST told " + lostMs + " ms after the kill, watchdog " + WATCHDOG);
+            assertTrue(handoverMs < bound, "handover took " + handoverMs + " ms, watchdog " + WATCHDOG);
+            assertTrue(both.stream().anyMatch(c -> c.election.epoch().orElse(0) > epoch), "nobody leads after the loss");
+        } finally {
+            stop.set(true);
+            writers.shutdown();
+            assertTrue(writers.awaitTermination(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+        }
+        List<Long> log = register.accepted();
+        List<Long> tenures = new ArrayList<>();
+        for (long e : log) {
+            if (tenures.isEmpty() || tenures.get(tenures.size() - 1) != e) {
+                assertFalse(tenures.contains(e), "two tenures' writes interleaved in the register (refused "
+                        + refused + "): " + log);
+                tenures.add(e);
+            }
+        }
+        writersByEpoch.forEach((e, who) -> assertEquals(1, who.size(), "epoch " + e + " written by " + who));
+        register.clear();
+    }
+
+    /**
+     * While {@code candidate} leads a tenure, writes its epoch to {@code register} every few
+     * milliseconds on {@code pool}, noting who wrote each accepted epoch and counting refusals.
+     */
+    private static void writeWhileLeading(Candidate candidate, String who, FencedRegister register,
+            Map<Long, Set<String>> writersByEpoch, AtomicInteger refused, AtomicBoolean stop, ExecutorService pool) {
+        candidate.election.onGranted(g -> pool.execute(() -> {
+            while (!stop.get() && candidate.election.epoch().equals(OptionalLong.of(g.epoch()))) {
+                if (register.write(g.epoch())) {
+                    writersByEpoch.computeIfAbsent(g.epoch(), e -> ConcurrentHashMap.newKeySet()).add(who);
+                } else {
+                    refused.incrementAndGet();
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
+        }));
     }
 }

@@ -13,8 +13,10 @@ import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockLostException;
 import io.github.relock.api.ReleaseOutcome;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -233,8 +235,9 @@ public abstract class LossChapter extends TckChapter {
     }
 
     /**
-     * Rule 30.7: the holder's connections killed ({@code CLIENT KILL}) and its lock deleted while
-     * {@code withLock}'s work runs, as a failover to a replica that never saw the lock does: the
+     * Rule 30.7: the holder's connections killed ({@code CLIENT KILL}, on every node its client
+     * reached: a cluster client's are spread over the nodes) and its lock deleted (on its master)
+     * while {@code withLock}'s work runs, as a failover to a replica that never saw the lock does: the
      * work is interrupted within the watchdog timeout of the kill and {@code withLock} fails with
      * {@link LockLostException}; the client works again afterwards.
      * When it fails: a renewal whose connection broke was neither retried on a new connection
@@ -243,21 +246,17 @@ public abstract class LossChapter extends TckChapter {
      */
     @Test
     void rule30_7_holdersConnectionsKilledAndLockGone_withLockInterruptsWorkAndFailsWithLockLost() throws Exception {
-        assumeNotCluster("its connections are spread over the nodes; CLIENT LIST reads one");
         Duration watchdog = Duration.ofMillis(1500); // a renewal every 500 ms; RENEWAL_FAILED 1350 ms after the last
-        Set<String> before = clientIds();
+        Map<RedisServer, Set<String>> before = connectionIds();
         LockClient holder = client(watchdog);
         DistributedLock lock = holder.getLock("tck:loss-killed");
         SleepingWork work = SleepingWork.start(lock);
-        Set<String> holders = clientIds();
-        holders.removeAll(before);
-        holders.remove(String.valueOf(redis("CLIENT", "ID")));
-        assertFalse(holders.isEmpty(), "no connection of the holder's client found in CLIENT LIST");
+        Map<RedisServer, Set<String>> holders = connectionsOpenedSince(before); // on every node it reached
+        assertTrue(reachesTheNodeOf(holders, "tck:loss-killed"), "no connection of the holder's client found on the"
+                + " lock's node; found " + holders);
         work.lossAt.set(System.nanoTime());
-        redis("DEL", "tck:loss-killed");
-        for (String id : holders) {
-            redis("CLIENT", "KILL", "ID", id);
-        }
+        redis("DEL", "tck:loss-killed"); // on the key's master
+        killConnections(holders);
 
         Throwable thrown = work.outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
 
@@ -317,17 +316,6 @@ public abstract class LossChapter extends TckChapter {
                     + (after == null ? "never" : TimeUnit.NANOSECONDS.toMillis(after) + " ms after the loss")
                     + ": not within " + bound + " (plus " + SCHEDULING + " for the machine's scheduling)");
         }
-    }
-
-    /** @return the ids of the connections the server lists now */
-    private Set<String> clientIds() {
-        Set<String> ids = new java.util.HashSet<>();
-        for (String line : String.valueOf(redis("CLIENT", "LIST")).split("\n")) {
-            if (line.startsWith("id=")) {
-                ids.add(line.substring(3, line.indexOf(' ')));
-            }
-        }
-        return ids;
     }
 
     /** Runs {@code work} on a thread of its own, as an application's worker. */

@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -129,6 +134,65 @@ public abstract class TckChapter {
             // a server without sharded pub/sub has no sharded channel to leave behind
         }
         return all;
+    }
+
+    /**
+     * The connections every data node lists now, node by node: a connection id names a connection
+     * on one node only (each node counts its own), and a cluster client has connections to several.
+     * The listing's own admin connection is left out.
+     *
+     * @return each running data node's connection ids
+     */
+    protected Map<RedisServer, Set<String>> connectionIds() {
+        Map<RedisServer, Set<String>> ids = new LinkedHashMap<>();
+        for (RedisServer node : kit.topology().dataNodes()) {
+            Set<String> onNode = new HashSet<>();
+            for (String line : String.valueOf(node.call("CLIENT", "LIST")).split("\n")) {
+                if (line.startsWith("id=") && !line.contains(" cmd=client|list ")) {
+                    onNode.add(line.substring(3, line.indexOf(' ')));
+                }
+            }
+            ids.put(node, onNode);
+        }
+        return ids;
+    }
+
+    /**
+     * @param before what {@link #connectionIds()} listed before a client was made and used
+     * @return the connections opened since, node by node (the client's, when nothing else connected)
+     */
+    protected Map<RedisServer, Set<String>> connectionsOpenedSince(Map<RedisServer, Set<String>> before) {
+        Map<RedisServer, Set<String>> opened = connectionIds();
+        opened.forEach((node, ids) -> ids.removeAll(before.getOrDefault(node, Set.of())));
+        opened.values().removeIf(Set::isEmpty);
+        return opened;
+    }
+
+    /**
+     * @param connections node by node, as {@link #connectionsOpenedSince} found them
+     * @param key a key
+     * @return whether some of them are on the node serving {@code key} (a cluster's master of its
+     *     slot; elsewhere the primary), the node a client's commands on that key go to
+     */
+    protected boolean reachesTheNodeOf(Map<RedisServer, Set<String>> connections, String key) {
+        int port;
+        if (kit.topology() instanceof RedisCluster cluster) {
+            port = cluster.masterFor(key).port();
+        } else {
+            port = kit.topology().dataNodes().stream()
+                    .filter(n -> "master".equals(String.valueOf(((List<?>) n.call("ROLE")).get(0))))
+                    .findFirst().orElseThrow().port();
+        }
+        return connections.keySet().stream().anyMatch(n -> n.port() == port);
+    }
+
+    /**
+     * Kills connections ({@code CLIENT KILL ID}), each on its node.
+     *
+     * @param connections node by node, as {@link #connectionsOpenedSince} found them
+     */
+    protected static void killConnections(Map<RedisServer, Set<String>> connections) {
+        connections.forEach((node, ids) -> ids.forEach(id -> node.call("CLIENT", "KILL", "ID", id)));
     }
 
     /**
