@@ -9,8 +9,9 @@ import java.lang.annotation.Target;
 /**
  * Runs the annotated method of a Spring bean under a relock lock named by {@link #key()}, and
  * releases the lock when the method ends: when it returns or throws (a blocking method), when its
- * {@code CompletionStage} completes, or when its {@code Mono}/{@code Flux} terminates or is
- * cancelled. There is no flag to keep the lock after the method: use
+ * {@code CompletionStage} completes, when its {@code Mono}/{@code Flux} terminates or is
+ * cancelled, or when a Kotlin {@code suspend} function returns, throws or is cancelled (with
+ * kotlinx-coroutines-reactor, kotlin-reflect and relock-reactor on the class path). There is no flag to keep the lock after the method: use
  * {@link io.github.relock.api.LockLease#releaseAfter} by hand for that.
  *
  * <pre>{@code
