@@ -23,7 +23,8 @@ import java.lang.annotation.Target;
  * thread's: it is safe on virtual threads and reactive schedulers. Nesting: a blocking
  * {@code @Locked} call made on the same thread from inside a blocking {@code @Locked} call on the
  * same lock (same name and kind, or a read inside a write) joins the outer call's hold; any other
- * call on a held lock (another thread, a {@code CompletionStage} or reactive call) waits for it.
+ * call on a held lock (another thread, a {@code CompletionStage}, reactive or {@code suspend} call) waits
+ * for it.
  *
  * <p>Every attribute is checked when the bean is created: an empty or unparsable key, a key
  * naming a variable the method has no parameter for, an unparsable or negative duration, a
