@@ -9,8 +9,9 @@ import java.lang.annotation.Target;
 /**
  * Runs the annotated method of a Spring bean under a relock lock named by {@link #key()}, and
  * releases the lock when the method ends: when it returns or throws (a blocking method), when its
- * {@code CompletionStage} completes, or when its {@code Mono}/{@code Flux} terminates or is
- * cancelled. There is no flag to keep the lock after the method: use
+ * {@code CompletionStage} completes, when its {@code Mono}/{@code Flux} terminates or is
+ * cancelled, or when a Kotlin {@code suspend} function returns, throws or is cancelled (with
+ * kotlinx-coroutines-reactor, kotlin-reflect and relock-reactor on the class path). There is no flag to keep the lock after the method: use
  * {@link io.github.relock.api.LockLease#releaseAfter} by hand for that.
  *
  * <pre>{@code
@@ -22,7 +23,8 @@ import java.lang.annotation.Target;
  * thread's: it is safe on virtual threads and reactive schedulers. Nesting: a blocking
  * {@code @Locked} call made on the same thread from inside a blocking {@code @Locked} call on the
  * same lock (same name and kind, or a read inside a write) joins the outer call's hold; any other
- * call on a held lock (another thread, a {@code CompletionStage} or reactive call) waits for it.
+ * call on a held lock (another thread, a {@code CompletionStage}, reactive or {@code suspend} call) waits
+ * for it.
  *
  * <p>Every attribute is checked when the bean is created: an empty or unparsable key, a key
  * naming a variable the method has no parameter for, an unparsable or negative duration, a

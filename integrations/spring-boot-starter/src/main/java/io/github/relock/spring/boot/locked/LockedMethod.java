@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
@@ -39,9 +41,16 @@ final class LockedMethod {
     private static final String MONO = "reactor.core.publisher.Mono";
     private static final String FLUX = "reactor.core.publisher.Flux";
     private static final String RELOCK_REACTOR = "io.github.relock.reactor.ReactiveLock";
+    /** What Spring AOP needs to run a suspend function as a Publisher (its CoroutinesUtils). */
+    private static final String COROUTINES_REACTOR = "kotlinx.coroutines.reactor.MonoKt";
+    private static final String FLOW = "kotlinx.coroutines.flow.Flow";
 
-    /** How the lock follows the method's end. */
-    enum Shape { BLOCKING, STAGE, MONO, FLUX }
+    /**
+     * How the lock follows the method's end. {@code SUSPEND}: a Kotlin suspend function, which
+     * Spring AOP (6.1+) invokes as a {@code Publisher} of its result and whose caller it suspends
+     * until the publisher the advice returns completes; locked like a {@code Mono}.
+     */
+    enum Shape { BLOCKING, STAGE, MONO, FLUX, SUSPEND }
 
     final Method method;
     final String description;
@@ -120,6 +129,14 @@ final class LockedMethod {
             throw new IllegalStateException(prefix + "onTimeout SKIP cannot return a " + method.getReturnType()
                     + "; return a wrapper or Optional, or use THROW or FALLBACK");
         }
+        if (locked.onTimeout() == Locked.OnTimeout.SKIP && shape == Shape.SUSPEND) {
+            MethodParameter result = new MethodParameter(method, -1);
+            if (result.getParameterType() != void.class && !result.isOptional()) {
+                throw new IllegalStateException(prefix + "onTimeout SKIP returns null, but the function returns a"
+                        + " non-null " + result.getParameterType().getSimpleName() + "; make the return type"
+                        + " nullable, or use THROW or FALLBACK");
+            }
+        }
         return new LockedMethod(method, description, keySource, key, wait, lease, locked.kind(), locked.onTimeout(),
                 fallback, shape);
     }
@@ -129,17 +146,21 @@ final class LockedMethod {
         return method.getReturnType() == Optional.class ? Optional.empty() : null;
     }
 
+    /** @return Class.method(Parameter, ...), without a suspend function's trailing Continuation */
     static String describe(Method method) {
         return ClassUtils.getUserClass(method.getDeclaringClass()).getSimpleName() + "." + method.getName()
-                + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
-                        .collect(Collectors.joining(", ", "(", ")"));
+                + parameters(method);
+    }
+
+    private static String parameters(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        int shown = KotlinDetector.isSuspendingFunction(method) ? types.length - 1 : types.length;
+        return Arrays.stream(types, 0, shown).map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
     }
 
     private static Shape shapeOf(Method method, String prefix) {
-        Class<?>[] parameters = method.getParameterTypes();
-        if (parameters.length > 0 && parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation")) {
-            throw new IllegalStateException(prefix + "Kotlin suspend functions are not supported yet; lock inside"
-                    + " the function with relock-kotlin's withLease, or return a Mono");
+        if (KotlinDetector.isSuspendingFunction(method)) {
+            return suspending(method, prefix);
         }
         Class<?> type = method.getReturnType();
         String name = type.getName();
@@ -161,13 +182,44 @@ final class LockedMethod {
         return Shape.BLOCKING;
     }
 
+    /**
+     * A suspend function: Spring AOP runs it as a Publisher only with kotlinx-coroutines-reactor
+     * (else the advice would see the function's first suspension as its end, and release the lock
+     * there), and reads its Kotlin return type with kotlin-reflect.
+     */
+    private static Shape suspending(Method method, String prefix) {
+        ClassLoader loader = LockedMethod.class.getClassLoader();
+        String missing = !ClassUtils.isPresent(COROUTINES_REACTOR, loader)
+                ? "org.jetbrains.kotlinx:kotlinx-coroutines-reactor"
+                : !KotlinDetector.isKotlinReflectPresent() ? "org.jetbrains.kotlin:kotlin-reflect"
+                : !ClassUtils.isPresent(RELOCK_REACTOR, loader) ? "io.github.relock:relock-reactor" : null;
+        if (missing != null) {
+            throw new IllegalStateException(prefix + "is a Kotlin suspend function, which needs " + missing
+                    + " on the class path (with kotlinx-coroutines-reactor, kotlin-reflect and relock-reactor,"
+                    + " Spring AOP runs it as a Publisher that the lock follows)");
+        }
+        Class<?> result = returnType(method);
+        if (isReactiveStream(result) || result.getName().equals(MONO) || result.getName().equals(FLUX)
+                || Future.class.isAssignableFrom(result) || CompletionStage.class.isAssignableFrom(result)) {
+            throw new IllegalStateException(prefix + "is a suspend function returning a " + result.getName()
+                    + ", whose end the lock cannot follow; return the value itself");
+        }
+        return Shape.SUSPEND;
+    }
+
+    /** @return a suspend function's declared (Kotlin) return type, {@code void} for Unit; the return type otherwise */
+    private static Class<?> returnType(Method method) {
+        return KotlinDetector.isSuspendingFunction(method) ? new MethodParameter(method, -1).getParameterType()
+                : method.getReturnType();
+    }
+
     private static boolean isReactiveStream(Class<?> type) {
         for (Class<?> c : ClassUtils.getAllInterfacesForClassAsSet(type)) {
-            if (c.getName().equals("org.reactivestreams.Publisher") || c.getName().equals("kotlinx.coroutines.flow.Flow")) {
+            if (c.getName().equals("org.reactivestreams.Publisher") || c.getName().equals(FLOW)) {
                 return true;
             }
         }
-        return type.getName().equals("org.reactivestreams.Publisher") || type.getName().equals("kotlinx.coroutines.flow.Flow")
+        return type.getName().equals("org.reactivestreams.Publisher") || type.getName().equals(FLOW)
                 || type == java.util.concurrent.Flow.Publisher.class;
     }
 
@@ -232,13 +284,14 @@ final class LockedMethod {
         Method found = ReflectionUtils.findMethod(targetClass, name, method.getParameterTypes());
         if (found == null) {
             throw new IllegalStateException(prefix + "fallback \"" + name + "\" names no method "
-                    + name + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
-                            .collect(Collectors.joining(", ", "(", ")"))
+                    + (KotlinDetector.isSuspendingFunction(method) ? "suspend " : "") + name + parameters(method)
                     + " on " + ClassUtils.getUserClass(targetClass).getSimpleName());
         }
-        if (!ClassUtils.isAssignable(method.getReturnType(), found.getReturnType())) {
+        Class<?> expected = returnType(method);
+        Class<?> returned = returnType(found);
+        if (!ClassUtils.isAssignable(expected, returned)) {
             throw new IllegalStateException(prefix + "fallback " + describe(found) + " returns "
-                    + found.getReturnType().getSimpleName() + ", not a " + method.getReturnType().getSimpleName());
+                    + returned.getSimpleName() + ", not a " + expected.getSimpleName());
         }
         if (Modifier.isStatic(found.getModifiers())) {
             throw new IllegalStateException(prefix + "fallback " + describe(found) + " is static; make it an instance method");

@@ -29,7 +29,9 @@ import org.springframework.util.StringValueResolver;
 /**
  * Applies {@link Locked}: evaluates the key, takes a lease of the lock, runs the method, and
  * releases the lease when the method ends (returns or throws, its stage completes, its publisher
- * terminates or is cancelled).
+ * terminates or is cancelled). A Kotlin suspend function is locked as a {@code Mono}: Spring AOP
+ * (6.1+) invokes its join point as a {@code Publisher} and suspends the caller until the
+ * publisher this advice returns completes, so the lease follows the coroutine, not a thread.
  *
  * <p>Design: every call owns its own {@link LockLease}, never a thread, so the release may run
  * on any thread. The one thread-scoped thing is nesting: a blocking call made from inside a
@@ -98,7 +100,7 @@ final class LockedMethodInterceptor implements MethodInterceptor {
         return switch (spec.shape) {
             case BLOCKING -> blocking(spec, name, lock, invocation);
             case STAGE -> stage(spec, name, lock, invocation);
-            case MONO, FLUX -> ReactiveLocking.locked(this, spec, name, lock, invocation);
+            case MONO, FLUX, SUSPEND -> ReactiveLocking.locked(this, spec, name, lock, invocation);
         };
     }
 
@@ -180,6 +182,10 @@ final class LockedMethodInterceptor implements MethodInterceptor {
     }
 
     Object callFallback(LockedMethod spec, MethodInvocation invocation) throws Throwable {
+        if (spec.shape == LockedMethod.Shape.SUSPEND) {
+            // As Spring calls a suspend join point: a Publisher of the fallback's result, in the caller's context.
+            return AopUtils.invokeJoinpointUsingReflection(invocation.getThis(), spec.fallback, invocation.getArguments());
+        }
         try {
             return spec.fallback.invoke(invocation.getThis(), invocation.getArguments());
         } catch (InvocationTargetException e) {

@@ -12,7 +12,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link Locked} on methods returning {@code Mono} or {@code Flux}, through relock-reactor: each
+ * {@link Locked} on methods returning {@code Mono} or {@code Flux}, and on Kotlin suspend
+ * functions (which Spring AOP invokes as a {@code Publisher} of their result, and whose caller it
+ * suspends until the {@code Mono} returned here completes), through relock-reactor: each
  * subscription acquires its own lease (a cancel before the grant leaves nothing held), runs the
  * method under it, and releases it when the method's publisher terminates or is cancelled; a
  * {@code Mono}'s value is emitted once the lock is released. Loaded only when relock-reactor is
@@ -60,7 +62,8 @@ final class ReactiveLocking {
                 }
             });
         });
-        return spec.shape == LockedMethod.Shape.MONO ? result.singleOrEmpty() : result;
+        // A suspend function's caller awaits one value (or none: null) from the Mono.
+        return spec.shape == LockedMethod.Shape.FLUX ? result : result.singleOrEmpty();
     }
 
     /** Each subscription invokes the method anew (the rest of the interceptor chain included). */
