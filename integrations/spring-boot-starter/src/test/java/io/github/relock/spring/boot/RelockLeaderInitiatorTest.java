@@ -3,7 +3,7 @@ package io.github.relock.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.LeaderElection;
@@ -11,30 +11,28 @@ import io.github.relock.api.LockClient;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisFixture;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * {@link RelockLeaderInitiator} in real Boot applications on one Redis: of two applications
  * campaigning on one name exactly one leads; closing the leader's context hands leadership to the
- * other (granted there with a higher epoch, revoked LEFT on the first, published before the close
- * returns); a blank name fails the start naming what was passed.
+ * other (granted there with a higher epoch, revoked LEFT on the first, published before the next
+ * lifecycle phase stops); an empty name fails the start naming what was passed.
  */
 class RelockLeaderInitiatorTest {
 
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
+    @Configuration(proxyBeanMethods = false)
     static class App {
 
         @Bean
@@ -89,28 +87,23 @@ class RelockLeaderInitiatorTest {
         }
     }
 
-    private static ConfigurableApplicationContext start(String election) {
-        return new SpringApplication(App.class).run(
-                "--spring.main.web-application-type=none",
-                "--spring.main.banner-mode=off",
-                // see RelockActuatorTest: Boot 3.5's integration auto-configuration cannot start on this class path
-                "--spring.autoconfigure.exclude=org.springframework.boot.autoconfigure.integration.IntegrationAutoConfiguration",
-                "--spring.data.redis.url=" + RedisFixture.shared().uri(),
-                "--relock.lock-watchdog-timeout=3s",
-                "--test.election=" + election);
-    }
+    /** A Boot application with Boot's Redis and relock's auto-configuration on the shared Redis. */
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RelockAutoConfigurationTest.bootRedisAutoConfiguration(),
+                    RelockAutoConfiguration.class))
+            .withUserConfiguration(App.class)
+            .withPropertyValues("spring.data.redis.url=" + RedisFixture.shared().uri(), "relock.lock-watchdog-timeout=3s");
 
     @Test
     void twoApplications_oneLeads_andClosingTheLeadersContextHandsLeadershipToTheOther() {
         String name = "starter:leader:" + UUID.randomUUID();
-        List<ConfigurableApplicationContext> apps = new ArrayList<>();
-        try {
-            apps.add(start(name));
-            apps.add(start(name));
-            Await.until(Duration.ofSeconds(5), () -> apps.stream().anyMatch(a -> leader(a).isLeader()),
+        ApplicationContextRunner app = runner.withPropertyValues("test.election=" + name);
+        app.run(a -> app.run(b -> {
+            List<ConfigurableApplicationContext> apps = List.of(a, b);
+            Await.until(Duration.ofSeconds(5), () -> apps.stream().anyMatch(c -> leader(c).isLeader()),
                     () -> "nobody was granted " + name);
-            ConfigurableApplicationContext first = apps.stream().filter(a -> leader(a).isLeader()).findFirst().orElseThrow();
-            ConfigurableApplicationContext second = apps.get(0) == first ? apps.get(1) : apps.get(0);
+            ConfigurableApplicationContext first = leader(a).isLeader() ? a : b;
+            ConfigurableApplicationContext second = first == a ? b : a;
             Await.until(Duration.ofSeconds(5), () -> events(first).size() == 1, () -> "no granted event: " + events(first));
             RelockLeaderGrantedEvent granted = (RelockLeaderGrantedEvent) events(first).get(0);
             assertEquals(name, granted.getName());
@@ -126,28 +119,29 @@ class RelockLeaderInitiatorTest {
             first.close();
 
             assertEquals(3, firstEvents.size(), "granted, revoked, the next phase stopped: " + firstEvents);
-            assertEquals(NEXT_PHASE_STOPPED, firstEvents.get(2), "the stop waited for the revoke: " + firstEvents);
             RelockLeaderRevokedEvent revoked = (RelockLeaderRevokedEvent) firstEvents.get(1);
             assertEquals(LeaderElection.Reason.LEFT, revoked.getReason());
             assertEquals(granted.getEpoch(), revoked.getEpoch());
+            assertEquals(NEXT_PHASE_STOPPED, firstEvents.get(2), "the stop waited for the revoke: " + firstEvents);
             Await.until(Duration.ofSeconds(4), () -> leader(second).isLeader() && events(second).size() == 1,
                     () -> "leadership not handed over: " + events(second));
             RelockLeaderGrantedEvent next = (RelockLeaderGrantedEvent) events(second).get(0);
             assertThat(next.getEpoch()).isGreaterThan(granted.getEpoch());
-        } finally {
-            apps.forEach(ConfigurableApplicationContext::close);
-        }
+        }));
     }
 
     @Test
-    void blankElectionName_failsTheStartNamingWhatWasPassed() {
-        Throwable failure = assertThrows(Throwable.class, () -> start(" ").close());
-        Throwable cause = failure;
-        while (!(cause instanceof IllegalArgumentException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        assertTrue(cause instanceof IllegalArgumentException, () -> "not an IllegalArgumentException: " + failure);
-        assertEquals("RelockLeaderInitiator needs an election name that is not blank, was ' '", cause.getMessage());
+    void emptyElectionName_failsTheStartNamingWhatWasPassed() {
+        runner.withPropertyValues("test.election=").run(context -> {
+            Throwable failure = context.getStartupFailure();
+            assertNotNull(failure, "the context started with an empty election name");
+            Throwable cause = failure;
+            while (!(cause instanceof IllegalArgumentException) && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            assertTrue(cause instanceof IllegalArgumentException, () -> "not an IllegalArgumentException: " + failure);
+            assertEquals("RelockLeaderInitiator needs an election name that is not blank, was ''", cause.getMessage());
+        });
     }
 
     private static RelockLeaderInitiator leader(ConfigurableApplicationContext app) {
