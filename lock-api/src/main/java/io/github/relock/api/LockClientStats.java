@@ -2,7 +2,7 @@ package io.github.relock.api;
 
 /**
  * What a {@link LockClient} is doing right now, as {@link LockClient#stats()} read it: three
- * counters of the client's own state, read without a Redis call. For gauges and health checks; the
+ * counters and the pub/sub link of the client's own state, read without a Redis call. For gauges and health checks; the
  * numbers can change the moment after they were read.
  *
  * <p>Thread-safety: immutable.
@@ -18,11 +18,18 @@ package io.github.relock.api;
  * @param subscriptions the pub/sub channels this client listens on (or is subscribing) for its
  *     waiters, one per lock name with waiters; 0 when nobody waits. On a cluster whose driver
  *     declares sharded pub/sub each channel is subscribed both ways and still counts once
+ * @param pubSubReconnecting whether the client's pub/sub connection is broken and being reopened,
+ *     as its driver last reported: true from the break until the connection is back with every
+ *     channel subscribed again (or no channel is wanted any more). Meanwhile waiters are not woken by
+ *     releases; they poll within the lock's TTL, and locking, renewal and release, which do not use
+ *     the pub/sub connection, go on. A driver that keeps no pub/sub connection while nobody waits
+ *     reports no break then; one that does not report breaks (an older driver) leaves it false
+ * @since 0.1.0
  */
-public record LockClientStats(int heldLocks, int waiters, int subscriptions) {
+public record LockClientStats(int heldLocks, int waiters, int subscriptions, boolean pubSubReconnecting) {
 
-    /** The stats of a client that holds nothing and waits for nothing. */
-    public static final LockClientStats IDLE = new LockClientStats(0, 0, 0);
+    /** The stats of a client that holds nothing, waits for nothing, and whose pub/sub link is not broken. */
+    public static final LockClientStats IDLE = new LockClientStats(0, 0, 0, false);
 
     /**
      * Validates the counts.
@@ -34,5 +41,17 @@ public record LockClientStats(int heldLocks, int waiters, int subscriptions) {
             throw new IllegalArgumentException("LockClientStats counts must be >= 0, were heldLocks=" + heldLocks
                     + ", waiters=" + waiters + ", subscriptions=" + subscriptions);
         }
+    }
+
+    /**
+     * The stats of a client whose pub/sub link is not broken.
+     *
+     * @param heldLocks the holds this client keeps
+     * @param waiters the calls now waiting for a lock
+     * @param subscriptions the pub/sub channels this client listens on
+     * @throws IllegalArgumentException if a count is negative
+     */
+    public LockClientStats(int heldLocks, int waiters, int subscriptions) {
+        this(heldLocks, waiters, subscriptions, false);
     }
 }

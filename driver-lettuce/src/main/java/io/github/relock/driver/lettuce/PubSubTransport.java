@@ -24,8 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <h2>Design</h2>
  * <ul>
  *   <li><b>Events</b>: one {@link RedisPubSubAdapter} forwards messages, sharded messages and
- *       {@code sunsubscribe} pushes; a {@link RedisConnectionStateListener} forwards each reconnect
- *       (Lettuce does not fire it for the first connect, which happened before it was added). Both
+ *       {@code sunsubscribe} pushes; a {@link RedisConnectionStateListener} forwards each break and
+ *       reconnect (Lettuce does not fire it for the first connect, which happened before it was added). Both
  *       run on the connection's event-loop thread.</li>
  *   <li><b>Sharded on a cluster</b>: Lettuce routes {@code SSUBSCRIBE} by the channel's slot to a
  *       pub/sub connection of the slot's master, and a slot may move. So every node
@@ -73,6 +73,11 @@ final class PubSubTransport implements ConnectionTransport {
         @Override
         public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
             events.reconnected();
+        }
+
+        @Override
+        public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+            events.disconnected();
         }
     };
 

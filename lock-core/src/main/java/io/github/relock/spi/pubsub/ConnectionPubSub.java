@@ -72,6 +72,10 @@ import java.util.function.Function;
  * cluster node's), the two commands may have crossed, and Redis, and the client's own resubscribe
  * list, would keep the channel with no listener.
  *
+ * <p>A transport that reports the break too ({@link ConnectionTransport.Events#disconnected()})
+ * has core told at once ({@link ConnectionListener#onDisconnect()}), and then told of the
+ * reconnect even when no channel is wanted, so that core's view of the link does not stay broken.
+ *
  * <h2>Slot moves and node links</h2>
  * When the server drops a sharded channel that is still wanted (its slot moved), or the transport
  * reports the link of the channel's node broken (a cluster client keeps one per node, and a
@@ -119,6 +123,8 @@ public final class ConnectionPubSub implements AutoCloseable {
     private final Set<Sub> leaving = new HashSet<>();
     /** Counts reconnects; only the latest one's resubscribe tells core. */
     private int reconnects;
+    /** The transport reported a break and core was told; the next reconnect tells core, wanted channels or not. */
+    private boolean down;
     private boolean closed;
     /** The periodic probe, while channels are wanted; null otherwise. */
     private ScheduledFuture<?> probing;
@@ -291,7 +297,11 @@ public final class ConnectionPubSub implements AutoCloseable {
             List<Sub> subs = new ArrayList<>(classic.values());
             subs.addAll(sharded.values());
             if (subs.isEmpty()) {
-                return; // nobody waits for a message: nothing to tell core
+                if (down) { // nobody waits for a message: only that the link is back
+                    down = false;
+                    tellCoreLocked("pub/sub connection of relock on " + description + " is back");
+                }
+                return;
             }
             List<Sub> failed = new ArrayList<>(); // guarded by the lock
             CompletableFuture<?>[] settled = new CompletableFuture<?>[subs.size()];
@@ -327,6 +337,7 @@ public final class ConnectionPubSub implements AutoCloseable {
             for (Sub sub : failed) {
                 retry(sub, 1, "channel '" + sub.channel + "' of " + description + " subscribed again after a reconnect");
             }
+            down = false;
             // Core is told even when a resubscribe failed: while the connection stays up no later
             // reconnect comes to tell it, and its waiters would sleep until their leases run out.
             tellCoreLocked("pub/sub connection of relock on " + description + " is back; " + (count - failed.size())
@@ -493,6 +504,21 @@ public final class ConnectionPubSub implements AutoCloseable {
 
     // ---------------------------------------------------------------- helpers
 
+    /** The transport reported the connection broken: core is told once per break. */
+    private void disconnected() {
+        lock.lock();
+        try {
+            if (closed || down) {
+                return;
+            }
+            down = true;
+            ConnectionListener l = connectionListener;
+            lock.defer(() -> PubSubs.tellDisconnect(l));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Under the lock: calls {@link ConnectionListener#onReconnect()} once the lock is released. */
     private void tellCoreLocked(String what) {
         ConnectionListener l = connectionListener;
@@ -602,6 +628,11 @@ public final class ConnectionPubSub implements AutoCloseable {
         @Override
         public void reconnected() {
             ConnectionPubSub.this.reconnected();
+        }
+
+        @Override
+        public void disconnected() {
+            ConnectionPubSub.this.disconnected();
         }
 
         @Override

@@ -81,6 +81,13 @@ public interface ConnectionTransport extends AutoCloseable {
         void reconnected();
 
         /**
+         * The connection broke; the client is reopening it and calls {@link #reconnected()} when
+         * it is back. Optional: without it core learns of the break only when it is over.
+         */
+        default void disconnected() {
+        }
+
+        /**
          * A {@code sunsubscribe} of {@code channel} arrived: the server dropped the sharded channel
          * unasked (its slot moved), or confirmed a {@code SUNSUBSCRIBE}. The transport need not
          * tell the two apart: {@link ConnectionPubSub} subscribes the channel again only while it

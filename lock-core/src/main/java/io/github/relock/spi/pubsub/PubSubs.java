@@ -59,7 +59,18 @@ final class PubSubs {
         return new RedisUnavailableException(what + " failed: " + t, t);
     }
 
-    /** Calls {@code listener} (if set), logging what it throws. */
+    /** Calls {@code listener}'s onDisconnect (if set), logging what it throws. */
+    static void tellDisconnect(ConnectionListener listener) {
+        if (listener != null) {
+            try {
+                listener.onDisconnect();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "ConnectionListener.onDisconnect threw", e);
+            }
+        }
+    }
+
+    /** Calls {@code listener}'s onReconnect (if set) after logging {@code what} at INFO, logging what it throws. */
     static void tellReconnect(ConnectionListener listener, String what) {
         LOG.log(Level.INFO, what);
         if (listener != null) {

@@ -69,7 +69,9 @@ import java.util.function.Consumer;
  * an ACL) and are dropped, so nobody waits on a server that is not there. The confirmed ones stay
  * wanted: the reader opens a new session with all of them after a backoff (0, 50, 100 ms ...
  * doubling to 2 s) and, once every one is confirmed again, calls
- * {@link ConnectionListener#onReconnect()}. When Redis answers but refuses that resubscribe (an
+ * {@link ConnectionListener#onReconnect()}. Core is told of the break at once
+ * ({@link ConnectionListener#onDisconnect()}, once per outage, when any channel is wanted), and
+ * told {@code onReconnect} too when no channel is wanted any more before the link came back. When Redis answers but refuses that resubscribe (an
  * error reply, e.g. an ACL tightened while the link was down), core is told at once as well, once
  * per outage: no session may confirm every channel for a long time, and their waiters would sleep
  * until their leases ran out. Redis refuses a command of several channels whole when it refuses
@@ -407,6 +409,14 @@ public final class SessionPubSub implements AutoCloseable {
 
     private void pruneLocked() {
         channels.values().removeIf(ChannelState::idle);
+        if (reconnecting && wantedCountLocked() == 0) {
+            // core was told of the break: tell it that no link is needed now (the next session
+            // opens for a new subscribe, whose own confirmation is its wake-up)
+            reconnecting = false;
+            ConnectionListener l = connectionListener;
+            lock.defer(() -> PubSubs.tellReconnect(l, "pub/sub connection of relock on " + description
+                    + " is not reopened: no channel is wanted any more"));
+        }
     }
 
     private void startReaderLocked() {
@@ -427,7 +437,7 @@ public final class SessionPubSub implements AutoCloseable {
             try {
                 while (state != State.CLOSED && (sendableCountLocked() == 0 || System.nanoTime() < backoffUntilNanos)) {
                     if (wantedCountLocked() == 0) {
-                        reconnecting = false; // nobody waits for channels: nothing to tell core
+                        reconnecting = false; // nobody waits for channels: nothing to tell core (pruneLocked told it)
                         wakeReader.await();
                     } else if (sendableCountLocked() == 0) {
                         wakeReader.awaitNanos(holdEndLocked() - System.nanoTime()); // only held-back channels
@@ -669,6 +679,10 @@ public final class SessionPubSub implements AutoCloseable {
                         + description + " lost (" + failure + ")" + (anyWanted ? "; reconnecting" : ""));
                 if (!reconnecting) {
                     refusalTold = false; // a new outage
+                    if (anyWanted) {
+                        ConnectionListener l = connectionListener;
+                        lock.defer(() -> PubSubs.tellDisconnect(l));
+                    }
                 }
                 reconnecting = reconnecting || anyWanted;
                 if (reconnecting && failure instanceof RedisErrorException && !s.awaitingResubscribe.isEmpty()

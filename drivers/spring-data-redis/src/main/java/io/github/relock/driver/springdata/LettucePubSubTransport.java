@@ -328,7 +328,11 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
 
     @Override
     public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
-        if (handler.isClosed() && !shut) { // not a break Lettuce reconnects: its client shut down (the factory stopped)
+        if (shut) {
+            return;
+        }
+        events.disconnected();
+        if (handler.isClosed()) { // not a break Lettuce reconnects: its client shut down (the factory stopped)
             reopenWhenStarted(50);
         }
     }

@@ -71,6 +71,8 @@ public final class DefaultLockClient implements LockClient {
     /** The synchronizers' services (semaphores, latches). */
     private final Sync sync;
     private final Waiters waiters;
+    /** The driver reported its pub/sub connection broken and not yet back ({@link LockClientStats#pubSubReconnecting()}). */
+    private volatile boolean pubSubReconnecting;
     private final HoldRegistry holds;
     private final Watchdog watchdog;
     private final ScheduledThreadPoolExecutor timer;
@@ -101,7 +103,18 @@ public final class DefaultLockClient implements LockClient {
         this.timer.setRemoveOnCancelPolicy(true);
         this.lostExecutor = options.lockLostExecutor().orElse(timer);
         this.waiters = new Waiters(executor, sharded);
-        executor.setConnectionListener(waiters);
+        executor.setConnectionListener(new io.github.relock.spi.ConnectionListener() {
+            @Override
+            public void onReconnect() {
+                pubSubReconnecting = false;
+                waiters.onReconnect();
+            }
+
+            @Override
+            public void onDisconnect() {
+                pubSubReconnecting = true;
+            }
+        });
         Handoff handoff = new Handoff(options.localHandoffMaxConsecutive(), options.localHandoffMaxRun().toNanos());
         long watchdogMs = options.lockWatchdogTimeout().toMillis();
         this.holds = new HoldRegistry(watchdogMs, this::fireLost, this::runLostCallback);
@@ -338,8 +351,9 @@ public final class DefaultLockClient implements LockClient {
         int held = holds.size();
         int waiting = waiters.waiting();
         int channels = waiters.activeChannels();
-        return held == 0 && waiting == 0 && channels == 0 ? LockClientStats.IDLE
-                : new LockClientStats(held, waiting, channels);
+        boolean reconnecting = pubSubReconnecting;
+        return held == 0 && waiting == 0 && channels == 0 && !reconnecting ? LockClientStats.IDLE
+                : new LockClientStats(held, waiting, channels, reconnecting);
     }
 
     @Override
