@@ -30,7 +30,9 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  *     client is closed; DOWN when Redis does not answer a probe, when a renewed lock went two thirds
  *     of the watchdog timeout without a confirmed renewal, or when a lock was lost with
  *     {@code RENEWAL_FAILED} within the last watchdog timeout; UP otherwise. Its details: held
- *     locks, waiters, subscriptions, the largest renewal lag, lost locks by reason, the last loss.</li>
+ *     locks, waiters, subscriptions, the pub/sub link ({@code up}, or {@code reconnecting} while
+ *     the driver reopens a broken one, which does not change the status), the largest renewal lag,
+ *     lost locks by reason, the last loss.</li>
  * </ul>
  * Each backs off when the application declares its own ({@code LocksEndpoint} bean, or a bean named
  * {@code relockHealthIndicator}); {@code relock.enabled=false} turns both off.

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * What it reads: one probe round trip to Redis through the client's own scripts (an inspection of
  * a name nobody uses: read-only, one key slot), the client's held locks with their renewal lag
  * (LockClient.heldLocks, no Redis call), its stats, and the losses a lock-lost listener has seen
- * since start. The engine exposes no pub/sub link state; the subscription count is reported.
+ * since start, and the pub/sub link as the engine sees it (LockClientStats.pubSubReconnecting: the
+ * driver reported the connection broken and not back yet), with the subscription count.
  *
  * Rules, first match wins:
  *   UNKNOWN  the client is closed (the application is stopping);
@@ -35,6 +36,10 @@ import java.util.function.Consumer;
  *   UP       otherwise. Losses of other reasons (NOT_HELD: deleted or force-unlocked by someone
  *            else; LEASE_EXPIRED: a lease too short for the work; CLIENT_CLOSED) are counted in the
  *            details but do not change the status: they say nothing about this client's link.
+ *            Nor does a broken pub/sub link (detail pubSub: reconnecting): locking, renewal and
+ *            release do not use it, waiters poll within the lock's TTL meanwhile, and the driver
+ *            reopens it by itself; a restart would not bring it back sooner. When Redis itself is
+ *            unreachable the probe says DOWN.
  *
  * Thread-safety: safe for use by several threads (the loss counters are atomic).
  */
@@ -109,6 +114,7 @@ final class RelockHealth implements AutoCloseable {
         details.put("heldLocks", stats.heldLocks());
         details.put("waiters", stats.waiters());
         details.put("subscriptions", stats.subscriptions());
+        details.put("pubSub", stats.pubSubReconnecting() ? "reconnecting" : "up");
 
         long maxLag = 0;
         List<String> late = new ArrayList<>();

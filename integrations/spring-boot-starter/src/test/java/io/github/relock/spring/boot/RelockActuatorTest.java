@@ -191,6 +191,57 @@ class RelockActuatorTest {
         }
     }
 
+    @Test
+    void health_saysPubSubReconnectingWhileTheClientsPubSubConnectionIsDown_andStaysUp() throws Exception {
+        Await.until(Duration.ofSeconds(10), () -> "UP".equals(health(200).get("status")),
+                () -> "relock health never UP: " + health(-1));
+        assertEquals("up", map(health(200).get("details")).get("pubSub"));
+        io.lettuce.core.RedisClient otherRedis = io.lettuce.core.RedisClient.create(server.uri().toString());
+        try (LockClient other = RedisLocks.create(otherRedis); RespClient admin = server.admin()) {
+            DistributedLock theirs = other.getLock("actuator:pubsub");
+            theirs.lock();
+            // A waiter makes the application's client subscribe: CLIENT KILL TYPE pubsub only finds
+            // connections with a subscription.
+            CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+                DistributedLock mine = locks.getLock("actuator:pubsub");
+                try {
+                    boolean got = mine.tryLock(20, TimeUnit.SECONDS);
+                    if (got) {
+                        mine.unlock();
+                    }
+                    return got;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            });
+            Object maxClients = ((List<?>) admin.call("CONFIG", "GET", "maxclients")).get(1);
+            try {
+                Await.until(Duration.ofSeconds(10), () -> !admin.call("CLIENT", "LIST", "TYPE", "pubsub").toString().isBlank(),
+                        () -> "the waiter never subscribed: " + locks.stats());
+                // Refuse new connections, so that the killed one stays down until this test lets it back.
+                String info = admin.call("INFO", "clients").toString();
+                int connected = Integer.parseInt(info.replaceAll("(?s).*connected_clients:(\\d+).*", "$1"));
+                admin.call("CONFIG", "SET", "maxclients", Integer.toString(connected - 1));
+                assertEquals(1L, admin.call("CLIENT", "KILL", "TYPE", "pubsub"), "one pub/sub connection killed");
+
+                Await.until(Duration.ofSeconds(10), () -> "reconnecting".equals(map(health(-1).get("details")).get("pubSub")),
+                        () -> "the health never said the pub/sub link is down: " + health(-1));
+                Map<String, Object> down = health(200);
+                assertEquals("UP", down.get("status"), "locks still work without pub/sub: " + down);
+                assertTrue(locks.stats().pubSubReconnecting(), locks.stats().toString());
+            } finally {
+                admin.call("CONFIG", "SET", "maxclients", maxClients.toString());
+            }
+            Await.until(Duration.ofSeconds(10), () -> "up".equals(map(health(-1).get("details")).get("pubSub")),
+                    () -> "the health never said the pub/sub link is back: " + health(-1));
+            theirs.unlock();
+            assertTrue(waiter.get(20, TimeUnit.SECONDS), "the waiter got the lock after the release");
+        } finally {
+            otherRedis.shutdown();
+        }
+    }
+
     /** GET /actuator/health/relock, checking the HTTP status unless {@code status} is -1. */
     private static Map<String, Object> health(int status) {
         try {
