@@ -262,50 +262,30 @@ class ConnectionPubSubTest {
 
     @Test
     void disconnected_tellsCoreOncePerBreak_andTheReconnectTellsItEvenWithNothingSubscribed() {
-        AtomicInteger breaks = new AtomicInteger();
-        pubsub.setConnectionListener(new io.github.relock.spi.ConnectionListener() {
-            @Override
-            public void onReconnect() {
-                reconnects.incrementAndGet();
-            }
-
-            @Override
-            public void onDisconnect() {
-                breaks.incrementAndGet();
-            }
-        });
+        LinkEvents link = new LinkEvents();
+        pubsub.setConnectionListener(link);
         transport.events.disconnected();
         transport.events.disconnected();
-        assertEquals(1, breaks.get(), "one break, told once");
+        assertEquals(1, link.breaks.get(), "one break, told once");
         transport.events.reconnected();
         transport.expectNothing();
-        assertEquals(1, reconnects.get(), "the link is back: core's view of it must not stay broken");
+        assertEquals(1, link.reconnects.get(), "the link is back: core's view of it must not stay broken");
         transport.events.reconnected();
-        assertEquals(1, reconnects.get(), "a reconnect with no break reported and nothing wanted tells nothing");
+        assertEquals(1, link.reconnects.get(), "a reconnect with no break reported and nothing wanted tells nothing");
     }
 
     @Test
     void disconnectedWithChannels_theReconnectTellsOnceEveryChannelIsBack() throws Exception {
-        AtomicInteger breaks = new AtomicInteger();
+        LinkEvents link = new LinkEvents();
         confirmed("a", false);
-        pubsub.setConnectionListener(new io.github.relock.spi.ConnectionListener() {
-            @Override
-            public void onReconnect() {
-                reconnects.incrementAndGet();
-            }
-
-            @Override
-            public void onDisconnect() {
-                breaks.incrementAndGet();
-            }
-        });
+        pubsub.setConnectionListener(link);
         transport.events.disconnected();
         transport.events.reconnected();
         Command resent = transport.expect("SUB a");
-        assertEquals(0, reconnects.get(), "told before the channel was back");
+        assertEquals(0, link.reconnects.get(), "told before the channel was back");
         resent.confirm();
-        assertEquals(1, breaks.get());
-        assertEquals(1, reconnects.get());
+        assertEquals(1, link.breaks.get());
+        assertEquals(1, link.reconnects.get());
     }
 
     @Test

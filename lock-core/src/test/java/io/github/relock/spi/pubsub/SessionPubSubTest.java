@@ -232,33 +232,23 @@ class SessionPubSubTest {
 
     @Test
     void connectionBreaks_coreIsToldAtOnce_andToldTheLinkIsBackWhenNoChannelIsWantedAnyMore() throws Exception {
-        AtomicInteger breaks = new AtomicInteger();
-        pubsub.setConnectionListener(new io.github.relock.spi.ConnectionListener() {
-            @Override
-            public void onReconnect() {
-                reconnects.incrementAndGet();
-            }
-
-            @Override
-            public void onDisconnect() {
-                breaks.incrementAndGet();
-            }
-        });
+        LinkEvents link = new LinkEvents();
+        pubsub.setConnectionListener(link);
         FakeLink first = active("a");
         first.breakWith(new RedisUnavailableException("connection reset"));
         transport.expect("RUN a");
         FakeLink second = transport.nextLink();
-        assertEquals(1, breaks.get(), "the break, told before the next session opened");
-        assertEquals(0, reconnects.get());
+        assertEquals(1, link.breaks.get(), "the break, told before the next session opened");
+        assertEquals(0, link.reconnects.get());
         CompletableFuture<Void> gone = subs.get("a").unsubscribe();
-        assertEquals(1, reconnects.get(), "no channel is wanted: core's view of the link must not stay broken");
+        assertEquals(1, link.reconnects.get(), "no channel is wanted: core's view of the link must not stay broken");
         second.confirm("a");
         transport.expect("UNSUB a");
         second.unsubscribed("a"); // the count reaches zero: the session ends
         get(gone);
         transport.expectNothing();
-        assertEquals(1, reconnects.get(), "told once");
-        assertEquals(1, breaks.get());
+        assertEquals(1, link.reconnects.get(), "told once");
+        assertEquals(1, link.breaks.get());
     }
 
     @Test

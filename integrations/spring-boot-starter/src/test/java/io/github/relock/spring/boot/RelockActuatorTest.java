@@ -116,19 +116,7 @@ class RelockActuatorTest {
         io.lettuce.core.RedisClient otherRedis = io.lettuce.core.RedisClient.create(server.uri().toString());
         try (LockClient other = RedisLocks.create(otherRedis)) {
             fair.lock();
-            CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
-                DistributedLock theirs = other.getFairLock("actuator:fair");
-                try {
-                    boolean got = theirs.tryLock(20, TimeUnit.SECONDS);
-                    if (got) {
-                        theirs.unlock();
-                    }
-                    return got;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            });
+            CompletableFuture<Boolean> waiter = lockAndUnlockAsync(other.getFairLock("actuator:fair"));
             try {
                 Await.until(Duration.ofSeconds(10), () -> locks.inspect("actuator:fair").queue().size() == 1,
                         () -> "the other client never queued: " + locks.inspect("actuator:fair"));
@@ -202,19 +190,7 @@ class RelockActuatorTest {
             theirs.lock();
             // A waiter makes the application's client subscribe: CLIENT KILL TYPE pubsub only finds
             // connections with a subscription.
-            CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
-                DistributedLock mine = locks.getLock("actuator:pubsub");
-                try {
-                    boolean got = mine.tryLock(20, TimeUnit.SECONDS);
-                    if (got) {
-                        mine.unlock();
-                    }
-                    return got;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            });
+            CompletableFuture<Boolean> waiter = lockAndUnlockAsync(locks.getLock("actuator:pubsub"));
             Object maxClients = ((List<?>) admin.call("CONFIG", "GET", "maxclients")).get(1);
             try {
                 Await.until(Duration.ofSeconds(10), () -> !admin.call("CLIENT", "LIST", "TYPE", "pubsub").toString().isBlank(),
@@ -240,6 +216,22 @@ class RelockActuatorTest {
         } finally {
             otherRedis.shutdown();
         }
+    }
+
+    /** On another thread: waits up to 20 s for {@code lock}, unlocks it at once; completes with whether it got it. */
+    private static CompletableFuture<Boolean> lockAndUnlockAsync(DistributedLock lock) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                boolean got = lock.tryLock(20, TimeUnit.SECONDS);
+                if (got) {
+                    lock.unlock();
+                }
+                return got;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
     }
 
     /** GET /actuator/health/relock, checking the HTTP status unless {@code status} is -1. */

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -45,33 +46,41 @@ class RelockLeaderInitiatorTest {
             return new Events();
         }
 
-        /** Stops in the phase just below the initiator's: the next thing a context's stop does after it. */
         @Bean
-        SmartLifecycle nextPhase(Events events) {
-            return new SmartLifecycle() {
-                private volatile boolean running;
+        NextPhase nextPhase(Events events) {
+            return new NextPhase(events);
+        }
+    }
 
-                @Override
-                public void start() {
-                    running = true;
-                }
+    /** Stops in the phase just below the initiator's: the next thing a context's stop does after it. */
+    static final class NextPhase implements SmartLifecycle {
+        private final AtomicBoolean running = new AtomicBoolean();
+        private final Events events;
 
-                @Override
-                public void stop() {
-                    running = false;
-                    events.seen.add(NEXT_PHASE_STOPPED);
-                }
+        NextPhase(Events events) {
+            this.events = events;
+        }
 
-                @Override
-                public boolean isRunning() {
-                    return running;
-                }
+        @Override
+        public void start() {
+            running.set(true);
+        }
 
-                @Override
-                public int getPhase() {
-                    return RelockLeaderInitiator.DEFAULT_PHASE - 1;
-                }
-            };
+        @Override
+        public void stop() {
+            if (running.getAndSet(false)) {
+                events.seen.add(NEXT_PHASE_STOPPED);
+            }
+        }
+
+        @Override
+        public boolean isRunning() {
+            return running.get();
+        }
+
+        @Override
+        public int getPhase() {
+            return RelockLeaderInitiator.DEFAULT_PHASE - 1;
         }
     }
 
