@@ -33,6 +33,7 @@ import kotlinx.coroutines.yield
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertInstanceOf
 import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertThrows
 import org.junit.jupiter.api.Assertions.assertTrue
@@ -254,11 +255,72 @@ class LeasesTest {
                 }
             }
             assertEquals(LockLostEvent.Reason.NOT_HELD, thrown.reason())
-            val afterMs = TimeUnit.NANOSECONDS.toMillis(cancelled.await())
-            assertTrue(afterMs < WATCHDOG.toMillis(), "the block was cancelled $afterMs ms after the deletion")
+            assertCancelledWithin(cancelled.await(), WATCHDOG)
         } finally {
             quick.close()
         }
+    }
+
+    /**
+     * Issue 35: the holder's connections killed and its lock gone, as a failover to a replica that
+     * never saw the lock does: the block is cancelled within the watchdog timeout of the kill,
+     * `withLease` throws [LockLostException] (NOT_HELD from a renewal retried on a new connection, or
+     * RENEWAL_FAILED), and the client works again afterwards.
+     */
+    @Test
+    fun withLease_holdersConnectionsKilledAndLockGone_cancelsTheBlockAndThrowsLockLost() = runBlocking<Unit> {
+        val quick = RedisLocks.connect(server.uri().toString(), LockOptions.builder().lockWatchdogTimeout(WATCHDOG).build())
+        try {
+            val working = CompletableDeferred<Unit>()
+            val cancelled = CompletableDeferred<Long>()
+            var lostAt = 0L
+            val work = async(Dispatchers.Default) {
+                runCatching {
+                    quick.getLock(name).withLease(DEADLINE) {
+                        working.complete(Unit)
+                        try {
+                            delay(DEADLINE.toMillis())
+                        } catch (e: kotlinx.coroutines.CancellationException) {
+                            cancelled.complete(System.nanoTime() - lostAt)
+                            throw e
+                        }
+                    }
+                }.exceptionOrNull()
+            }
+            withTimeout(DEADLINE.toMillis()) { working.await() }
+            lostAt = System.nanoTime()
+            server.call("DEL", name)
+            killConnectionsOf(quick)
+            val thrown = withTimeout(DEADLINE.toMillis()) { work.await() }
+            assertInstanceOf(LockLostException::class.java, thrown)
+            assertCancelledWithin(withTimeout(DEADLINE.toMillis()) { cancelled.await() }, WATCHDOG)
+            assertEquals("again", quick.getLock(name).withLease(DEADLINE) { "again" }) // the driver reconnected
+        } finally {
+            quick.close()
+        }
+    }
+
+    /** Kills every connection of [c] (`CLIENT KILL`; the driver names them `relock:<clientId>`). */
+    private fun killConnectionsOf(c: LockClient) {
+        var killed = 0
+        for (line in server.call("CLIENT", "LIST").toString().split("\n")) {
+            if (line.contains(" name=relock:" + c.clientId() + " ")) {
+                server.call("CLIENT", "KILL", "ID", line.substring(3, line.indexOf(' ')))
+                killed++
+            }
+        }
+        assertTrue(killed > 0, "no connection of client ${c.clientId()} found")
+    }
+
+    /**
+     * Asserts the block was cancelled within [bound] (a watchdog timeout) of the loss, plus 2 s for
+     * the machine's scheduling: the renewal that finds the loss runs on the client's timer, which a
+     * loaded machine may run late.
+     */
+    private fun assertCancelledWithin(afterNanos: Long, bound: Duration) {
+        val allowed = bound.plusSeconds(2)
+        assertTrue(afterNanos < allowed.toNanos(), "the block was cancelled ${TimeUnit.NANOSECONDS.toMillis(afterNanos)} ms"
+            + " after the loss: not within $bound (plus 2 s for the machine's scheduling)")
     }
 
     @Test

@@ -257,12 +257,70 @@ class ReactiveLockTest {
                     .expectErrorSatisfies(e -> assertEquals(LockLostEvent.Reason.NOT_HELD,
                             assertInstanceOf(LockLostException.class, e).reason()))
                     .verify(DEADLINE);
-            long afterMs = TimeUnit.NANOSECONDS.toMillis(cancelledAfter.join());
-            assertTrue(afterMs < 600, "the work was cancelled " + afterMs + " ms after the deletion");
+            assertCancelledWithin(cancelledAfter.join(), Duration.ofMillis(600));
             assertFalse(exists());
         } finally {
             quick.close();
         }
+    }
+
+    /**
+     * Issue 35: the holder's connections killed and its lock gone, as a failover to a replica that
+     * never saw the lock does: the work is cancelled within the watchdog timeout of the kill,
+     * {@code withLock} fails with {@link LockLostException} (NOT_HELD from a renewal retried on a
+     * new connection, or RENEWAL_FAILED), and the client works again afterwards.
+     */
+    @Test
+    void withLock_holdersConnectionsKilledAndLockGone_cancelsTheWorkAndFailsWithLockLost() throws Exception {
+        Duration watchdog = Duration.ofMillis(600);
+        LockClient quick = RedisLocks.connect(server.uri().toString(),
+                LockOptions.builder().lockWatchdogTimeout(watchdog).build());
+        try {
+            CountDownLatch working = new CountDownLatch(1);
+            AtomicReference<Long> lostAt = new AtomicReference<>();
+            CompletableFuture<Long> cancelledAfter = new CompletableFuture<>();
+            StepVerifier verifier = StepVerifier.create(ReactiveLock.of(quick.getLock(name)).withLock(DEADLINE,
+                            lease -> Flux.<String>never()
+                                    .doOnSubscribe(s -> working.countDown())
+                                    .doOnCancel(() -> cancelledAfter.complete(System.nanoTime() - lostAt.get()))))
+                    .expectError(LockLostException.class)
+                    .verifyLater();
+            assertTrue(working.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "the work never started");
+            lostAt.set(System.nanoTime());
+            server.call("DEL", name);
+            killConnectionsOf(quick);
+            verifier.verify(DEADLINE);
+            assertCancelledWithin(cancelledAfter.join(), watchdog);
+            StepVerifier.create(ReactiveLock.of(quick.getLock(name)).withLock(DEADLINE, lease -> Mono.just("again")))
+                    .expectNext("again")
+                    .verifyComplete(); // the driver reconnected
+        } finally {
+            quick.close();
+        }
+    }
+
+    /** Kills every connection of {@code c} ({@code CLIENT KILL}; the driver names them {@code relock:<clientId>}). */
+    private void killConnectionsOf(LockClient c) {
+        int killed = 0;
+        for (String line : String.valueOf(server.call("CLIENT", "LIST")).split("\n")) {
+            if (line.contains(" name=relock:" + c.clientId() + " ")) {
+                server.call("CLIENT", "KILL", "ID", line.substring(3, line.indexOf(' ')));
+                killed++;
+            }
+        }
+        assertTrue(killed > 0, "no connection of client " + c.clientId() + " found");
+    }
+
+    /**
+     * Asserts the work was cancelled within {@code bound} (a watchdog timeout) of the loss, plus 2 s
+     * for the machine's scheduling: the renewal that finds the loss runs on the client's timer, which
+     * a loaded machine may run late.
+     */
+    private static void assertCancelledWithin(long afterNanos, Duration bound) {
+        Duration allowed = bound.plusSeconds(2);
+        assertTrue(afterNanos < allowed.toNanos(), "the work was cancelled "
+                + TimeUnit.NANOSECONDS.toMillis(afterNanos) + " ms after the loss: not within " + bound
+                + " (plus 2 s for the machine's scheduling)");
     }
 
     @Test
