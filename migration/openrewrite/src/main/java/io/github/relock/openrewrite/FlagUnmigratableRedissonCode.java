@@ -1,0 +1,83 @@
+package io.github.relock.openrewrite;
+
+import java.util.List;
+import org.openrewrite.ExecutionContext;
+import org.openrewrite.Preconditions;
+import org.openrewrite.Recipe;
+import org.openrewrite.TreeVisitor;
+import org.openrewrite.java.JavaIsoVisitor;
+import org.openrewrite.java.MethodMatcher;
+import org.openrewrite.java.search.UsesType;
+import org.openrewrite.java.tree.J;
+
+/**
+ * Marks the Redisson calls that have no relock equivalent, before the types change under them:
+ * {@code Redisson.create(...)} (a Redisson {@code Config} does not translate into a Redis client), and
+ * every {@code RedissonClient} method {@code LockClient} lacks (maps, buckets, topics, the
+ * {@code CommonOptions} overloads, the grouped multi-lock, {@code shutdown} with a quiet period...).
+ * The marked code is left as it is, so it stops compiling once {@code RedissonClient} becomes
+ * {@code LockClient}: nothing compiles into something else.
+ *
+ * <p>Thread-safety: stateless; OpenRewrite may run it on several files at once.
+ */
+public final class FlagUnmigratableRedissonCode extends Recipe {
+
+    private static final String CLIENT = "org.redisson.api.RedissonClient";
+    private static final MethodMatcher CREATE = new MethodMatcher("org.redisson.Redisson create*(..)");
+    private static final MethodMatcher ANY_CLIENT_METHOD = new MethodMatcher(CLIENT + " *(..)", true);
+    /** The RedissonClient methods relock's LockClient has, with the same arguments (after the renames). */
+    private static final List<MethodMatcher> MIGRATED = List.of(
+            new MethodMatcher(CLIENT + " getLock(String)", true),
+            new MethodMatcher(CLIENT + " getFairLock(String)", true),
+            new MethodMatcher(CLIENT + " getSpinLock(String)", true),
+            new MethodMatcher(CLIENT + " getNonReentrantLock(String)", true),
+            new MethodMatcher(CLIENT + " getNonReentrantFairLock(String)", true),
+            new MethodMatcher(CLIENT + " getReadWriteLock(String)", true),
+            new MethodMatcher(CLIENT + " getFencedLock(String)", true),
+            new MethodMatcher(CLIENT + " getSemaphore(String)", true),
+            new MethodMatcher(CLIENT + " getPermitExpirableSemaphore(String)", true),
+            new MethodMatcher(CLIENT + " getCountDownLatch(String)", true),
+            new MethodMatcher(CLIENT + " getMultiLock(org.redisson.api.RLock[])", true),
+            new MethodMatcher(CLIENT + " getRedLock(org.redisson.api.RLock[])", true),
+            new MethodMatcher(CLIENT + " getId()", true),
+            new MethodMatcher(CLIENT + " shutdown()", true));
+
+    private final transient UnmigratedRedissonCode unmigrated = new UnmigratedRedissonCode(this);
+
+    /** A recipe with no options. */
+    public FlagUnmigratableRedissonCode() {
+    }
+
+    @Override
+    public String getDisplayName() {
+        return "Mark Redisson code with no relock equivalent";
+    }
+
+    @Override
+    public String getDescription() {
+        return "Marks `Redisson.create(...)` and the `RedissonClient` methods relock's `LockClient` lacks "
+                + "with a `TODO relock:` comment, and lists them in a data table.";
+    }
+
+    @Override
+    public TreeVisitor<?, ExecutionContext> getVisitor() {
+        return Preconditions.check(Preconditions.or(new UsesType<>("org.redisson.Redisson", false),
+                new UsesType<>(CLIENT, false)), new JavaIsoVisitor<>() {
+                    @Override
+                    public J.MethodInvocation visitMethodInvocation(J.MethodInvocation method, ExecutionContext ctx) {
+                        J.MethodInvocation m = super.visitMethodInvocation(method, ctx);
+                        if (CREATE.matches(m)) {
+                            return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
+                                    "build the LockClient on your own Redis client, RedisLocks.create(yourRedisClient);"
+                                            + " a Redisson Config does not translate (see the migration guide)");
+                        }
+                        if (ANY_CLIENT_METHOD.matches(m) && MIGRATED.stream().noneMatch(matcher -> matcher.matches(m))) {
+                            return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
+                                    "LockClient has no " + m.getSimpleName() + " with these arguments;"
+                                            + " keep a Redisson client for it or rewrite the call");
+                        }
+                        return m;
+                    }
+                });
+    }
+}
