@@ -7,10 +7,13 @@ import io.github.relock.api.LockClient;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.openrewrite.java.JavaParser;
+import org.openrewrite.java.tree.J;
 import org.openrewrite.test.RecipeSpec;
 import org.openrewrite.test.RewriteTest;
+import org.openrewrite.test.SourceSpec;
 import org.redisson.api.RedissonClient;
 
 /** The composite recipe on Redisson sources: what it rewrites, and what it marks and leaves. */
@@ -23,6 +26,11 @@ class MigrateFromRedissonTest implements RewriteTest {
     @Override
     public void defaults(RecipeSpec spec) {
         spec.recipeFromResources("io.github.relock.openrewrite.MigrateFromRedisson").parser(PARSER);
+    }
+
+    /** The migrated source builds with relock's API alone on the class path. */
+    static Consumer<SourceSpec<J.CompilationUnit>> compilesAgainstRelock() {
+        return spec -> spec.afterRecipe(cu -> CompilesAgainstRelock.check(cu, jarOf(LockClient.class)));
     }
 
     static Path jarOf(Class<?> type) {
@@ -130,7 +138,7 @@ class MigrateFromRedissonTest implements RewriteTest {
                         redisson.close();
                     }
                 }
-                """));
+                """, compilesAgainstRelock()));
     }
 
     @Test
@@ -159,7 +167,7 @@ class MigrateFromRedissonTest implements RewriteTest {
                         both.unlock();
                     }
                 }
-                """));
+                """, compilesAgainstRelock()));
     }
 
     @Test
@@ -197,7 +205,7 @@ class MigrateFromRedissonTest implements RewriteTest {
                         return client.getRedLock(a, b, c);
                     }
                 }
-                """));
+                """, compilesAgainstRelock()));
     }
 
     @Test
@@ -305,5 +313,40 @@ class MigrateFromRedissonTest implements RewriteTest {
                             }
                         }
                         """));
+    }
+
+    @Test
+    void multiLockInALambda_usesTheLocalClientDeclaredBeforeIt_notOneDeclaredAfter() {
+        rewriteRun(java(
+                """
+                import java.util.function.Supplier;
+                import org.redisson.RedissonMultiLock;
+                import org.redisson.api.RLock;
+                import org.redisson.api.RedissonClient;
+
+                class Local {
+                    Supplier<RLock> of(RLock a, RLock b, Supplier<RedissonClient> clients) {
+                        RedissonClient first = clients.get();
+                        Supplier<RLock> both = () -> new RedissonMultiLock(a, b);
+                        RedissonClient second = clients.get();
+                        return both;
+                    }
+                }
+                """,
+                """
+                import java.util.function.Supplier;
+
+                import io.github.relock.api.DistributedLock;
+                import io.github.relock.api.LockClient;
+
+                class Local {
+                    Supplier<DistributedLock> of(DistributedLock a, DistributedLock b, Supplier<LockClient> clients) {
+                        LockClient first = clients.get();
+                        Supplier<DistributedLock> both = () -> first.getMultiLock(a, b);
+                        LockClient second = clients.get();
+                        return both;
+                    }
+                }
+                """, compilesAgainstRelock()));
     }
 }
