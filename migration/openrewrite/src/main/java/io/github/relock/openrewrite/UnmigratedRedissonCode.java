@@ -29,7 +29,7 @@ public final class UnmigratedRedissonCode extends DataTable<UnmigratedRedissonCo
     }
 
     /**
-     * One piece of code left as it was.
+     * One piece of code left as it was. Immutable.
      *
      * @param sourcePath the source file
      * @param code the code, as printed before the migration

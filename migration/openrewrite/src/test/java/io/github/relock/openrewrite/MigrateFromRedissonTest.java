@@ -71,6 +71,9 @@ class MigrateFromRedissonTest implements RewriteTest {
                         RSemaphore semaphore = redisson.getSemaphore("s");
                         RPermitExpirableSemaphore permits = redisson.getPermitExpirableSemaphore("p");
                         RCountDownLatch latch = redisson.getCountDownLatch("l");
+                        RLock group = redisson.getMultiLock(lock, fair);
+                        RLock quorum = redisson.getRedLock(lock, fair);
+                        RLock once = redisson.getNonReentrantLock("once");
                         if (lock.tryLock(1, 10, TimeUnit.SECONDS)) {
                             try {
                                 rw.readLock().lock();
@@ -116,6 +119,9 @@ class MigrateFromRedissonTest implements RewriteTest {
                         DistributedSemaphore semaphore = redisson.getSemaphore("s");
                         PermitExpirableSemaphore permits = redisson.getPermitExpirableSemaphore("p");
                         DistributedCountDownLatch latch = redisson.getCountDownLatch("l");
+                        DistributedLock group = redisson.getMultiLock(lock, fair);
+                        DistributedLock quorum = redisson.getRedLock(lock, fair);
+                        DistributedLock once = redisson.getNonReentrantLock("once");
                         if (lock.tryLock(1, 10, TimeUnit.SECONDS)) {
                             try {
                                 rw.readLock().lock();
