@@ -1,6 +1,7 @@
 package io.github.relock.openrewrite;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.openrewrite.ExecutionContext;
 import org.openrewrite.Preconditions;
 import org.openrewrite.Recipe;
@@ -26,21 +27,13 @@ public final class FlagUnmigratableRedissonCode extends Recipe {
     private static final MethodMatcher CREATE = new MethodMatcher("org.redisson.Redisson create*(..)");
     private static final MethodMatcher ANY_CLIENT_METHOD = new MethodMatcher(CLIENT + " *(..)", true);
     /** The RedissonClient methods relock's LockClient has, with the same arguments (after the renames). */
-    private static final List<MethodMatcher> MIGRATED = List.of(
-            new MethodMatcher(CLIENT + " getLock(String)", true),
-            new MethodMatcher(CLIENT + " getFairLock(String)", true),
-            new MethodMatcher(CLIENT + " getSpinLock(String)", true),
-            new MethodMatcher(CLIENT + " getNonReentrantLock(String)", true),
-            new MethodMatcher(CLIENT + " getNonReentrantFairLock(String)", true),
-            new MethodMatcher(CLIENT + " getReadWriteLock(String)", true),
-            new MethodMatcher(CLIENT + " getFencedLock(String)", true),
-            new MethodMatcher(CLIENT + " getSemaphore(String)", true),
-            new MethodMatcher(CLIENT + " getPermitExpirableSemaphore(String)", true),
-            new MethodMatcher(CLIENT + " getCountDownLatch(String)", true),
-            new MethodMatcher(CLIENT + " getMultiLock(org.redisson.api.RLock[])", true),
-            new MethodMatcher(CLIENT + " getRedLock(org.redisson.api.RLock[])", true),
-            new MethodMatcher(CLIENT + " getId()", true),
-            new MethodMatcher(CLIENT + " shutdown()", true));
+    private static final List<MethodMatcher> MIGRATED = Stream.concat(
+            Stream.of("getLock", "getFairLock", "getSpinLock", "getNonReentrantLock", "getNonReentrantFairLock",
+                    "getReadWriteLock", "getFencedLock", "getSemaphore", "getPermitExpirableSemaphore",
+                    "getCountDownLatch").map(getter -> getter + "(String)"),
+            Stream.of("getMultiLock(org.redisson.api.RLock[])", "getRedLock(org.redisson.api.RLock[])", "getId()", "shutdown()"))
+            .map(signature -> new MethodMatcher(CLIENT + " " + signature, true))
+            .toList();
 
     private final transient UnmigratedRedissonCode unmigrated = new UnmigratedRedissonCode(this);
 

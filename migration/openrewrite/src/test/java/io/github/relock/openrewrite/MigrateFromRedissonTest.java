@@ -355,4 +355,36 @@ class MigrateFromRedissonTest implements RewriteTest {
                 }
                 """, compilesAgainstRelock()));
     }
+
+    @Test
+    void multiLockInAStaticMethod_doesNotTakeAnInstanceField_butAStaticOne() {
+        rewriteRun(java(
+                """
+                import org.redisson.RedissonMultiLock;
+                import org.redisson.api.RLock;
+                import org.redisson.api.RedissonClient;
+
+                class Holder {
+                    static RedissonClient shared;
+                    RedissonClient own;
+
+                    static RLock of(RLock a, RLock b) {
+                        return new RedissonMultiLock(a, b);
+                    }
+                }
+                """,
+                """
+                import io.github.relock.api.DistributedLock;
+                import io.github.relock.api.LockClient;
+
+                class Holder {
+                    static LockClient shared;
+                    LockClient own;
+
+                    static DistributedLock of(DistributedLock a, DistributedLock b) {
+                        return shared.getMultiLock(a, b);
+                    }
+                }
+                """, compilesAgainstRelock()));
+    }
 }
