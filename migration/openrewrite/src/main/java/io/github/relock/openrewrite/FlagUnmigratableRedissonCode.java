@@ -15,7 +15,8 @@ import org.openrewrite.java.tree.J;
  * Marks the Redisson calls that have no relock equivalent, before the types change under them:
  * {@code Redisson.create(...)} (a Redisson {@code Config} does not translate into a Redis client), and
  * every {@code RedissonClient} method {@code LockClient} lacks (maps, buckets, topics, the
- * {@code CommonOptions} overloads, the grouped multi-lock, {@code shutdown} with a quiet period...).
+ * {@code CommonOptions} overloads, the grouped multi-lock, {@code shutdown} with a quiet period...),
+ * and Redisson 3's own {@code RFuture} methods ({@code getNow()}, {@code sync()}, {@code await()}...).
  * The marked code is left as it is, so it stops compiling once {@code RedissonClient} becomes
  * {@code LockClient}: nothing compiles into something else.
  *
@@ -35,6 +36,16 @@ public final class FlagUnmigratableRedissonCode extends Recipe {
             .map(signature -> new MethodMatcher(CLIENT + " " + signature, true))
             .toList();
 
+    /**
+     * Redisson 3.x's own RFuture methods (4.x has none): join() means what CompletableFuture's does,
+     * onComplete is renamed to whenComplete; the others (getNow(), sync(), await(), isSuccess(),
+     * cause()...) have no equal in CompletableFuture.
+     */
+    private static final MethodMatcher FUTURE_METHOD = new MethodMatcher("org.redisson.api.RFuture *(..)");
+    private static final List<MethodMatcher> FUTURE_MIGRATED = List.of(
+            new MethodMatcher("org.redisson.api.RFuture join()"),
+            new MethodMatcher("org.redisson.api.RFuture onComplete(java.util.function.BiConsumer)"));
+
     private final transient UnmigratedRedissonCode unmigrated = new UnmigratedRedissonCode(this);
 
     /** A recipe with no options. */
@@ -48,14 +59,15 @@ public final class FlagUnmigratableRedissonCode extends Recipe {
 
     @Override
     public String getDescription() {
-        return "Marks `Redisson.create(...)` and the `RedissonClient` methods relock's `LockClient` lacks "
-                + "with a `TODO relock:` comment, and lists them in a data table.";
+        return "Marks `Redisson.create(...)`, the `RedissonClient` methods relock's `LockClient` lacks and "
+                + "Redisson 3's `RFuture` methods `CompletableFuture` lacks with a `TODO relock:` comment, "
+                + "and lists them in a data table.";
     }
 
     @Override
     public TreeVisitor<?, ExecutionContext> getVisitor() {
         return Preconditions.check(Preconditions.or(new UsesType<>("org.redisson.Redisson", false),
-                new UsesType<>(CLIENT, false)), new JavaIsoVisitor<>() {
+                new UsesType<>(CLIENT, false), new UsesType<>("org.redisson.api.RFuture", false)), new JavaIsoVisitor<>() {
                     @Override
                     public J.MethodInvocation visitMethodInvocation(J.MethodInvocation method, ExecutionContext ctx) {
                         J.MethodInvocation m = super.visitMethodInvocation(method, ctx);
@@ -68,6 +80,11 @@ public final class FlagUnmigratableRedissonCode extends Recipe {
                             return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
                                     "LockClient has no " + m.getSimpleName() + " with these arguments;"
                                             + " keep a Redisson client for it or rewrite the call");
+                        }
+                        if (FUTURE_METHOD.matches(m) && FUTURE_MIGRATED.stream().noneMatch(matcher -> matcher.matches(m))) {
+                            return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
+                                    "CompletableFuture has no " + m.getSimpleName() + " like Redisson 3's RFuture;"
+                                            + " use join(), get(), getNow(default) or whenComplete(...)");
                         }
                         return m;
                     }
