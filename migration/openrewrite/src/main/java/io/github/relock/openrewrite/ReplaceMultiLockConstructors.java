@@ -40,6 +40,8 @@ public final class ReplaceMultiLockConstructors extends Recipe {
     private static final String CLIENT = "org.redisson.api.RedissonClient";
     private static final String MULTI = "org.redisson.RedissonMultiLock";
     private static final String RED = "org.redisson.RedissonRedLock";
+    /** Cursor message on the compilation unit: a construction there was left for a human. */
+    private static final String UNRESOLVED = "relock.unresolvedMultiLock";
 
     private final transient UnmigratedRedissonCode unmigrated = new UnmigratedRedissonCode(this);
 
@@ -62,13 +64,10 @@ public final class ReplaceMultiLockConstructors extends Recipe {
     public TreeVisitor<?, ExecutionContext> getVisitor() {
         return Preconditions.check(Preconditions.or(new UsesType<>(MULTI, false), new UsesType<>(RED, false)),
                 new JavaVisitor<ExecutionContext>() {
-                    private boolean unresolved;
-
                     @Override
                     public J visitCompilationUnit(J.CompilationUnit cu, ExecutionContext ctx) {
-                        unresolved = false;
                         J result = super.visitCompilationUnit(cu, ctx);
-                        if (!unresolved) {
+                        if (getCursor().getMessage(UNRESOLVED) == null) {
                             // Every construction became a client call: what is declared as one is now an RLock.
                             doAfterVisit(new ChangeType(MULTI, "org.redisson.api.RLock", true).getVisitor());
                             doAfterVisit(new ChangeType(RED, "org.redisson.api.RLock", true).getVisitor());
@@ -90,7 +89,7 @@ public final class ReplaceMultiLockConstructors extends Recipe {
                         J.Identifier client = clientFor(n, getCursor());
                         JavaType.Method method = client == null ? null : method(client.getType(), factory);
                         if (client == null || method == null) {
-                            unresolved = true;
+                            getCursor().putMessageOnFirstEnclosing(J.CompilationUnit.class, UNRESOLVED, true);
                             return unmigrated.mark(n, getCursor().getParentOrThrow(), ctx,
                                     "no single RedissonClient in scope; use lockClient." + factory + "(...)");
                         }
