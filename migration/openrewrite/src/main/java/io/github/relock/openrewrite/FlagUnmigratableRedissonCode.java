@@ -1,0 +1,93 @@
+package io.github.relock.openrewrite;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.openrewrite.ExecutionContext;
+import org.openrewrite.Preconditions;
+import org.openrewrite.Recipe;
+import org.openrewrite.TreeVisitor;
+import org.openrewrite.java.JavaIsoVisitor;
+import org.openrewrite.java.MethodMatcher;
+import org.openrewrite.java.search.UsesType;
+import org.openrewrite.java.tree.J;
+
+/**
+ * Marks the Redisson calls that have no relock equivalent, before the types change under them:
+ * {@code Redisson.create(...)} (a Redisson {@code Config} does not translate into a Redis client), and
+ * every {@code RedissonClient} method {@code LockClient} lacks (maps, buckets, topics, the
+ * {@code CommonOptions} overloads, the grouped multi-lock, {@code shutdown} with a quiet period...),
+ * and Redisson 3's own {@code RFuture} methods ({@code getNow()}, {@code sync()}, {@code await()}...).
+ * The marked code is left as it is, so it stops compiling once {@code RedissonClient} becomes
+ * {@code LockClient}: nothing compiles into something else.
+ *
+ * <p>Thread-safety: stateless; OpenRewrite may run it on several files at once.
+ */
+public final class FlagUnmigratableRedissonCode extends Recipe {
+
+    private static final String CLIENT = "org.redisson.api.RedissonClient";
+    private static final MethodMatcher CREATE = new MethodMatcher("org.redisson.Redisson create*(..)");
+    private static final MethodMatcher ANY_CLIENT_METHOD = new MethodMatcher(CLIENT + " *(..)", true);
+    /** The RedissonClient methods relock's LockClient has, with the same arguments (after the renames). */
+    private static final List<MethodMatcher> MIGRATED = Stream.concat(
+            Stream.of("getLock", "getFairLock", "getSpinLock", "getNonReentrantLock", "getNonReentrantFairLock",
+                    "getReadWriteLock", "getFencedLock", "getSemaphore", "getPermitExpirableSemaphore",
+                    "getCountDownLatch").map(getter -> getter + "(String)"),
+            Stream.of("getMultiLock(org.redisson.api.RLock[])", "getRedLock(org.redisson.api.RLock[])", "getId()", "shutdown()"))
+            .map(signature -> new MethodMatcher(CLIENT + " " + signature, true))
+            .toList();
+
+    /**
+     * Redisson 3.x's own RFuture methods (4.x has none): join() means what CompletableFuture's does,
+     * onComplete is renamed to whenComplete; the others (getNow(), sync(), await(), isSuccess(),
+     * cause()...) have no equal in CompletableFuture.
+     */
+    private static final MethodMatcher FUTURE_METHOD = new MethodMatcher("org.redisson.api.RFuture *(..)");
+    private static final List<MethodMatcher> FUTURE_MIGRATED = List.of(
+            new MethodMatcher("org.redisson.api.RFuture join()"),
+            new MethodMatcher("org.redisson.api.RFuture onComplete(java.util.function.BiConsumer)"));
+
+    private final transient UnmigratedRedissonCode unmigrated = new UnmigratedRedissonCode(this);
+
+    /** A recipe with no options. */
+    public FlagUnmigratableRedissonCode() {
+    }
+
+    @Override
+    public String getDisplayName() {
+        return "Mark Redisson code with no relock equivalent";
+    }
+
+    @Override
+    public String getDescription() {
+        return "Marks `Redisson.create(...)`, the `RedissonClient` methods relock's `LockClient` lacks and "
+                + "Redisson 3's `RFuture` methods `CompletableFuture` lacks with a `TODO relock:` comment, "
+                + "and lists them in a data table.";
+    }
+
+    @Override
+    public TreeVisitor<?, ExecutionContext> getVisitor() {
+        return Preconditions.check(Preconditions.or(new UsesType<>("org.redisson.Redisson", false),
+                new UsesType<>(CLIENT, false), new UsesType<>("org.redisson.api.RFuture", false)), new JavaIsoVisitor<>() {
+                    @Override
+                    public J.MethodInvocation visitMethodInvocation(J.MethodInvocation method, ExecutionContext ctx) {
+                        J.MethodInvocation m = super.visitMethodInvocation(method, ctx);
+                        if (CREATE.matches(m)) {
+                            return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
+                                    "build the LockClient on your own Redis client, RedisLocks.create(yourRedisClient);"
+                                            + " a Redisson Config does not translate (see the migration guide)");
+                        }
+                        if (ANY_CLIENT_METHOD.matches(m) && MIGRATED.stream().noneMatch(matcher -> matcher.matches(m))) {
+                            return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
+                                    "LockClient has no " + m.getSimpleName() + " with these arguments;"
+                                            + " keep a Redisson client for it or rewrite the call");
+                        }
+                        if (FUTURE_METHOD.matches(m) && FUTURE_MIGRATED.stream().noneMatch(matcher -> matcher.matches(m))) {
+                            return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
+                                    "CompletableFuture has no " + m.getSimpleName() + " like Redisson 3's RFuture;"
+                                            + " use join(), get(), getNow(default) or whenComplete(...)");
+                        }
+                        return m;
+                    }
+                });
+    }
+}
