@@ -20,7 +20,8 @@ import org.w3c.dom.NodeList;
  * else, what Maven Central requires and relock promises.
  *
  * <ul>
- * <li>every jar bom/pom.xml lists: the jar (with a module-info.class), a flattened POM (no parent,
+ * <li>every jar bom/pom.xml lists: the jar (with a module-info.class, or for a
+ *     {@link #CLASS_PATH_ONLY} one an {@code Automatic-Module-Name}), a flattened POM (no parent,
  *     build, profiles or dependencyManagement; every dependency versioned), a sources jar (with
  *     .java files), a javadoc jar (with index.html) and a CycloneDX SBOM;</li>
  * <li>the BOM: its POM, listing exactly those jars;</li>
@@ -102,7 +103,8 @@ final class ReleaseSet {
                     problems.add(artifactId + ": " + file.getFileName() + " is not signed (no .asc)");
                 }
                 String wrong = switch (suffix) {
-                    case ".jar" -> entry(file, "module-info.class", "module-info.class");
+                    case ".jar" -> CLASS_PATH_ONLY.contains(artifactId)
+                            ? automaticModuleName(file) : entry(file, "module-info.class", "module-info.class");
                     case "-sources.jar" -> entry(file, ".java", ".java file");
                     case "-javadoc.jar" -> entry(file, "index.html", "index.html");
                     case "-cyclonedx.json" -> text(file, "\"bomFormat\" : \"CycloneDX\"", "a CycloneDX document");
@@ -163,6 +165,23 @@ final class ReleaseSet {
         }
         return artifactId + "-" + version.substring(0, version.length() - "SNAPSHOT".length())
                 + Poms.text(snapshot, "timestamp") + "-" + Poms.text(snapshot, "buildNumber");
+    }
+
+    /**
+     * Published jars that run on the class path only and name their module in the manifest instead
+     * of a descriptor: OpenRewrite loads recipes from the class path, and its jars declare no module
+     * name a descriptor could require.
+     */
+    static final Set<String> CLASS_PATH_ONLY = Set.of("relock-openrewrite");
+
+    private static String automaticModuleName(Path jar) {
+        try (java.util.jar.JarFile f = new java.util.jar.JarFile(jar.toFile())) {
+            var manifest = f.getManifest();
+            return manifest != null && manifest.getMainAttributes().getValue("Automatic-Module-Name") != null ? null
+                    : "names no Automatic-Module-Name in its manifest";
+        } catch (IOException e) {
+            return "is not a readable jar: " + e.getMessage();
+        }
     }
 
     private static String entry(Path jar, String suffix, String what) {
