@@ -246,25 +246,35 @@ final class LockWatches {
             check();
         }
 
-        /** {@link #start} without blocking; the read starts once the subscription is settled. */
+        /**
+         * {@link #start} without blocking. The subscription may settle on a driver's pub/sub
+         * thread, where no call may be sent (a driver may run it on that thread and wait for a
+         * reply only that thread can read): the first read, and the caller's future, run on the
+         * client's timer.
+         */
         CompletableFuture<Void> startAsync() {
+            CompletableFuture<Void> started = new CompletableFuture<>();
+            Runnable begin = () -> {
+                check();
+                started.complete(null);
+            };
             String ch = releaseChannel();
             if (ch == null) {
-                check();
-                return CompletableFuture.completedFuture(null);
+                lock.services.schedule(begin, 0, () -> started.complete(null));
+                return started;
             }
             Channel c = lock.services.waiters().observe(ch, onMessage);
             channel = c;
             long timeoutNanos = lock.services.options().subscriptionTimeout().toNanos();
             // a copy: the channel's own future is shared with its waiters and must not time out
-            return c.subscribed().copy().orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).handle((s, e) -> {
+            c.subscribed().copy().orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((s, e) -> {
                 if (e != null) {
                     notSubscribed(c, e instanceof TimeoutException || e.getCause() instanceof TimeoutException
                             ? "timed out" : e.getCause() != null ? e.getCause() : e);
                 }
-                check();
-                return null;
+                lock.services.schedule(begin, 0, () -> started.complete(null));
             });
+            return started;
         }
 
         private void notSubscribed(Channel c, Object why) {
