@@ -876,35 +876,23 @@ public abstract class BadInputChapter extends TckChapter {
         assertNothingWritten("refused lease TTLs");
     }
 
-    /** Every {@code expire…} entry of a semaphore that takes a Duration, by method name. */
-    private static Map<String, DurationEntry> expiryEntries(io.github.relock.api.Expirable e) {
-        Map<String, DurationEntry> m = new LinkedHashMap<>();
-        m.put("expire", e::expire);
-        m.put("expireIfSet", e::expireIfSet);
-        m.put("expireIfNotSet", e::expireIfNotSet);
-        m.put("expireIfGreater", e::expireIfGreater);
-        m.put("expireIfLess", e::expireIfLess);
-        m.put("expireAsync", e::expireAsync);
-        m.put("expireIfSetAsync", e::expireIfSetAsync);
-        m.put("expireIfNotSetAsync", e::expireIfNotSetAsync);
-        m.put("expireIfGreaterAsync", e::expireIfGreaterAsync);
-        m.put("expireIfLessAsync", e::expireIfLessAsync);
-        return m;
+    /** One {@code expire…} method of a semaphore: its Duration and its Instant form. */
+    private record ExpireEntry(DurationEntry byDuration, Function<java.time.Instant, Object> byInstant) {
     }
 
-    /** Every {@code expire…} entry of a semaphore that takes an Instant, by method name. */
-    private static Map<String, Function<java.time.Instant, Object>> expiryAtEntries(io.github.relock.api.Expirable e) {
-        Map<String, Function<java.time.Instant, Object>> m = new LinkedHashMap<>();
-        m.put("expire", e::expire);
-        m.put("expireIfSet", e::expireIfSet);
-        m.put("expireIfNotSet", e::expireIfNotSet);
-        m.put("expireIfGreater", e::expireIfGreater);
-        m.put("expireIfLess", e::expireIfLess);
-        m.put("expireAsync", e::expireAsync);
-        m.put("expireIfSetAsync", e::expireIfSetAsync);
-        m.put("expireIfNotSetAsync", e::expireIfNotSetAsync);
-        m.put("expireIfGreaterAsync", e::expireIfGreaterAsync);
-        m.put("expireIfLessAsync", e::expireIfLessAsync);
+    /** Every {@code expire…} method of a semaphore, blocking and async, by name. */
+    private static Map<String, ExpireEntry> expiryEntries(io.github.relock.api.Expirable e) {
+        Map<String, ExpireEntry> m = new LinkedHashMap<>();
+        m.put("expire", new ExpireEntry(e::expire, e::expire));
+        m.put("expireIfSet", new ExpireEntry(e::expireIfSet, e::expireIfSet));
+        m.put("expireIfNotSet", new ExpireEntry(e::expireIfNotSet, e::expireIfNotSet));
+        m.put("expireIfGreater", new ExpireEntry(e::expireIfGreater, e::expireIfGreater));
+        m.put("expireIfLess", new ExpireEntry(e::expireIfLess, e::expireIfLess));
+        m.put("expireAsync", new ExpireEntry(e::expireAsync, e::expireAsync));
+        m.put("expireIfSetAsync", new ExpireEntry(e::expireIfSetAsync, e::expireIfSetAsync));
+        m.put("expireIfNotSetAsync", new ExpireEntry(e::expireIfNotSetAsync, e::expireIfNotSetAsync));
+        m.put("expireIfGreaterAsync", new ExpireEntry(e::expireIfGreaterAsync, e::expireIfGreaterAsync));
+        m.put("expireIfLessAsync", new ExpireEntry(e::expireIfLessAsync, e::expireIfLessAsync));
         return m;
     }
 
@@ -931,18 +919,17 @@ public abstract class BadInputChapter extends TckChapter {
             expiryEntries(object).forEach((method, entry) -> {
                 for (Duration ttl : bad) {
                     assertRefused(IllegalArgumentException.class, kind + " " + method + "(" + ttl + ")",
-                            () -> entry.call(ttl), method + ": timeToLive must be " + range, "was " + ttl);
+                            () -> entry.byDuration().call(ttl), method + ": timeToLive must be " + range, "was " + ttl);
                 }
                 assertRefused(NullPointerException.class, kind + " " + method + "(null Duration)",
-                        () -> entry.call(null), method + ": timeToLive must not be null", range);
-            });
-            expiryAtEntries(object).forEach((method, entry) -> {
+                        () -> entry.byDuration().call(null), method + ": timeToLive must not be null", range);
                 for (java.time.Instant at : badAt) {
                     assertRefused(IllegalArgumentException.class, kind + " " + method + "(" + at + ")",
-                            () -> entry.apply(at), method + ": time must be an instant from the epoch", "was " + at);
+                            () -> entry.byInstant().apply(at), method + ": time must be an instant from the epoch",
+                            "was " + at);
                 }
                 assertRefused(NullPointerException.class, kind + " " + method + "(null Instant)",
-                        () -> entry.apply(null), method + ": time must not be null");
+                        () -> entry.byInstant().apply(null), method + ": time must not be null");
             });
         });
         assertNothingWritten("refused expiries");

@@ -1,9 +1,11 @@
 package io.github.relock.core.internal.sync;
 
 import io.github.relock.api.Expirable;
+import io.github.relock.core.internal.protocol.Call;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Redisson's {@code RExpirable} (and {@code RObject.isExists}) for the two semaphores (sync spec
@@ -35,28 +37,37 @@ abstract class ExpirableSync implements Expirable {
         this.leasesToo = leasesToo;
     }
 
+    private Call<Boolean> expiry(Duration ttl, String condition, String method) {
+        return expiryCalls.expire(false, SyncArgs.expireMs(ttl, method), condition, leasesToo);
+    }
+
+    private Call<Boolean> expiry(Instant time, String condition, String method) {
+        return expiryCalls.expire(true, SyncArgs.expireAtMs(time, method), condition, leasesToo);
+    }
+
     private boolean in(Duration ttl, String condition, String method) {
-        return expirySync.run(expiryCalls.expire(false, SyncArgs.expireMs(ttl, method), condition, leasesToo));
+        return expirySync.run(expiry(ttl, condition, method));
     }
 
     private boolean at(Instant time, String condition, String method) {
-        return expirySync.run(expiryCalls.expire(true, SyncArgs.expireAtMs(time, method), condition, leasesToo));
+        return expirySync.run(expiry(time, condition, method));
+    }
+
+    /** Runs the call {@code checked} builds; a refused argument fails the future instead of throwing. */
+    private CompletableFuture<Boolean> async(Supplier<Call<Boolean>> checked) {
+        try {
+            return expirySync.runAsync(checked.get());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private CompletableFuture<Boolean> inAsync(Duration ttl, String condition, String method) {
-        try {
-            return expirySync.runAsync(expiryCalls.expire(false, SyncArgs.expireMs(ttl, method), condition, leasesToo));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return async(() -> expiry(ttl, condition, method));
     }
 
     private CompletableFuture<Boolean> atAsync(Instant time, String condition, String method) {
-        try {
-            return expirySync.runAsync(expiryCalls.expire(true, SyncArgs.expireAtMs(time, method), condition, leasesToo));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return async(() -> expiry(time, condition, method));
     }
 
     @Override
