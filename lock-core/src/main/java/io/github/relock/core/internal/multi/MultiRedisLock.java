@@ -367,6 +367,16 @@ public final class MultiRedisLock extends AbstractLock {
         throw unsupported("removeListener(int)");
     }
 
+    @Override
+    public CompletableFuture<Integer> addListenerAsync(io.github.relock.api.LockListener listener) {
+        return CompletableFuture.failedFuture(unsupported("addListenerAsync(LockListener)"));
+    }
+
+    @Override
+    public CompletableFuture<Void> removeListenerAsync(int listenerId) {
+        return CompletableFuture.failedFuture(unsupported("removeListenerAsync(int)"));
+    }
+
     // ------------------------------------------------------------------ async queries
 
     @Override
