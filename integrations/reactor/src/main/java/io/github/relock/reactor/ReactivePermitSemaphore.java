@@ -117,7 +117,8 @@ public final class ReactivePermitSemaphore {
     public Mono<PermitLease> acquireLease(Duration waitTime, Duration leaseTime) {
         Objects.requireNonNull(waitTime, "waitTime must not be null");
         return Mono.defer(() -> Grants.granted(() -> semaphore.acquireLeaseAsync(waitTime, leaseTime), Objects::nonNull,
-                lease -> Grants.logged(CompletableFuture.runAsync(lease::close), lease.toString())));
+                lease -> Grants.logged(CompletableFuture.runAsync(lease::close, r -> Schedulers.boundedElastic().schedule(r)),
+                        lease.toString())));
     }
 
     /**
