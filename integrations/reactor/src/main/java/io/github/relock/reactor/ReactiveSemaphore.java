@@ -183,9 +183,15 @@ public final class ReactiveSemaphore {
     public <T> Flux<T> withPermits(int permits, Duration waitTime, Supplier<? extends Publisher<? extends T>> work) {
         Objects.requireNonNull(waitTime, "waitTime must not be null");
         Objects.requireNonNull(work, "work must not be null");
-        Mono<Integer> taken = tryAcquire(permits, waitTime).flatMap(ok -> ok ? Mono.just(permits)
-                : Mono.error(new LockTimeoutException("semaphore '" + semaphore.getName() + "' had no " + permits
-                        + " permit(s) free within " + waitTime)));
+        // handle, not flatMap: synchronous, so the granted permits reach usingWhen as they came
+        Mono<Integer> taken = tryAcquire(permits, waitTime).handle((ok, sink) -> {
+            if (ok) {
+                sink.next(permits);
+            } else {
+                sink.error(new LockTimeoutException("semaphore '" + semaphore.getName() + "' had no " + permits
+                        + " permit(s) free within " + waitTime));
+            }
+        });
         return Flux.usingWhen(taken, p -> Flux.from(work.get()), this::release, (p, error) -> release(p),
                 this::release);
     }
