@@ -118,20 +118,23 @@ class SynchronizersTest {
     @Test
     fun acquirePermits_grantedButCancelledBeforeResuming_givesThePermitBack() = runBlocking {
         val semaphore = client.getSemaphore(name)
-        semaphore.trySetPermits(2)
+        semaphore.trySetPermits(0)
         val resumed = AtomicInteger()
-        // runBlocking's one thread is busy below until both grants landed: neither coroutine can resume.
+        // Started on this runBlocking's own thread: each sends its attempt, finds no permit and
+        // suspends; it can only resume when this thread yields, which it does not below.
         val first = launch(start = CoroutineStart.UNDISPATCHED) { semaphore.acquirePermits(); resumed.incrementAndGet() }
         val second = launch(start = CoroutineStart.UNDISPATCHED) {
             if (semaphore.tryAcquirePermits(1, 60.seconds)) resumed.incrementAndGet()
         }
-        Await.until(DEADLINE, { permitsInRedis() == 0L }, { "the engine never granted: ${permitsInRedis()}" })
+        awaitWaiters(2)
+        semaphore.release(2)
+        awaitWaiters(0) // both granted: the resumes are queued on this blocked thread
         first.cancel()
         second.cancel()
         first.join()
         second.join()
-        Await.until(DEADLINE, { permitsInRedis() == 2L }, { "a cancelled grant kept its permit: ${permitsInRedis()}" })
         assertEquals(0, resumed.get())
+        Await.until(DEADLINE, { permitsInRedis() == 2L }, { "a cancelled grant kept its permit: ${permitsInRedis()}" })
     }
 
     // ------------------------------------------------------------------ permit-expirable semaphore
@@ -190,19 +193,23 @@ class SynchronizersTest {
     fun acquirePermit_grantedButCancelledBeforeResuming_givesThePermitBack() = runBlocking {
         val semaphore = client.getPermitExpirableSemaphore(name)
         semaphore.trySetPermits(2)
+        val held = listOf(semaphore.acquire(), semaphore.acquire())
         val resumed = AtomicInteger()
+        // As above: both suspend waiting, and cannot resume while this thread is blocked.
         val byId = launch(start = CoroutineStart.UNDISPATCHED) { semaphore.acquirePermit(); resumed.incrementAndGet() }
         val lease = launch(start = CoroutineStart.UNDISPATCHED) {
             semaphore.acquirePermitLease(60.seconds, 30.seconds)
             resumed.incrementAndGet()
         }
-        Await.until(DEADLINE, { takenInRedis() == 2L }, { "the engine never granted: ${takenInRedis()}" })
+        awaitWaiters(2)
+        held.forEach { semaphore.release(it) }
+        awaitWaiters(0)
         byId.cancel()
         lease.cancel()
         byId.join()
         lease.join()
-        Await.until(DEADLINE, { takenInRedis() == 0L }, { "a cancelled grant kept its permit: ${takenInRedis()}" })
         assertEquals(0, resumed.get())
+        Await.until(DEADLINE, { takenInRedis() == 0L }, { "a cancelled grant kept its permit: ${takenInRedis()}" })
         assertEquals(2, semaphore.availablePermits())
     }
 
