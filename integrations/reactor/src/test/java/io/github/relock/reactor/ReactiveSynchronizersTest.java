@@ -16,11 +16,13 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
+import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.Disposable;
 import reactor.core.publisher.BaseSubscriber;
@@ -80,24 +82,35 @@ class ReactiveSynchronizersTest {
         };
     }
 
+    /**
+     * Runs twenty subscribers at once, each inside {@code guard} for a few ms, counting how many
+     * are inside together.
+     *
+     * @return the most that were inside at once
+     */
+    private static int mostInside(Function<Mono<Integer>, Publisher<Integer>> guard) {
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        Long done = Flux.range(0, 20)
+                .flatMap(i -> guard.apply(Mono.fromCallable(() -> {
+                    most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                    return i;
+                }).delayElement(Duration.ofMillis(5)).doOnNext(v -> inside.decrementAndGet())), 20)
+                .count()
+                .block(DEADLINE);
+        assertEquals(20, done);
+        return most.get();
+    }
+
     // ------------------------------------------------------------------ semaphore
 
     @Test
     void semaphore_twentySubscribersOnThreePermits_neverMoreThanThreeInside() {
         ReactiveSemaphore semaphore = ReactiveSemaphore.of(client.getSemaphore(name));
         assertTrue(semaphore.trySetPermits(3).block(DEADLINE));
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger mostInside = new AtomicInteger();
-        Long done = Flux.range(0, 20)
-                .flatMap(i -> semaphore.withPermitsMono(1, DEADLINE, () -> Mono.fromCallable(() -> {
-                    mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                    return i;
-                }).delayElement(Duration.ofMillis(5)).doOnNext(v -> inside.decrementAndGet())), 20)
-                .count()
-                .block(DEADLINE);
-        assertEquals(20, done);
-        assertTrue(mostInside.get() <= 3, mostInside.get() + " subscribers were inside three permits");
-        assertTrue(mostInside.get() >= 2, "the permits never overlapped: " + mostInside.get());
+        int most = mostInside(work -> semaphore.withPermitsMono(1, DEADLINE, () -> work));
+        assertTrue(most <= 3, most + " subscribers were inside three permits");
+        assertTrue(most >= 2, "the permits never overlapped: " + most);
         assertEquals(3, permitsInRedis(), "every permit came back");
     }
 
@@ -156,18 +169,11 @@ class ReactiveSynchronizersTest {
     void permitSemaphore_twentySubscribersOnTwoPermits_neverMoreThanTwoInside() {
         ReactivePermitSemaphore semaphore = ReactivePermitSemaphore.of(client.getPermitExpirableSemaphore(name));
         assertTrue(semaphore.trySetPermits(2).block(DEADLINE));
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger mostInside = new AtomicInteger();
-        Long done = Flux.range(0, 20)
-                .flatMap(i -> semaphore.withPermit(DEADLINE, Duration.ofSeconds(30), permit -> Mono.fromCallable(() -> {
-                    assertTrue(permit.isValid());
-                    mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                    return i;
-                }).delayElement(Duration.ofMillis(5)).doOnNext(v -> inside.decrementAndGet())), 20)
-                .count()
-                .block(DEADLINE);
-        assertEquals(20, done);
-        assertTrue(mostInside.get() <= 2, mostInside.get() + " subscribers were inside two permits");
+        AtomicInteger invalid = new AtomicInteger();
+        int most = mostInside(work -> semaphore.withPermit(DEADLINE, Duration.ofSeconds(30),
+                permit -> work.doOnSubscribe(s -> invalid.addAndGet(permit.isValid() ? 0 : 1))));
+        assertTrue(most <= 2, most + " subscribers were inside two permits");
+        assertEquals(0, invalid.get(), "work ran under a permit lease that was not valid");
         assertEquals(0, takenInRedis(), "a permit stayed taken");
         assertEquals(2, semaphore.availablePermits().block(DEADLINE));
     }

@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,6 +87,27 @@ class RxSynchronizersTest {
     }
 
     /**
+     * Runs twenty subscribers at once, each inside {@code guard} for a few ms, counting how many
+     * are inside together.
+     *
+     * @return the most that were inside at once
+     */
+    private static int mostInside(Function<Single<Integer>, Single<Integer>> guard) {
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        Long done = Flowable.range(0, 20)
+                .flatMapSingle(i -> guard.apply(Single.fromCallable(() -> {
+                    most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                    return i;
+                }).delay(5, TimeUnit.MILLISECONDS).doOnSuccess(v -> inside.decrementAndGet())))
+                .count()
+                .timeout(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+                .blockingGet();
+        assertEquals(20, done);
+        return most.get();
+    }
+
+    /**
      * {@code delegate} whose asynchronous calls return their future already completed: the grant
      * has landed in Redis before the subscription's dispose, which then finds a completed future
      * it cannot cancel (the window where a dispose races a grant, made certain).
@@ -131,18 +153,9 @@ class RxSynchronizersTest {
     void lock_twentySubscribersOfTwoClients_excludeEachOther() {
         RxLock mine = RxLock.of(client.getLock(name));
         RxLock theirs = RxLock.of(other.getLock(name));
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger mostInside = new AtomicInteger();
-        Long done = Flowable.range(0, 20)
-                .flatMapSingle(i -> (i % 2 == 0 ? mine : theirs).withLock(DEADLINE, lease -> Single.fromCallable(() -> {
-                    mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                    return i;
-                }).delay(2, TimeUnit.MILLISECONDS).doOnSuccess(v -> inside.decrementAndGet())))
-                .count()
-                .timeout(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
-                .blockingGet();
-        assertEquals(20, done);
-        assertEquals(1, mostInside.get(), "two subscribers were inside the lock at once");
+        AtomicInteger turn = new AtomicInteger();
+        int most = mostInside(work -> (turn.getAndIncrement() % 2 == 0 ? mine : theirs).withLock(DEADLINE, lease -> work));
+        assertEquals(1, most, "two subscribers were inside the lock at once");
         assertFalse(exists(), "released after the last work");
     }
 
@@ -240,19 +253,9 @@ class RxSynchronizersTest {
     void semaphore_twentySubscribersOnThreePermits_neverMoreThanThreeInside() {
         RxSemaphore semaphore = RxSemaphore.of(client.getSemaphore(name));
         assertTrue(await(semaphore.trySetPermits(3)));
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger mostInside = new AtomicInteger();
-        Long done = Flowable.range(0, 20)
-                .flatMapSingle(i -> semaphore.withPermits(1, DEADLINE, () -> Single.fromCallable(() -> {
-                    mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                    return i;
-                }).delay(5, TimeUnit.MILLISECONDS).doOnSuccess(v -> inside.decrementAndGet())))
-                .count()
-                .timeout(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
-                .blockingGet();
-        assertEquals(20, done);
-        assertTrue(mostInside.get() <= 3, mostInside.get() + " subscribers were inside three permits");
-        assertTrue(mostInside.get() >= 2, "the permits never overlapped: " + mostInside.get());
+        int most = mostInside(work -> semaphore.withPermits(1, DEADLINE, () -> work));
+        assertTrue(most <= 3, most + " subscribers were inside three permits");
+        assertTrue(most >= 2, "the permits never overlapped: " + most);
         assertEquals(3, permitsInRedis(), "every permit came back");
     }
 
@@ -306,19 +309,11 @@ class RxSynchronizersTest {
     void permitSemaphore_twentySubscribersOnTwoPermits_neverMoreThanTwoInside() {
         RxPermitSemaphore semaphore = RxPermitSemaphore.of(client.getPermitExpirableSemaphore(name));
         assertTrue(await(semaphore.trySetPermits(2)));
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger mostInside = new AtomicInteger();
-        Long done = Flowable.range(0, 20)
-                .flatMapSingle(i -> semaphore.withPermit(DEADLINE, Duration.ofSeconds(30), permit -> Single.fromCallable(() -> {
-                    assertTrue(permit.isValid());
-                    mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                    return i;
-                }).delay(5, TimeUnit.MILLISECONDS).doOnSuccess(v -> inside.decrementAndGet())))
-                .count()
-                .timeout(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
-                .blockingGet();
-        assertEquals(20, done);
-        assertTrue(mostInside.get() <= 2, mostInside.get() + " subscribers were inside two permits");
+        AtomicInteger invalid = new AtomicInteger();
+        int most = mostInside(work -> semaphore.withPermit(DEADLINE, Duration.ofSeconds(30),
+                permit -> work.doOnSubscribe(d -> invalid.addAndGet(permit.isValid() ? 0 : 1))));
+        assertTrue(most <= 2, most + " subscribers were inside two permits");
+        assertEquals(0, invalid.get(), "work ran under a permit lease that was not valid");
         Await.until(DEADLINE, () -> takenInRedis() == 0, () -> takenInRedis() + " permit(s) stayed taken");
         assertEquals(2, await(semaphore.availablePermits()));
     }
