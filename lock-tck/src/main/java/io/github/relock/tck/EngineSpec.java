@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Nested;
  * lock, bad input, observability, local hand-off, liveness, lost replies, lock listeners and the
  * synchronizers (semaphores and the count-down latch). They
  * do not depend on how the client holds its connections, so relock runs them once per topology
- * on its reference driver (Jedis: {@code JedisTckTest}, {@code JedisSentinelTckTest} and
- * {@code JedisClusterTckTest} run {@link RelockTck}, on every topology with {@link Topologies}),
+ * on its reference driver (Jedis: {@code JedisTckTest}, {@code JedisTckSentinelTest} and
+ * {@code JedisTckClusterTest} run {@link RelockTck}, on every topology with {@link Topologies}),
  * not on every driver.
  *
  * <p>A driver runs it as it runs {@link DriverTck} (extend it, implement {@link DriverKit}'s three

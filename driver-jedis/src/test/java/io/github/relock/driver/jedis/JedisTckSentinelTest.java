@@ -9,5 +9,5 @@ import io.github.relock.tck.fixtures.RedisTopology.Kind;
  * one server and Sentinel in one class, that class alone outlasted the other two forks' classes).
  */
 @Topologies(Kind.SENTINEL)
-class JedisSentinelTckTest extends JedisTckTest {
+class JedisTckSentinelTest extends JedisTckTest {
 }
