@@ -81,7 +81,8 @@ public final class DefaultLockClient implements LockClient {
     private final java.util.concurrent.ThreadPoolExecutor renewRounds;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
     private final Executor lostExecutor;
-    private final Inspector inspector;
+    /** Makes this client's own objects. */
+    private final Getters own;
     /** Leader-election candidates that joined and have not left: close() makes them leave first. */
     private final java.util.Set<Election> elections = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -141,7 +142,7 @@ public final class DefaultLockClient implements LockClient {
                 executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events,
                 renewRounds != null ? renewRounds : Runnable::run);
         watchdog.start();
-        this.inspector = new Inspector(runner);
+        this.own = new Getters(services, sync);
         options.ownerInfo().ifPresent(info -> registerOwner(runner, clientId, info, watchdogMs));
     }
 
@@ -196,89 +197,190 @@ public final class DefaultLockClient implements LockClient {
 
     @Override
     public DistributedLock getLock(String name) {
-        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                ReentrantProtocol.Variant.REENTRANT));
+        return own.getLock(name);
     }
 
     @Override
     public DistributedLock getFairLock(String name) {
-        return new RedisLock(services, new FairProtocol(services.protocols(), name(name), true));
+        return own.getFairLock(name);
     }
 
     @Override
     public ReadWriteDistributedLock getReadWriteLock(String name) {
-        return new RedisReadWriteLock(services, name(name));
+        return own.getReadWriteLock(name);
     }
 
     @Override
     public FencedLock getFencedLock(String name) {
-        return new FencedRedisLock(services, name(name));
+        return own.getFencedLock(name);
     }
 
     @Override
     public io.github.relock.api.LeaderElection getLeaderElection(String name) {
-        services.ensureOpen();
-        return new Election(name, getFencedLock(name), services, this::inspect, this::runLostCallback, elections);
+        return own.getLeaderElection(name);
     }
 
     @Override
     public DistributedLock getSpinLock(String name) {
-        return new RedisLock(services,
-                new ReentrantProtocol(services.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
+        return own.getSpinLock(name);
     }
 
     @Override
     public DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
-        Objects.requireNonNull(backOff, "backOff must not be null");
-        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                ReentrantProtocol.Variant.SPIN, backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(),
-                backOff.multiplier()));
+        return own.getSpinLock(name, backOff);
     }
 
     @Override
     public DistributedLock getNonReentrantLock(String name) {
-        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                ReentrantProtocol.Variant.NON_REENTRANT));
+        return own.getNonReentrantLock(name);
     }
 
     @Override
     public DistributedLock getNonReentrantFairLock(String name) {
-        return new RedisLock(services, new FairProtocol(services.protocols(), name(name), false));
+        return own.getNonReentrantFairLock(name);
     }
 
     @Override
     public DistributedLock getMultiLock(DistributedLock... locks) {
-        services.ensureOpen();
-        return MultiRedisLock.multi(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
+        return own.getMultiLock(locks);
     }
 
     @Override
     public DistributedLock getRedLock(DistributedLock... locks) {
-        services.ensureOpen();
-        return MultiRedisLock.red(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
+        return own.getRedLock(locks);
     }
 
     @Override
     public io.github.relock.api.DistributedSemaphore getSemaphore(String name) {
-        return new RedisSemaphore(sync, name(name));
+        return own.getSemaphore(name);
     }
 
     @Override
     public io.github.relock.api.PermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
-        return new RedisPermitExpirableSemaphore(sync, name(name));
+        return own.getPermitExpirableSemaphore(name);
     }
 
-    /** On a cluster a latch name must have no brace: Redisson's latch channel would fall in another slot (sync spec 1.2). */
     @Override
     public io.github.relock.api.DistributedCountDownLatch getCountDownLatch(String name) {
-        String n = name(name);
-        if (cluster && n.indexOf('{') >= 0) {
-            throw new IllegalArgumentException("count-down latch name '" + Args.shown(n) + "' cannot be used on a Redis"
-                    + " Cluster: Redisson's latch channel 'redisson_countdownlatch__channel__{" + Args.shown(n)
-                    + "}' hashes to another slot than the key, so its scripts would fail with CROSSSLOT; use a name"
-                    + " without braces");
+        return own.getCountDownLatch(name);
+    }
+
+    @Override
+    public LockClient withCommandTimeout(java.time.Duration commandTimeout) {
+        Objects.requireNonNull(commandTimeout, "commandTimeout must not be null");
+        services.ensureOpen();
+        if (commandTimeout.compareTo(java.time.Duration.ofMillis(1)) < 0) {
+            throw new IllegalArgumentException("commandTimeout must be at least 1 ms, was " + commandTimeout);
         }
-        return new RedisCountDownLatch(sync, n);
+        if (commandTimeout.compareTo(options.commandTimeout()) > 0) {
+            throw new IllegalArgumentException("commandTimeout " + commandTimeout + " is longer than this client's"
+                    + " command timeout " + options.commandTimeout() + ", which its driver enforces underneath;"
+                    + " raise LockOptions.commandTimeout instead and shorten it per object");
+        }
+        if (commandTimeout.equals(options.commandTimeout())) {
+            return this;
+        }
+        ClientServices bounded = services.withRunner(services.runner().bounded(commandTimeout));
+        return new TimeoutView(new Getters(bounded, sync.withServices(bounded)),
+                options.toBuilder().commandTimeout(commandTimeout).build());
+    }
+
+    /**
+     * Makes the client's objects over one set of services: the client's own, or a view's with a
+     * bounded runner ({@link #withCommandTimeout}).
+     */
+    private final class Getters {
+        private final ClientServices services;
+        private final Sync sync;
+        private final Inspector inspector;
+
+        Getters(ClientServices services, Sync sync) {
+            this.services = services;
+            this.sync = sync;
+            this.inspector = new Inspector(services.runner());
+        }
+
+        DistributedLock getLock(String name) {
+            return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
+                    ReentrantProtocol.Variant.REENTRANT));
+        }
+
+        DistributedLock getFairLock(String name) {
+            return new RedisLock(services, new FairProtocol(services.protocols(), name(name), true));
+        }
+
+        ReadWriteDistributedLock getReadWriteLock(String name) {
+            return new RedisReadWriteLock(services, name(name));
+        }
+
+        FencedLock getFencedLock(String name) {
+            return new FencedRedisLock(services, name(name));
+        }
+
+        io.github.relock.api.LeaderElection getLeaderElection(String name) {
+            services.ensureOpen();
+            return new Election(name, getFencedLock(name), services, this::inspect, DefaultLockClient.this::runLostCallback,
+                    elections);
+        }
+
+        DistributedLock getSpinLock(String name) {
+            return new RedisLock(services,
+                    new ReentrantProtocol(services.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
+        }
+
+        DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
+            Objects.requireNonNull(backOff, "backOff must not be null");
+            return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
+                    ReentrantProtocol.Variant.SPIN, backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(),
+                    backOff.multiplier()));
+        }
+
+        DistributedLock getNonReentrantLock(String name) {
+            return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
+                    ReentrantProtocol.Variant.NON_REENTRANT));
+        }
+
+        DistributedLock getNonReentrantFairLock(String name) {
+            return new RedisLock(services, new FairProtocol(services.protocols(), name(name), false));
+        }
+
+        DistributedLock getMultiLock(DistributedLock... locks) {
+            services.ensureOpen();
+            return MultiRedisLock.multi(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
+        }
+
+        DistributedLock getRedLock(DistributedLock... locks) {
+            services.ensureOpen();
+            return MultiRedisLock.red(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
+        }
+
+        io.github.relock.api.DistributedSemaphore getSemaphore(String name) {
+            return new RedisSemaphore(sync, name(name));
+        }
+
+        io.github.relock.api.PermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
+            return new RedisPermitExpirableSemaphore(sync, name(name));
+        }
+
+        /** On a cluster a latch name must have no brace: Redisson's latch channel would fall in another slot (sync spec 1.2). */
+        io.github.relock.api.DistributedCountDownLatch getCountDownLatch(String name) {
+            String n = name(name);
+            if (cluster && n.indexOf('{') >= 0) {
+                throw new IllegalArgumentException("count-down latch name '" + Args.shown(n) + "' cannot be used on a Redis"
+                        + " Cluster: Redisson's latch channel 'redisson_countdownlatch__channel__{" + Args.shown(n)
+                        + "}' hashes to another slot than the key, so its scripts would fail with CROSSSLOT; use a name"
+                        + " without braces");
+            }
+            return new RedisCountDownLatch(sync, n);
+        }
+
+        io.github.relock.api.LockInspection inspect(String name) {
+            return inspector.inspect(name(name));
+        }
+
+        java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
+            return services.track(inspector.inspectAsync(name(name)));
+        }
     }
 
     /**
@@ -318,12 +420,12 @@ public final class DefaultLockClient implements LockClient {
 
     @Override
     public io.github.relock.api.LockInspection inspect(String name) {
-        return inspector.inspect(name(name));
+        return own.inspect(name);
     }
 
     @Override
     public java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
-        return services.track(inspector.inspectAsync(name(name)));
+        return own.inspectAsync(name);
     }
 
     @Override
@@ -443,6 +545,145 @@ public final class DefaultLockClient implements LockClient {
         services.events().lost(event.lockName(), event.reason());
         for (Consumer<LockLostEvent> l : lostListeners) {
             HoldRegistry.deliver(l, event);
+        }
+    }
+
+    /**
+     * A view of this client whose objects bound their calls by their own command timeout
+     * ({@link #withCommandTimeout}); all else is the client's.
+     */
+    private final class TimeoutView implements LockClient {
+        private final Getters getters;
+        private final LockOptions viewOptions;
+
+        TimeoutView(Getters getters, LockOptions viewOptions) {
+            this.getters = getters;
+            this.viewOptions = viewOptions;
+        }
+
+        @Override
+        public DistributedLock getLock(String name) {
+            return getters.getLock(name);
+        }
+
+        @Override
+        public DistributedLock getFairLock(String name) {
+            return getters.getFairLock(name);
+        }
+
+        @Override
+        public ReadWriteDistributedLock getReadWriteLock(String name) {
+            return getters.getReadWriteLock(name);
+        }
+
+        @Override
+        public FencedLock getFencedLock(String name) {
+            return getters.getFencedLock(name);
+        }
+
+        @Override
+        public io.github.relock.api.LeaderElection getLeaderElection(String name) {
+            return getters.getLeaderElection(name);
+        }
+
+        @Override
+        public DistributedLock getSpinLock(String name) {
+            return getters.getSpinLock(name);
+        }
+
+        @Override
+        public DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
+            return getters.getSpinLock(name, backOff);
+        }
+
+        @Override
+        public DistributedLock getNonReentrantLock(String name) {
+            return getters.getNonReentrantLock(name);
+        }
+
+        @Override
+        public DistributedLock getNonReentrantFairLock(String name) {
+            return getters.getNonReentrantFairLock(name);
+        }
+
+        @Override
+        public DistributedLock getMultiLock(DistributedLock... locks) {
+            return getters.getMultiLock(locks);
+        }
+
+        @Override
+        public DistributedLock getRedLock(DistributedLock... locks) {
+            return getters.getRedLock(locks);
+        }
+
+        @Override
+        public io.github.relock.api.DistributedSemaphore getSemaphore(String name) {
+            return getters.getSemaphore(name);
+        }
+
+        @Override
+        public io.github.relock.api.PermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
+            return getters.getPermitExpirableSemaphore(name);
+        }
+
+        @Override
+        public io.github.relock.api.DistributedCountDownLatch getCountDownLatch(String name) {
+            return getters.getCountDownLatch(name);
+        }
+
+        @Override
+        public io.github.relock.api.LockInspection inspect(String name) {
+            return getters.inspect(name);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
+            return getters.inspectAsync(name);
+        }
+
+        @Override
+        public LockClient withCommandTimeout(java.time.Duration commandTimeout) {
+            return DefaultLockClient.this.withCommandTimeout(commandTimeout);
+        }
+
+        @Override
+        public String clientId() {
+            return DefaultLockClient.this.clientId();
+        }
+
+        @Override
+        public LockOptions options() {
+            return viewOptions;
+        }
+
+        @Override
+        public void addLockLostListener(Consumer<LockLostEvent> listener) {
+            DefaultLockClient.this.addLockLostListener(listener);
+        }
+
+        @Override
+        public void removeLockLostListener(Consumer<LockLostEvent> listener) {
+            DefaultLockClient.this.removeLockLostListener(listener);
+        }
+
+        @Override
+        public LockClientStats stats() {
+            return DefaultLockClient.this.stats();
+        }
+
+        @Override
+        public java.util.List<io.github.relock.api.HeldLock> heldLocks() {
+            return DefaultLockClient.this.heldLocks();
+        }
+
+        @Override
+        public void close() {
+            DefaultLockClient.this.close();
+        }
+
+        @Override
+        public String toString() {
+            return "LockClient " + clientId() + " with command timeout " + viewOptions.commandTimeout();
         }
     }
 }
