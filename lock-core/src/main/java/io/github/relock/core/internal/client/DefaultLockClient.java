@@ -1,28 +1,17 @@
 package io.github.relock.core.internal.client;
 
-import io.github.relock.api.DistributedLock;
 import io.github.relock.api.FencedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockClientStats;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.NameMapper;
-import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.core.internal.hold.HoldRegistry;
 import io.github.relock.core.internal.hold.Watchdog;
 import io.github.relock.core.internal.lock.ClientServices;
-import io.github.relock.core.internal.lock.FencedRedisLock;
-import io.github.relock.core.internal.lock.RedisLock;
-import io.github.relock.core.internal.lock.RedisReadWriteLock;
-import io.github.relock.core.internal.multi.MultiRedisLock;
 import io.github.relock.core.internal.observe.LockEvents;
-import io.github.relock.core.internal.protocol.FairProtocol;
 import io.github.relock.core.internal.protocol.ProtocolContext;
-import io.github.relock.core.internal.protocol.ReentrantProtocol;
 import io.github.relock.core.internal.run.ScriptRunner;
-import io.github.relock.core.internal.sync.RedisCountDownLatch;
-import io.github.relock.core.internal.sync.RedisPermitExpirableSemaphore;
-import io.github.relock.core.internal.sync.RedisSemaphore;
 import io.github.relock.core.internal.sync.Sync;
 import io.github.relock.core.internal.util.Args;
 import io.github.relock.core.internal.util.Keys;
@@ -30,7 +19,6 @@ import io.github.relock.core.internal.wait.Handoff;
 import io.github.relock.core.internal.wait.Waiters;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -56,7 +44,7 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safety: safe for use by several threads.
  */
-public final class DefaultLockClient implements LockClient {
+public final class DefaultLockClient extends ClientObjects {
     private static final System.Logger LOG = System.getLogger(DefaultLockClient.class.getName());
     private static final AtomicLong THREAD_IDS = new AtomicLong();
 
@@ -81,8 +69,8 @@ public final class DefaultLockClient implements LockClient {
     private final java.util.concurrent.ThreadPoolExecutor renewRounds;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
     private final Executor lostExecutor;
-    /** Makes this client's own objects. */
-    private final Getters own;
+    /** What this client's own objects are made over. */
+    private final Parts parts;
     /** Leader-election candidates that joined and have not left: close() makes them leave first. */
     private final java.util.Set<Election> elections = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -142,7 +130,7 @@ public final class DefaultLockClient implements LockClient {
                 executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events,
                 renewRounds != null ? renewRounds : Runnable::run);
         watchdog.start();
-        this.own = new Getters(services, sync);
+        this.parts = new Parts(services, sync, new Inspector(runner));
         options.ownerInfo().ifPresent(info -> registerOwner(runner, clientId, info, watchdogMs));
     }
 
@@ -196,76 +184,6 @@ public final class DefaultLockClient implements LockClient {
     }
 
     @Override
-    public DistributedLock getLock(String name) {
-        return own.getLock(name);
-    }
-
-    @Override
-    public DistributedLock getFairLock(String name) {
-        return own.getFairLock(name);
-    }
-
-    @Override
-    public ReadWriteDistributedLock getReadWriteLock(String name) {
-        return own.getReadWriteLock(name);
-    }
-
-    @Override
-    public FencedLock getFencedLock(String name) {
-        return own.getFencedLock(name);
-    }
-
-    @Override
-    public io.github.relock.api.LeaderElection getLeaderElection(String name) {
-        return own.getLeaderElection(name);
-    }
-
-    @Override
-    public DistributedLock getSpinLock(String name) {
-        return own.getSpinLock(name);
-    }
-
-    @Override
-    public DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
-        return own.getSpinLock(name, backOff);
-    }
-
-    @Override
-    public DistributedLock getNonReentrantLock(String name) {
-        return own.getNonReentrantLock(name);
-    }
-
-    @Override
-    public DistributedLock getNonReentrantFairLock(String name) {
-        return own.getNonReentrantFairLock(name);
-    }
-
-    @Override
-    public DistributedLock getMultiLock(DistributedLock... locks) {
-        return own.getMultiLock(locks);
-    }
-
-    @Override
-    public DistributedLock getRedLock(DistributedLock... locks) {
-        return own.getRedLock(locks);
-    }
-
-    @Override
-    public io.github.relock.api.DistributedSemaphore getSemaphore(String name) {
-        return own.getSemaphore(name);
-    }
-
-    @Override
-    public io.github.relock.api.PermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
-        return own.getPermitExpirableSemaphore(name);
-    }
-
-    @Override
-    public io.github.relock.api.DistributedCountDownLatch getCountDownLatch(String name) {
-        return own.getCountDownLatch(name);
-    }
-
-    @Override
     public LockClient withCommandTimeout(java.time.Duration commandTimeout) {
         Objects.requireNonNull(commandTimeout, "commandTimeout must not be null");
         services.ensureOpen();
@@ -281,106 +199,23 @@ public final class DefaultLockClient implements LockClient {
             return this;
         }
         ClientServices bounded = services.withRunner(services.runner().bounded(commandTimeout));
-        return new TimeoutView(new Getters(bounded, sync.withServices(bounded)),
-                options.toBuilder().commandTimeout(commandTimeout).build());
+        return new TimeoutView(bounded, sync.withServices(bounded), options.toBuilder().commandTimeout(commandTimeout).build());
     }
 
-    /**
-     * Makes the client's objects over one set of services: the client's own, or a view's with a
-     * bounded runner ({@link #withCommandTimeout}).
-     */
-    private final class Getters {
-        private final ClientServices services;
-        private final Sync sync;
-        private final Inspector inspector;
+    @Override
+    Parts parts() {
+        return parts;
+    }
 
-        Getters(ClientServices services, Sync sync) {
-            this.services = services;
-            this.sync = sync;
-            this.inspector = new Inspector(services.runner());
-        }
+    /** @return whether the deployment is a Redis Cluster */
+    boolean cluster() {
+        return cluster;
+    }
 
-        DistributedLock getLock(String name) {
-            return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                    ReentrantProtocol.Variant.REENTRANT));
-        }
-
-        DistributedLock getFairLock(String name) {
-            return new RedisLock(services, new FairProtocol(services.protocols(), name(name), true));
-        }
-
-        ReadWriteDistributedLock getReadWriteLock(String name) {
-            return new RedisReadWriteLock(services, name(name));
-        }
-
-        FencedLock getFencedLock(String name) {
-            return new FencedRedisLock(services, name(name));
-        }
-
-        io.github.relock.api.LeaderElection getLeaderElection(String name) {
-            services.ensureOpen();
-            return new Election(name, getFencedLock(name), services, this::inspect, DefaultLockClient.this::runLostCallback,
-                    elections);
-        }
-
-        DistributedLock getSpinLock(String name) {
-            return new RedisLock(services,
-                    new ReentrantProtocol(services.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
-        }
-
-        DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
-            Objects.requireNonNull(backOff, "backOff must not be null");
-            return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                    ReentrantProtocol.Variant.SPIN, backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(),
-                    backOff.multiplier()));
-        }
-
-        DistributedLock getNonReentrantLock(String name) {
-            return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                    ReentrantProtocol.Variant.NON_REENTRANT));
-        }
-
-        DistributedLock getNonReentrantFairLock(String name) {
-            return new RedisLock(services, new FairProtocol(services.protocols(), name(name), false));
-        }
-
-        DistributedLock getMultiLock(DistributedLock... locks) {
-            services.ensureOpen();
-            return MultiRedisLock.multi(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
-        }
-
-        DistributedLock getRedLock(DistributedLock... locks) {
-            services.ensureOpen();
-            return MultiRedisLock.red(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
-        }
-
-        io.github.relock.api.DistributedSemaphore getSemaphore(String name) {
-            return new RedisSemaphore(sync, name(name));
-        }
-
-        io.github.relock.api.PermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
-            return new RedisPermitExpirableSemaphore(sync, name(name));
-        }
-
-        /** On a cluster a latch name must have no brace: Redisson's latch channel would fall in another slot (sync spec 1.2). */
-        io.github.relock.api.DistributedCountDownLatch getCountDownLatch(String name) {
-            String n = name(name);
-            if (cluster && n.indexOf('{') >= 0) {
-                throw new IllegalArgumentException("count-down latch name '" + Args.shown(n) + "' cannot be used on a Redis"
-                        + " Cluster: Redisson's latch channel 'redisson_countdownlatch__channel__{" + Args.shown(n)
-                        + "}' hashes to another slot than the key, so its scripts would fail with CROSSSLOT; use a name"
-                        + " without braces");
-            }
-            return new RedisCountDownLatch(sync, n);
-        }
-
-        io.github.relock.api.LockInspection inspect(String name) {
-            return inspector.inspect(name(name));
-        }
-
-        java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
-            return services.track(inspector.inspectAsync(name(name)));
-        }
+    /** @return a new candidate in the election of {@code name} on {@code lock}; close() makes it leave */
+    io.github.relock.api.LeaderElection elect(String name, FencedLock lock, ClientServices on,
+                                              java.util.function.Function<String, io.github.relock.api.LockInspection> inspect) {
+        return new Election(name, lock, on, inspect, this::runLostCallback, elections);
     }
 
     /**
@@ -388,7 +223,7 @@ public final class DefaultLockClient implements LockClient {
      * again on the mapped name, and on a cluster {@link Keys#requireOneSlot}; after checking the
      * client is open.
      */
-    private String name(String name) {
+    String name(String name) {
         services.ensureOpen();
         String n = Args.name(name);
         if (mapper != null) {
@@ -419,16 +254,6 @@ public final class DefaultLockClient implements LockClient {
     }
 
     @Override
-    public io.github.relock.api.LockInspection inspect(String name) {
-        return own.inspect(name);
-    }
-
-    @Override
-    public java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
-        return own.inspectAsync(name);
-    }
-
-    @Override
     public String clientId() {
         return services.clientId();
     }
@@ -436,6 +261,11 @@ public final class DefaultLockClient implements LockClient {
     @Override
     public LockOptions options() {
         return options;
+    }
+
+    @Override
+    DefaultLockClient client() {
+        return this;
     }
 
     @Override
@@ -550,95 +380,20 @@ public final class DefaultLockClient implements LockClient {
 
     /**
      * A view of this client whose objects bound their calls by their own command timeout
-     * ({@link #withCommandTimeout}); all else is the client's.
+     * ({@link #withCommandTimeout}): its own services (a bounded runner); all else is the client's.
      */
-    private final class TimeoutView implements LockClient {
-        private final Getters getters;
+    private final class TimeoutView extends ClientObjects {
+        private final Parts viewParts;
         private final LockOptions viewOptions;
 
-        TimeoutView(Getters getters, LockOptions viewOptions) {
-            this.getters = getters;
+        TimeoutView(ClientServices viewServices, Sync viewSync, LockOptions viewOptions) {
+            this.viewParts = new Parts(viewServices, viewSync, new Inspector(viewServices.runner()));
             this.viewOptions = viewOptions;
         }
 
         @Override
-        public DistributedLock getLock(String name) {
-            return getters.getLock(name);
-        }
-
-        @Override
-        public DistributedLock getFairLock(String name) {
-            return getters.getFairLock(name);
-        }
-
-        @Override
-        public ReadWriteDistributedLock getReadWriteLock(String name) {
-            return getters.getReadWriteLock(name);
-        }
-
-        @Override
-        public FencedLock getFencedLock(String name) {
-            return getters.getFencedLock(name);
-        }
-
-        @Override
-        public io.github.relock.api.LeaderElection getLeaderElection(String name) {
-            return getters.getLeaderElection(name);
-        }
-
-        @Override
-        public DistributedLock getSpinLock(String name) {
-            return getters.getSpinLock(name);
-        }
-
-        @Override
-        public DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
-            return getters.getSpinLock(name, backOff);
-        }
-
-        @Override
-        public DistributedLock getNonReentrantLock(String name) {
-            return getters.getNonReentrantLock(name);
-        }
-
-        @Override
-        public DistributedLock getNonReentrantFairLock(String name) {
-            return getters.getNonReentrantFairLock(name);
-        }
-
-        @Override
-        public DistributedLock getMultiLock(DistributedLock... locks) {
-            return getters.getMultiLock(locks);
-        }
-
-        @Override
-        public DistributedLock getRedLock(DistributedLock... locks) {
-            return getters.getRedLock(locks);
-        }
-
-        @Override
-        public io.github.relock.api.DistributedSemaphore getSemaphore(String name) {
-            return getters.getSemaphore(name);
-        }
-
-        @Override
-        public io.github.relock.api.PermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
-            return getters.getPermitExpirableSemaphore(name);
-        }
-
-        @Override
-        public io.github.relock.api.DistributedCountDownLatch getCountDownLatch(String name) {
-            return getters.getCountDownLatch(name);
-        }
-
-        @Override
-        public io.github.relock.api.LockInspection inspect(String name) {
-            return getters.inspect(name);
-        }
-
-        @Override
-        public java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
-            return getters.inspectAsync(name);
+        Parts parts() {
+            return viewParts;
         }
 
         @Override
@@ -684,6 +439,11 @@ public final class DefaultLockClient implements LockClient {
         @Override
         public String toString() {
             return "LockClient " + clientId() + " with command timeout " + viewOptions.commandTimeout();
+        }
+
+        @Override
+        DefaultLockClient client() {
+            return DefaultLockClient.this;
         }
     }
 }
