@@ -980,8 +980,10 @@ public abstract class BadInputChapter extends TckChapter {
      * negative or sub-millisecond timeout and one longer than the client's command timeout (which
      * the driver enforces underneath), naming the value and, for the last, the client's; the
      * client's own timeout gives back the client itself, and a valid view reports its timeout in
-     * {@code options()} and keeps the client's id. Nothing reaches Redis.
-     * When it fails: the view skipped an argument check, or accepted a timeout it could not honour.
+     * {@code options()} and keeps the client's id; a multi-lock over one name taken through the
+     * client and through its view is refused (one key counted twice). Nothing reaches Redis.
+     * When it fails: the view skipped an argument check, accepted a timeout it could not honour, or
+     * counts as another client in the multi-lock's duplicate check.
      */
     @Test
     void rule17_20_badObjectCommandTimeout_refusedNamingTheValue() {
@@ -1005,6 +1007,10 @@ public abstract class BadInputChapter extends TckChapter {
         LockClient view = c.withCommandTimeout(Duration.ofMillis(250));
         assertEquals(Duration.ofMillis(250), view.options().commandTimeout(), "the view's options");
         assertEquals(c.clientId(), view.clientId(), "the view's client id");
+        Throwable twice = failure("getMultiLock(a lock and its view's twin)",
+                () -> c.getMultiLock(c.getLock("tck:bad:view"), view.getLock("tck:bad:view")));
+        assertTrue(twice instanceof IllegalArgumentException && String.valueOf(twice.getMessage()).contains("tck:bad:view"),
+                () -> "a multi-lock over one key taken through the client and through its view was not refused: " + twice);
         assertEquals(Duration.ofSeconds(2), c.options().commandTimeout(), "the client's options changed");
         assertNothingWritten("refused command timeouts");
     }

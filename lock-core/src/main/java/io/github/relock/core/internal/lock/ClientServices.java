@@ -36,6 +36,8 @@ public final class ClientServices {
     private final ScheduledExecutorService timer;
     private final WaitContext waits;
     private final AtomicBoolean closed;
+    /** The client's own services: itself, or for a view's services the client's. */
+    private final ClientServices root;
     /** Futures handed to callers that are still waiting; close() fails them all. */
     private final Set<CompletableFuture<?>> pending;
     /** The client's lock listeners. */
@@ -64,6 +66,7 @@ public final class ClientServices {
         this.protocols = protocols;
         this.timer = timer;
         this.closed = new AtomicBoolean();
+        this.root = this;
         this.pending = ConcurrentHashMap.newKeySet();
         this.watches = new LockWatches();
         this.waits = new WaitContext(waiters, handoff, this::scheduleWait, closed::get, clientId,
@@ -82,6 +85,7 @@ public final class ClientServices {
         this.protocols = base.protocols;
         this.timer = base.timer;
         this.closed = base.closed;
+        this.root = base.root;
         this.pending = base.pending;
         this.watches = base.watches;
         this.waits = base.waits;
@@ -97,6 +101,14 @@ public final class ClientServices {
      */
     public ClientServices withRunner(ScriptRunner runner) {
         return new ClientServices(this, runner);
+    }
+
+    /**
+     * @param other another lock's services
+     * @return whether both belong to one client (its own, or a view's of it)
+     */
+    public boolean sameClient(ClientServices other) {
+        return root == other.root;
     }
 
     /** @return the client's id */
