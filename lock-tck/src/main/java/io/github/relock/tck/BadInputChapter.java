@@ -3,6 +3,7 @@ package io.github.relock.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -972,5 +973,45 @@ public abstract class BadInputChapter extends TckChapter {
                     () -> parts[0] + ": the message does not name '" + parts[1] + "': " + t.getMessage());
         });
         assertNothingWritten("refused async overloads");
+    }
+
+    /**
+     * Rule 17.20: {@code withCommandTimeout} (an object's own command timeout) refuses a null, zero,
+     * negative or sub-millisecond timeout and one longer than the client's command timeout (which
+     * the driver enforces underneath), naming the value and, for the last, the client's; the
+     * client's own timeout gives back the client itself, and a valid view reports its timeout in
+     * {@code options()} and keeps the client's id; a multi-lock over one name taken through the
+     * client and through its view is refused (one key counted twice). Nothing reaches Redis.
+     * When it fails: the view skipped an argument check, accepted a timeout it could not honour, or
+     * counts as another client in the multi-lock's duplicate check.
+     */
+    @Test
+    void rule17_20_badObjectCommandTimeout_refusedNamingTheValue() {
+        LockClient c = kit.newLockClient(LockOptions.builder().commandTimeout(Duration.ofSeconds(2)).build());
+        Map<String, Callable<Object>> calls = new LinkedHashMap<>();
+        calls.put("withCommandTimeout(null)|commandTimeout must not be null", () -> c.withCommandTimeout(null));
+        calls.put("withCommandTimeout(0)|was PT0S", () -> c.withCommandTimeout(Duration.ZERO));
+        calls.put("withCommandTimeout(-1 s)|was PT-1S", () -> c.withCommandTimeout(Duration.ofSeconds(-1)));
+        calls.put("withCommandTimeout(1 µs)|was PT0.000001S", () -> c.withCommandTimeout(Duration.ofNanos(1000)));
+        calls.put("withCommandTimeout(3 s)|PT3S is longer than this client's command timeout PT2S",
+                () -> c.withCommandTimeout(Duration.ofSeconds(3)));
+        calls.forEach((entry, call) -> {
+            String[] parts = entry.split("\\|");
+            Throwable t = failure(parts[0], call);
+            assertTrue(t instanceof IllegalArgumentException || t instanceof NullPointerException,
+                    () -> parts[0] + " failed with " + t);
+            assertTrue(String.valueOf(t.getMessage()).contains(parts[1]),
+                    () -> parts[0] + ": the message does not name '" + parts[1] + "': " + t.getMessage());
+        });
+        assertSame(c, c.withCommandTimeout(Duration.ofSeconds(2)), "the client's own timeout made a view");
+        LockClient view = c.withCommandTimeout(Duration.ofMillis(250));
+        assertEquals(Duration.ofMillis(250), view.options().commandTimeout(), "the view's options");
+        assertEquals(c.clientId(), view.clientId(), "the view's client id");
+        Throwable twice = failure("getMultiLock(a lock and its view's twin)",
+                () -> c.getMultiLock(c.getLock("tck:bad:view"), view.getLock("tck:bad:view")));
+        assertTrue(twice instanceof IllegalArgumentException && String.valueOf(twice.getMessage()).contains("tck:bad:view"),
+                () -> "a multi-lock over one key taken through the client and through its view was not refused: " + twice);
+        assertEquals(Duration.ofSeconds(2), c.options().commandTimeout(), "the client's options changed");
+        assertNothingWritten("refused command timeouts");
     }
 }

@@ -38,6 +38,10 @@ public final class FlagUnmigratableRedissonCode extends Recipe {
             .map(signature -> new MethodMatcher(CLIENT + " " + signature, true))
             .toList();
 
+    /** The getters with per-object options ({@code getLock(CommonOptions.name(n).timeout(d))}, 4.x). */
+    private static final MethodMatcher OPTIONS_GETTER = new MethodMatcher(
+            CLIENT + " get*(org.redisson.api.options.CommonOptions)", true);
+
     /**
      * Redisson 3.x's own RFuture methods (4.x has none): join() means what CompletableFuture's does,
      * onComplete is renamed to whenComplete; the others (getNow(), sync(), await(), isSuccess(),
@@ -83,6 +87,12 @@ public final class FlagUnmigratableRedissonCode extends Recipe {
                             return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
                                     "build the LockClient on your own Redis client, RedisLocks.create(yourRedisClient);"
                                             + " a Redisson Config does not translate (see the migration guide)");
+                        }
+                        if (OPTIONS_GETTER.matches(m)) {
+                            return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,
+                                    "use lockClient.withCommandTimeout(timeout)." + m.getSimpleName() + "(name) for the"
+                                            + " options' timeout; relock has no retryAttempts/retryInterval/retryDelay"
+                                            + " (it never resends a lock script)");
                         }
                         if (ANY_CLIENT_METHOD.matches(m) && MIGRATED.stream().noneMatch(matcher -> matcher.matches(m))) {
                             return unmigrated.mark(m, getCursor().getParentOrThrow(), ctx,

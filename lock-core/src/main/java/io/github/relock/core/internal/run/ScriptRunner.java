@@ -32,6 +32,8 @@ public final class ScriptRunner {
     /** Runs synced writes for the async API; null when replica sync is off. */
     private final ExecutorService replicaWaitRunner;
     private final String clientId;
+    /** A view's own command timeout (LockClient.withCommandTimeout), in ns; 0: the driver's alone. */
+    private final long boundNanos;
 
     /**
      * @param executor the driver
@@ -47,6 +49,30 @@ public final class ScriptRunner {
         this.replicaWaitMs = replicaWaitMs;
         this.replicaWaitRunner = replicaWaitRunner;
         this.clientId = clientId;
+        this.boundNanos = 0;
+    }
+
+    private ScriptRunner(ScriptRunner base, long boundNanos) {
+        this.executor = base.executor;
+        this.replicasToAck = base.replicasToAck;
+        this.replicaWaitMs = base.replicaWaitMs;
+        this.replicaWaitRunner = base.replicaWaitRunner;
+        this.clientId = base.clientId;
+        this.boundNanos = boundNanos;
+    }
+
+    /**
+     * A runner whose calls wait at most {@code timeout} for their reply (a view's command timeout,
+     * shorter than the driver's): a blocking call goes through the driver's async path and is waited
+     * for, uninterruptibly, for that long; an async call's future fails at that deadline. Either
+     * fails with a {@link RedisUnavailableException} that is not a not-sent signal: the call may
+     * still run. Renewal ({@link #renewAsync}) keeps the driver's timeout.
+     *
+     * @param timeout the bound, positive
+     * @return the bounded runner
+     */
+    public ScriptRunner bounded(java.time.Duration timeout) {
+        return new ScriptRunner(this, timeout.toNanos());
     }
 
     /** @return whether lock writes are sent with WAIT (LockOptions.replicaSync) */
@@ -75,6 +101,9 @@ public final class ScriptRunner {
         if (replicasToAck == 0) {
             return run(call);
         }
+        if (boundNanos > 0 && !onReplicaWaitThread()) { // the synced write blocks in the SPI: wait for it bounded
+            return awaitBounded(runWriteAsync(what, call), boundNanos + replicaWaitMs * 1_000_000L);
+        }
         List<Object> r = evalWithReplicaWait(call.script(), call.keys(), call.args());
         T outcome = call.decode(r.get(0));
         if (!(r.get(1) instanceof Long acked)) {
@@ -93,7 +122,15 @@ public final class ScriptRunner {
             return runAsync(call);
         }
         try {
-            return CompletableFuture.supplyAsync(() -> runWrite(what, call), replicaWaitRunner);
+            CompletableFuture<T> f = CompletableFuture.supplyAsync(() -> {
+                REPLICA_WAIT_THREAD.set(Boolean.TRUE);
+                try {
+                    return runWrite(what, call);
+                } finally {
+                    REPLICA_WAIT_THREAD.remove();
+                }
+            }, replicaWaitRunner);
+            return boundNanos > 0 ? bounded(f, boundNanos + replicaWaitMs * 1_000_000L) : f;
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("this LockClient (" + clientId
                     + ") is closed", e));
@@ -103,6 +140,9 @@ public final class ScriptRunner {
     /** Runs a script on the calling thread, falling back to EVAL once on NOSCRIPT. */
     public Object eval(Script script, List<String> keys, List<String> args) {
         ScriptCall call = ScriptCall.bySha(script, keys, args);
+        if (boundNanos > 0) {
+            return awaitBounded(evalAsync(call, Lane.APPLICATION), boundNanos);
+        }
         try {
             return executor.eval(call);
         } catch (NoScriptException e) {
@@ -112,7 +152,63 @@ public final class ScriptRunner {
 
     /** Runs a script without blocking, falling back to EVAL once on NOSCRIPT. */
     public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
-        return evalAsync(ScriptCall.bySha(script, keys, args), Lane.APPLICATION);
+        CompletableFuture<Object> f = evalAsync(ScriptCall.bySha(script, keys, args), Lane.APPLICATION);
+        return boundNanos > 0 ? bounded(f, boundNanos) : f;
+    }
+
+    /** Marks the replica-wait threads while they run a synced write, so its blocking form is not bounded twice. */
+    private static final ThreadLocal<Boolean> REPLICA_WAIT_THREAD = new ThreadLocal<>();
+
+    private static boolean onReplicaWaitThread() {
+        return REPLICA_WAIT_THREAD.get() != null;
+    }
+
+    /** {@code f}, failing with a reply-lost RedisUnavailableException when it has not completed within {@code nanos}. */
+    private <T> CompletableFuture<T> bounded(CompletableFuture<T> f, long nanos) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        f.whenComplete((v, t) -> {
+            if (t == null) {
+                out.complete(v);
+            } else {
+                out.completeExceptionally(unwrap(t));
+            }
+        });
+        out.orTimeout(nanos, java.util.concurrent.TimeUnit.NANOSECONDS); // its timer task is cancelled on completion
+        return out.exceptionallyCompose(t -> CompletableFuture.failedFuture(
+                unwrap(t) instanceof java.util.concurrent.TimeoutException ? timedOut(nanos) : unwrap(t)));
+    }
+
+    /** Waits for {@code f} at most {@code nanos}, not interruptibly (the interrupt status is kept). */
+    private <T> T awaitBounded(CompletableFuture<T> f, long nanos) {
+        long end = System.nanoTime() + nanos;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                long left = end - System.nanoTime();
+                if (left <= 0 && !f.isDone()) {
+                    throw timedOut(nanos);
+                }
+                try {
+                    return f.get(Math.max(left, 0), java.util.concurrent.TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw timedOut(nanos);
+                } catch (ExecutionException e) {
+                    throw asRuntime(unwrap(e));
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private io.github.relock.api.RedisUnavailableException timedOut(long nanos) {
+        return new io.github.relock.api.RedisUnavailableException("no reply from Redis within "
+                + java.time.Duration.ofNanos(nanos) + ", this object's command timeout"
+                + " (LockClient.withCommandTimeout); the call may still have run");
     }
 
     private CompletableFuture<Object> evalAsync(ScriptCall call, Lane lane) {
