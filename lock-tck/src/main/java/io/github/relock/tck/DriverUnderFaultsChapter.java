@@ -91,7 +91,7 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
     private static final String FALLBACK_BECAUSE = "checks the engine's fallback when the server lacks a feature;"
             + " needs a server that lacks it (Redis 6.2) or an ACL user";
     /** The holder's lease in rule 28.18: the bound of the polling waiter. */
-    private static final Duration POLL_LEASE = Duration.ofMillis(600);
+    private static final Duration POLL_LEASE = Duration.ofMillis(400);
     /** The watchdog timeout of rule 28.20: renewal rounds every 300 ms. */
     private static final Duration FLAGS_WATCHDOG = Duration.ofMillis(900);
     private static final String NO_POOL = "the kit's client has no pool the application can exhaust "
