@@ -446,12 +446,18 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
      * the caller gets it, long before the holder's TTL.
      */
     private void assertContendedAcquire(LockClient holding, LockClient waiting, String when) throws Exception {
-        String channel = "redisson_lock__channel:{" + RESTART_LOCK + "}";
-        DistributedLock held = holding.getLock(RESTART_LOCK);
+        assertContendedAcquire(holding, waiting, RESTART_LOCK, when);
+    }
+
+    /** As {@link #assertContendedAcquire(LockClient, LockClient, String)}, on the lock {@code name}. */
+    private void assertContendedAcquire(LockClient holding, LockClient waiting, String name, String when)
+            throws Exception {
+        String channel = "redisson_lock__channel:{" + name + "}";
+        DistributedLock held = holding.getLock(name);
         held.lock();
         CompletableFuture<Boolean> waiter = new CompletableFuture<>();
         Thread t = new Thread(() -> {
-            DistributedLock lock = waiting.getLock(RESTART_LOCK);
+            DistributedLock lock = waiting.getLock(name);
             try {
                 boolean got = lock.tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
                 if (got) {
@@ -461,7 +467,7 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
             } catch (Throwable e) {
                 waiter.completeExceptionally(e);
             }
-        }, "tck-restart-waiter");
+        }, "tck-contended-waiter");
         try {
             t.start();
             Await.until(DEADLINE, () -> waiter.isDone() || numsub(channel) > 0, () -> "the waiter " + when
@@ -894,32 +900,9 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
         LockClient waiting = kit.newLockClient(LockOptions.builder().eventListener(fallbacks).build());
         LockClient holding = kit.newLockClient(LockOptions.defaults());
         for (String name : List.of("tck:sharded:a", "tck:sharded:b")) { // two channels, one report
-            DistributedLock held = holding.getLock(name);
-            held.lock(); // watchdog: a TTL of 30 s, so only a message wakes the waiter in time
-            CompletableFuture<Boolean> waiter = new CompletableFuture<>();
-            Thread t = new Thread(() -> {
-                DistributedLock lock = waiting.getLock(name);
-                try {
-                    boolean got = lock.tryLock(DEADLINE);
-                    if (got) {
-                        lock.unlock();
-                    }
-                    waiter.complete(got);
-                } catch (Throwable e) {
-                    waiter.completeExceptionally(e);
-                }
-            }, "tck-sharded-waiter");
-            t.setDaemon(true);
-            t.start();
-            String channel = "redisson_lock__channel:{" + name + "}";
-            try {
-                Await.until(DEADLINE, () -> waiter.isDone() || numsub(channel) > 0,
-                        () -> "the waiter for " + name + " neither subscribed nor gave up");
-            } finally {
-                held.unlock();
-            }
-            assertTrue(waiter.get(DEADLINE_SECONDS + 5, TimeUnit.SECONDS), () -> "the waiter for " + name
-                    + " did not get the lock within " + DEADLINE + " of its release (its TTL was 30 s)");
+            // the holder's watchdog TTL is 30 s: only a message wakes the waiter in time
+            assertContendedAcquire(holding, waiting, name, "on " + name + " (sharded pub/sub "
+                    + (hasSharded ? "used" : "missing") + ")");
         }
         assertEquals(hasSharded ? List.of() : List.of(ServerFallback.CLASSIC_PUBSUB), fallbacks.kinds(),
                 () -> "the servers " + (hasSharded ? "have sharded pub/sub and the driver uses it"
@@ -967,7 +950,7 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
             locks.add(lock);
         }
         try {
-            Await.until(DEADLINE, () -> fallbacks.renewed.get() >= 3L * names.size(), () -> "three renewal rounds of "
+            Await.until(DEADLINE, () -> fallbacks.renewed.get() >= 2L * names.size(), () -> "two renewal rounds of "
                     + names.size() + " locks did not complete: " + fallbacks.renewed.get() + " renewed, "
                     + fallbacks.failed.get() + " failed; " + fallbacks);
             for (DistributedLock lock : locks) {
