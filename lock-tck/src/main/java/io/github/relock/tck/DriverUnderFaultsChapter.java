@@ -926,7 +926,7 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
         assumeTrue(kit.topology() instanceof RedisCluster, "a single server renews every lock in one script"
                 + " without flags: there is nothing to fall back from");
         RedisCluster cluster = (RedisCluster) kit.topology();
-        boolean takesFlags = serverAnswers("EVAL", "#!lua flags=no-writes\nreturn 1", "0");
+        boolean takesFlags = cluster.dataNodes().stream().allMatch(RedisServer::takesScriptFlags);
         // Core batches a node's locks only where the driver names the node serving a slot
         boolean batchesByNode = kit.newExecutor().nodeOfSlot(0) != null;
         List<String> names = new ArrayList<>(); // three locks of three slots that one master serves
