@@ -98,10 +98,15 @@ final class JedisCommandExecutor implements CommandExecutor {
     /** Only for a cluster client on Redis 7+; otherwise null. */
     private final ShardedPubSub<HostAndPort> sharded;
     /**
-     * Only for a cluster client on Redis 7+ whose slot cache the driver can read: the master of a
-     * slot from Jedis' slot cache, without borrowing a connection. Otherwise null.
+     * Only for a cluster client whose slot cache the driver can read: the master of a slot from
+     * Jedis' slot cache, without borrowing a connection. Otherwise null.
      */
     private final IntFunction<HostAndPort> slotNode;
+    /**
+     * {@link #slotNode} where the servers have sharded pub/sub (Redis 7+), for
+     * {@link #classicPubSubOnNodeOf}; otherwise null, as before core batched renewals on 6.2.
+     */
+    private final IntFunction<HostAndPort> classicSlotNode;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -119,11 +124,17 @@ final class JedisCommandExecutor implements CommandExecutor {
         EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
         ShardedPubSub<HostAndPort> sharded = null;
         IntFunction<HostAndPort> slotNode = null;
+        IntFunction<HostAndPort> classicSlotNode = null;
         if (cluster != null) {
             caps.add(Capability.CLUSTER);
-            if (JedisVersions.readsNodeAddresses() && supportsShardedPubSub(cluster, description)) {
-                caps.add(Capability.SHARDED_PUBSUB);
+            if (JedisVersions.readsNodeAddresses()) {
+                // Whatever the server: core batches a node's renewals by it, and falls back to one
+                // script per slot itself where the server refuses the batch's script flag (Redis 6.2)
                 slotNode = JedisVersions.slotNode(cluster);
+            }
+            if (slotNode != null && supportsShardedPubSub(cluster, description)) {
+                caps.add(Capability.SHARDED_PUBSUB);
+                classicSlotNode = slotNode;
                 IntFunction<Connection> slotConnection = JedisVersions.slotConnection(cluster);
                 sharded = new ShardedPubSub<>(PubSubTransport.nodes(cluster, slotNode, slotConnection,
                         JedisVersions.clusterNodes(cluster), description), PubSubTransport.SHARDED_THREAD_PREFIX,
@@ -132,6 +143,7 @@ final class JedisCommandExecutor implements CommandExecutor {
         }
         this.sharded = sharded;
         this.slotNode = slotNode;
+        this.classicSlotNode = classicSlotNode;
         this.capabilities = Set.copyOf(caps);
         this.commandTimeoutNanos = commandTimeout.toNanos();
         this.async = lane(Math.max(2, Runtime.getRuntime().availableProcessors()), ASYNC_QUEUE, ASYNC_THREAD_PREFIX,
@@ -264,14 +276,14 @@ final class JedisCommandExecutor implements CommandExecutor {
      */
     @Override
     public Boolean classicPubSubOnNodeOf(int slot) {
-        if (slotNode == null || closed.get()) {
+        if (classicSlotNode == null || closed.get()) {
             return null;
         }
         Object mine = client.subscribedNode();
         if (mine == null) {
             return false;
         }
-        HostAndPort owner = slotNode.apply(slot);
+        HostAndPort owner = classicSlotNode.apply(slot);
         return mine == JedisAccess.UNKNOWN_NODE || owner == null ? null : mine.equals(owner);
     }
 

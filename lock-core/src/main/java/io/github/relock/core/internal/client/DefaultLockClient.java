@@ -91,7 +91,12 @@ public final class DefaultLockClient extends ClientObjects {
         this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "relock-timer-"));
         this.timer.setRemoveOnCancelPolicy(true);
         this.lostExecutor = options.lockLostExecutor().orElse(timer);
-        this.waiters = new Waiters(executor, sharded);
+        this.waiters = new Waiters(executor, sharded, events::serverFallback);
+        if (cluster && !sharded) { // the server has no SSUBSCRIBE (the driver asked), or the driver cannot send it
+            events.serverFallback(io.github.relock.api.ServerFallback.CLASSIC_PUBSUB, "the driver "
+                    + executor.getClass().getSimpleName() + " declares no " + Capability.SHARDED_PUBSUB
+                    + " on this cluster: its servers lack sharded pub/sub, or the driver does");
+        }
         executor.setConnectionListener(new io.github.relock.spi.ConnectionListener() {
             @Override
             public void onReconnect() {
