@@ -15,7 +15,7 @@ import io.github.relock.tck.fixtures.RedisTopology.Kind;
  * {@code -Pservers} runs the whole kit of every driver on 6.2.
  */
 @Topologies(value = {Kind.SINGLE, Kind.CLUSTER}, server = "6.2")
-@RuleSlice(value = {"servers", "driver-conformance"}, elsewhere = "JedisTckTest and JedisClusterTckTest run every rule on Redis 7.0.15;"
+@RuleSlice(value = {"servers", "driver-conformance"}, elsewhere = "JedisTckTest and JedisTckClusterTest run every rule on Redis 7.0.15;"
         + " -Pservers runs them on 6.2")
 class JedisRedis62TckTest extends JedisTckTest {
 }
