@@ -226,8 +226,9 @@ public abstract class MultiLockChapter extends TckChapter {
     /**
      * Rule 11.7: grouped multi-locks ({@code getMultiLock(group, values)}) of two clients exclude
      * each other on overlapping values of a group and not on disjoint ones; a holder re-enters and
-     * releases count for count, a waiter is woken by the release, the watchdog renews each value's
-     * expiry, and the hash holds Redisson's fields (owner, {@code :expire_time} on the client's
+     * releases count for count, a waiter is woken by the release, the async calls and leases
+     * (acquire, expireIn, closeAsync) work on a set, the watchdog renews each value's expiry, and
+     * the hash holds Redisson's fields (owner, {@code :expire_time} on the client's
      * clock, {@code :lock_count}).
      * When it fails: check the grouped scripts (spec 2.8): an overlap with a live owner must refuse
      * the whole set, a re-entry count every value, a release free a value only at count 0 and
@@ -256,6 +257,14 @@ public abstract class MultiLockChapter extends TckChapter {
         assertTrue(ab.isHeldByCurrentThread());
         assertTrue(bc.isLocked(), "a set with a held value is locked");
         assertTrue(c.tryLock(), "a disjoint set of the same group is free");
+        c.unlock();
+        assertFalse(bc.tryLockAsync().get(5, TimeUnit.SECONDS), "async: the overlapping set is refused too");
+        io.github.relock.api.LockLease lease = c.acquireAsync(java.time.Duration.ZERO, java.time.Duration.ofSeconds(10))
+                .get(5, TimeUnit.SECONDS);
+        assertTrue(lease.expireIn(java.time.Duration.ofSeconds(20)), "a lease of a held set extends");
+        assertTrue(Long.parseLong(String.valueOf(redis("PTTL", "tck:grouped"))) > 10_000, "the key's TTL follows the lease");
+        lease.closeAsync().get(5, TimeUnit.SECONDS);
+        assertTrue(c.tryLock(), "the lease's release freed its set");
         c.unlock();
         long taken = Long.parseLong(String.valueOf(redis("HGET", "tck:grouped", FIELD_OF_A + ":" + lockName + ":expire_time")));
         Await.until(java.time.Duration.ofSeconds(5), () -> Long.parseLong(String.valueOf(redis("HGET", "tck:grouped",
