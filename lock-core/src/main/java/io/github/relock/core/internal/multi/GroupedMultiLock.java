@@ -19,9 +19,10 @@ import java.util.Set;
  * engine's. What is its own is here: each value's field name, F(v) = Base64 (unpadded, 22
  * characters) of HighwayHash-128 under Redisson's fixed key of the value's bytes as the Redisson
  * client's codec writes them (ValueBytes: Redisson's default Kryo5Codec or its StringCodec, for
- * the types whose bytes are fixed), the two 64-bit words big-endian. The holds of a set are kept under a name of their own in the group's slot
- * (holdName), so two sets of one group, or a set and the reentrant lock of the group's name, are
- * counted and renewed apart.
+ * the types whose bytes are fixed), the two 64-bit words big-endian. The holds of a set are kept
+ * under a name of their own in the group's slot (holdName), so two sets of one group, or a set and
+ * the reentrant lock of the group's name, are counted and renewed apart; the watchdog reaches the
+ * group's hash through the hold's renewal argument (Hold.renewalArg, renew-hold.lua).
  */
 
 /**
