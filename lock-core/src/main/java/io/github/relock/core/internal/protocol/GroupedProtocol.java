@@ -109,9 +109,4 @@ public final class GroupedProtocol implements LockProtocol {
     public String waitChannel(String field) {
         return channel;
     }
-
-    @Override
-    public long maxPollIntervalMs() {
-        return Long.MAX_VALUE;
-    }
 }
