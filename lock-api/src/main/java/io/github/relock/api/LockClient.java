@@ -167,6 +167,55 @@ public interface LockClient extends AutoCloseable {
     DistributedLock getMultiLock(DistributedLock... locks);
 
     /**
+     * Returns the grouped multi-lock of these values (Redisson 4.x
+     * {@code getMultiLock(String group, Collection<Object> values)}), its values written as a Redisson
+     * client on its default codec ({@code Kryo5Codec}) writes them: the same as
+     * {@link #getMultiLock(String, java.util.Collection, RedissonValueCodec)} with
+     * {@link RedissonValueCodec#KRYO5}.
+     *
+     * @param group the Redis key of the group's hash; the same rules as {@link #getLock(String)}'s name
+     * @param values the values: at least one; each a {@code String}, {@code Integer} or {@code Long}
+     * @return the lock
+     * @throws IllegalArgumentException if {@code values} is empty, holds a null or a value of another
+     *     type (the message names it and the types allowed), or {@code group} is not a valid name
+     * @throws NullPointerException if {@code group} or {@code values} is null
+     * @throws IllegalStateException if this client is closed
+     */
+    DistributedLock getMultiLock(String group, java.util.Collection<?> values);
+
+    /**
+     * Returns the grouped multi-lock of these values (Redisson 4.x
+     * {@code getMultiLock(String group, Collection<Object> values)}): every value of the set is
+     * taken at once, or none, in one hash per group. A Redisson 4.x client whose codec is
+     * {@code codec} and that locks overlapping values of the same group excludes it, and is
+     * excluded by it (Redisson names each value by a hash of the bytes its codec writes: with
+     * another codec the two sides do not see each other). Sets that share no value do not exclude
+     * each other; the same owner re-enters any value it holds. As in Redisson, a value's expiry is
+     * kept on the locking client's wall clock: clients whose clocks differ see each other's holds
+     * end early or late by the difference. The lock is reentrant, waits through pub/sub, and is
+     * renewed by the watchdog unless a lease is given; {@code forceUnlock} frees every value of the
+     * set whoever holds it; {@code isLocked} is true while any value is held; {@code getHoldCount}
+     * and {@code remainTimeToLive} answer for the set (this owner's least hold count over the
+     * values, the time to the latest expiry), where Redisson's throw. {@code getName()} is the
+     * group's (mapped) name; the name in {@code LockLostEvent}s and lock events is one of its own
+     * in the group's cluster slot ({@code {group}:relock-grouped:group:<hash of the set>}).
+     *
+     * <p>Thread-safety: the lock returned is safe for use by several threads.
+     *
+     * @param group the Redis key of the group's hash; the same rules as {@link #getLock(String)}'s name
+     * @param values the values: at least one; of the types {@code codec} takes; values with equal
+     *     bytes are one value
+     * @param codec how the Redisson clients sharing the group write values
+     * @return the lock
+     * @throws IllegalArgumentException if {@code values} is empty, holds a null or a value of a type
+     *     {@code codec} does not take (the message names it and the types allowed), or {@code group}
+     *     is not a valid name
+     * @throws NullPointerException if {@code group}, {@code values} or {@code codec} is null
+     * @throws IllegalStateException if this client is closed
+     */
+    DistributedLock getMultiLock(String group, java.util.Collection<?> values, RedissonValueCodec codec);
+
+    /**
      * Like {@link #getMultiLock} but held once a majority ({@code n/2 + 1}) is held, ignoring the
      * failures of a minority (Redisson {@code RedissonRedLock}, deprecated there). See the README
      * for what RedLock does and does not guarantee: without fencing tokens, a paused holder can

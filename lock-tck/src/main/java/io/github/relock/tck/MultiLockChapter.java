@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
+import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisCluster;
 import io.github.relock.tck.fixtures.RedisFixture;
 import io.github.relock.tck.fixtures.RedisServer;
@@ -217,5 +218,105 @@ public abstract class MultiLockChapter extends TckChapter {
         assertThrows(UnsupportedOperationException.class, multi::isLocked);
         assertThrows(IllegalArgumentException.class, () -> c.getMultiLock());
         assertThrows(NullPointerException.class, () -> c.getRedLock(c.getLock("x"), null));
+    }
+
+    /** The field name Redisson 4.7.0 writes for the value "a" under its default Kryo5Codec (spec 2.8). */
+    static final String FIELD_OF_A = "Jon6GCcO+0QSJkhre5wXYA";
+
+    /**
+     * Rule 11.7: grouped multi-locks ({@code getMultiLock(group, values)}) of two clients exclude
+     * each other on overlapping values of a group and not on disjoint ones; a holder re-enters and
+     * releases count for count, a waiter is woken by the release, the async calls and leases
+     * (acquire, expireIn, closeAsync) work on a set, the watchdog renews each value's expiry, and
+     * the hash holds Redisson's fields (owner, {@code :expire_time} on the client's
+     * clock, {@code :lock_count}).
+     * When it fails: check the grouped scripts (spec 2.8): an overlap with a live owner must refuse
+     * the whole set, a re-entry count every value, a release free a value only at count 0 and
+     * publish on the group's lock channel; the renewal must reach the group's hash (renew-hold).
+     */
+    @Test
+    void rule11_7_groupedMultiLock_overlapExcludes_disjointDoesNot_reentrantAndRenewed() throws Exception {
+        LockClient a = client(java.time.Duration.ofMillis(600));
+        LockClient b = client();
+        DistributedLock ab = a.getMultiLock("tck:grouped", List.of("a", "b"));
+        DistributedLock bc = b.getMultiLock("tck:grouped", List.of("b", "c"));
+        DistributedLock c = b.getMultiLock("tck:grouped", List.of("c"));
+        assertEquals("tck:grouped", ab.getName());
+        long before = System.currentTimeMillis();
+        ab.lock();
+        assertEquals(a.clientId() + ":" + Thread.currentThread().getId(), redis("HGET", "tck:grouped", FIELD_OF_A),
+                "the value's field names its owner, as Redisson's (spec 2.8)");
+        String lockName = a.clientId() + ":" + Thread.currentThread().getId();
+        long expiry = Long.parseLong(String.valueOf(redis("HGET", "tck:grouped", FIELD_OF_A + ":" + lockName + ":expire_time")));
+        assertTrue(expiry >= before + 600 && expiry <= System.currentTimeMillis() + 600,
+                "expire_time is the client's clock plus the watchdog timeout: " + expiry);
+        assertTrue(ab.tryLock(), "the holder re-enters");
+        assertEquals("2", String.valueOf(redis("HGET", "tck:grouped", FIELD_OF_A + ":" + lockName + ":lock_count")));
+        assertFalse(bc.tryLock(), "an overlapping set of another client is refused");
+        assertFalse(ab.isHeldByThread(Thread.currentThread().getId() + 1), "another thread does not hold it");
+        assertTrue(ab.isHeldByCurrentThread());
+        assertTrue(bc.isLocked(), "a set with a held value is locked");
+        assertTrue(c.tryLock(), "a disjoint set of the same group is free");
+        c.unlock();
+        assertFalse(bc.tryLockAsync().get(5, TimeUnit.SECONDS), "async: the overlapping set is refused too");
+        io.github.relock.api.LockLease lease = c.acquireAsync(java.time.Duration.ZERO, java.time.Duration.ofSeconds(10))
+                .get(5, TimeUnit.SECONDS);
+        assertTrue(lease.expireIn(java.time.Duration.ofSeconds(20)), "a lease of a held set extends");
+        assertTrue(Long.parseLong(String.valueOf(redis("PTTL", "tck:grouped"))) > 10_000, "the key's TTL follows the lease");
+        lease.closeAsync().get(5, TimeUnit.SECONDS);
+        assertTrue(c.tryLock(), "the lease's release freed its set");
+        c.unlock();
+        long taken = Long.parseLong(String.valueOf(redis("HGET", "tck:grouped", FIELD_OF_A + ":" + lockName + ":expire_time")));
+        Await.until(java.time.Duration.ofSeconds(5), () -> Long.parseLong(String.valueOf(redis("HGET", "tck:grouped",
+                FIELD_OF_A + ":" + lockName + ":expire_time"))) > taken, () -> "the watchdog never renewed the values");
+        assertTrue(ab.isHeldByCurrentThread(), "renewed, still held");
+        ab.unlock();
+        assertFalse(bc.tryLock(), "one release of two leaves the set held");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Boolean> waiter = pool.submit(() -> {
+                boolean got = bc.tryLock(10, TimeUnit.SECONDS);
+                if (got) {
+                    bc.unlock();
+                }
+                return got;
+            });
+            Await.until(java.time.Duration.ofSeconds(5), () -> !channels().isEmpty(), () -> "the waiter never subscribed");
+            ab.unlock();
+            assertTrue(waiter.get(10, TimeUnit.SECONDS), "the waiter takes the set once the holder releases it");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0L, redis("EXISTS", "tck:grouped"), "releases delete every field");
+    }
+
+    /**
+     * Rule 11.9: a grouped multi-lock refuses bad input, saying what it got and what it takes: no
+     * values, a null value, a value of a type the codec does not write, a null codec.
+     * When it fails: getMultiLock(group, values) must check its values before building the lock,
+     * with an IllegalArgumentException naming the value, its type and the types allowed.
+     */
+    @Test
+    void rule11_9_groupedMultiLock_badInput_isRefusedWithWhatItTakes() {
+        LockClient c = client();
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+                () -> c.getMultiLock("tck:grouped", List.of()));
+        assertTrue(none.getMessage().contains("at least one value"), none.getMessage());
+        IllegalArgumentException nul = assertThrows(IllegalArgumentException.class,
+                () -> c.getMultiLock("tck:grouped", java.util.Arrays.asList("a", null)));
+        assertTrue(nul.getMessage().contains("null") && nul.getMessage().contains("String, Integer or Long"), nul.getMessage());
+        IllegalArgumentException type = assertThrows(IllegalArgumentException.class,
+                () -> c.getMultiLock("tck:grouped", List.of("a", 1.5d)));
+        assertTrue(type.getMessage().contains("java.lang.Double") && type.getMessage().contains("'1.5'")
+                && type.getMessage().contains("String, Integer or Long"), type.getMessage());
+        IllegalArgumentException shortKryo = assertThrows(IllegalArgumentException.class,
+                () -> c.getMultiLock("tck:grouped", List.of((short) 1), io.github.relock.api.RedissonValueCodec.KRYO5));
+        assertTrue(shortKryo.getMessage().contains("java.lang.Short"), shortKryo.getMessage());
+        assertEquals("tck:grouped", c.getMultiLock("tck:grouped", List.of((short) 1),
+                io.github.relock.api.RedissonValueCodec.STRING).getName(), "StringCodec writes a Short as its text");
+        assertThrows(NullPointerException.class, () -> c.getMultiLock("tck:grouped", (java.util.Collection<?>) null));
+        assertThrows(NullPointerException.class, () -> c.getMultiLock("tck:grouped", List.of("a"), null));
+        assertThrows(NullPointerException.class, () -> c.getMultiLock((String) null, List.of("a")));
+        assertThrows(IllegalArgumentException.class, () -> c.getMultiLock(" ", List.of("a")));
     }
 }

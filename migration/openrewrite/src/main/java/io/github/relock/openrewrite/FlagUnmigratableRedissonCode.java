@@ -33,7 +33,8 @@ public final class FlagUnmigratableRedissonCode extends Recipe {
             Stream.of("getLock", "getFairLock", "getSpinLock", "getNonReentrantLock", "getNonReentrantFairLock",
                     "getReadWriteLock", "getFencedLock", "getSemaphore", "getPermitExpirableSemaphore",
                     "getCountDownLatch").map(getter -> getter + "(String)"),
-            Stream.of("getMultiLock(org.redisson.api.RLock[])", "getRedLock(org.redisson.api.RLock[])", "getId()", "shutdown()",
+            Stream.of("getMultiLock(org.redisson.api.RLock[])", "getMultiLock(String, java.util.Collection)",
+                    "getRedLock(org.redisson.api.RLock[])", "getId()", "shutdown()",
                     "reactive()"))
             .map(signature -> new MethodMatcher(CLIENT + " " + signature, true))
             .toList();

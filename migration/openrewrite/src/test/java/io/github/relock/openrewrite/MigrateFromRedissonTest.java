@@ -177,6 +177,38 @@ class MigrateFromRedissonTest implements RewriteTest {
     }
 
     @Test
+    void groupedMultiLock_keepsItsCall_unmarked_andCompiles() {
+        rewriteRun(java(
+                """
+                import java.util.List;
+                import org.redisson.api.RLock;
+                import org.redisson.api.RedissonClient;
+
+                class Orders {
+                    void run(RedissonClient redisson, List<Object> ids) {
+                        RLock orders = redisson.getMultiLock("orders", ids);
+                        orders.lock();
+                        orders.unlock();
+                    }
+                }
+                """,
+                """
+                import java.util.List;
+
+                import io.github.relock.api.DistributedLock;
+                import io.github.relock.api.LockClient;
+
+                class Orders {
+                    void run(LockClient redisson, List<Object> ids) {
+                        DistributedLock orders = redisson.getMultiLock("orders", ids);
+                        orders.lock();
+                        orders.unlock();
+                    }
+                }
+                """, compilesAgainstRelock()));
+    }
+
+    @Test
     void redLockConstructor_usesTheOneClientInScope() {
         rewriteRun(java(
                 """

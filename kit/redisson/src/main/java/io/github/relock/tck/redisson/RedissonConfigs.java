@@ -64,8 +64,21 @@ final class RedissonConfigs {
      * @return a Redisson client
      */
     static RedissonClient clientFor(DriverKit kit, java.time.Duration watchdog) {
+        return clientFor(kit, watchdog, null);
+    }
+
+    /**
+     * @param kit the kit whose topology the client connects to; it shuts the client down after the test
+     * @param watchdog Redisson's lockWatchdogTimeout
+     * @param codec the client's codec, or null for Redisson's default
+     * @return a Redisson client
+     */
+    static RedissonClient clientFor(DriverKit kit, java.time.Duration watchdog, org.redisson.client.codec.Codec codec) {
         Config config = new Config();
         config.setLockWatchdogTimeout(watchdog.toMillis());
+        if (codec != null) {
+            config.setCodec(codec);
+        }
         connect(config, kit.topology());
         RedissonClient client = Redisson.create(config);
         kit.closeAfterTest(() -> client.shutdown(0, 5, java.util.concurrent.TimeUnit.SECONDS));

@@ -26,6 +26,14 @@ public abstract class RedissonTck extends DriverKit {
         }
     }
 
+    /** Chapter 11 with Redisson: {@link MultiLockInteropChapter}, run against this driver. */
+    @Nested
+    class MultiLockInterop extends MultiLockInteropChapter {
+        MultiLockInterop() {
+            super(RedissonTck.this);
+        }
+    }
+
     /** Chapter 20 with Redisson: {@link HandoffInteropChapter}, run against this driver. */
     @Nested
     class HandoffInterop extends HandoffInteropChapter {

@@ -8,6 +8,7 @@ import io.github.relock.core.internal.lock.ClientServices;
 import io.github.relock.core.internal.lock.FencedRedisLock;
 import io.github.relock.core.internal.lock.RedisLock;
 import io.github.relock.core.internal.lock.RedisReadWriteLock;
+import io.github.relock.core.internal.multi.GroupedMultiLock;
 import io.github.relock.core.internal.multi.MultiRedisLock;
 import io.github.relock.core.internal.protocol.FairProtocol;
 import io.github.relock.core.internal.protocol.ReentrantProtocol;
@@ -112,6 +113,17 @@ abstract class ClientObjects implements LockClient {
     public DistributedLock getMultiLock(DistributedLock... locks) {
         services().ensureOpen();
         return MultiRedisLock.multi(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
+    }
+
+    @Override
+    public DistributedLock getMultiLock(String group, java.util.Collection<?> values) {
+        return getMultiLock(group, values, io.github.relock.api.RedissonValueCodec.KRYO5);
+    }
+
+    @Override
+    public DistributedLock getMultiLock(String group, java.util.Collection<?> values,
+                                        io.github.relock.api.RedissonValueCodec codec) {
+        return GroupedMultiLock.of(services(), name(group), values, codec);
     }
 
     @Override

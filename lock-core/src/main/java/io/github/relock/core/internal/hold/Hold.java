@@ -33,6 +33,12 @@ public final class Hold {
     volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too
     volatile List<Consumer<LockLostEvent>> lostCallbacks; // null until the first callback
 
+    /**
+     * How a grouped multi-lock's {@link #timeoutKeyPrefix} starts: {@code G|<field names>|<group hash>}
+     * (spec 2.8). Its renewal needs the client's clock, which {@link #renewalArg} adds.
+     */
+    public static final String GROUPED = io.github.relock.core.internal.protocol.GroupedProtocol.RENEWAL_MARK;
+
     Hold(Key id, long ownerId, String lockName) {
         this.id = id;
         this.ownerId = ownerId;
@@ -67,6 +73,20 @@ public final class Hold {
     /** @return the prefix of this hold's per-acquisition timeout keys (read lock), or null */
     public String timeoutKeyPrefix() {
         return timeoutKeyPrefix;
+    }
+
+    /**
+     * @return what renew-hold.lua takes for this hold: '' (exclusive), the read timeout-key prefix,
+     *     or, for a grouped multi-lock, {@code G|<now>|<field names>|<group hash>} with the client's
+     *     wall clock now (its values' expiries are on the clients' clocks)
+     */
+    String renewalArg() {
+        String prefix = timeoutKeyPrefix;
+        if (prefix == null) {
+            return "";
+        }
+        return prefix.startsWith(GROUPED) ? GROUPED + System.currentTimeMillis() + "|" + prefix.substring(GROUPED.length())
+                : prefix;
     }
 
     /** @return the fencing token of this owner's last acquisition, or {@code Acquire.NO_TOKEN} */

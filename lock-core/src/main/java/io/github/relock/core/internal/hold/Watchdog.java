@@ -305,8 +305,7 @@ public final class Watchdog {
         for (Hold h : batch) {
             keys.add(h.key());
             args.add(h.field());
-            String prefix = h.timeoutKeyPrefix();
-            args.add(prefix == null ? "" : prefix);
+            args.add(h.renewalArg());
         }
         return send(Scripts.LOCK_RENEW, keys, args, batch, null);
     }
@@ -328,8 +327,7 @@ public final class Watchdog {
         for (Hold h : batch) {
             args.add(h.key());
             args.add(h.field());
-            String prefix = h.timeoutKeyPrefix();
-            args.add(prefix == null ? "" : prefix);
+            args.add(h.renewalArg());
         }
         return send(Scripts.LOCK_RENEW_NODE, List.of(batch.get(0).key()), args, batch, () -> {
             Map<Integer, List<Hold>> bySlot = new LinkedHashMap<>();

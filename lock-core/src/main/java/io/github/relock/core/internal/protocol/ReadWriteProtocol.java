@@ -80,11 +80,6 @@ public abstract class ReadWriteProtocol implements LockProtocol {
         return channel;
     }
 
-    @Override
-    public long maxPollIntervalMs() {
-        return Long.MAX_VALUE;
-    }
-
     /** The read half: shared, per-acquisition timeout keys, releases publish "0". */
     private static final class Read extends ReadWriteProtocol {
         private final String keyPrefix;

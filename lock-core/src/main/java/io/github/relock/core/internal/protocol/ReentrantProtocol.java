@@ -161,11 +161,6 @@ public final class ReentrantProtocol implements LockProtocol {
         return pause + ThreadLocalRandom.current().nextLong(pause / 10 + 1);
     }
 
-    @Override
-    public long maxPollIntervalMs() {
-        return Long.MAX_VALUE;
-    }
-
     /** Reentrant and non-reentrant locks hand off; spin waiters post no offers, and a fenced grant must take a token. */
     @Override
     public String handoffFamily() {

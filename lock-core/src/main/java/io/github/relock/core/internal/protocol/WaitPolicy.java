@@ -32,8 +32,13 @@ public interface WaitPolicy {
         throw new UnsupportedOperationException(kind() + " waits through pub/sub");
     }
 
-    /** @return the longest pause between attempts while waiting, in ms ({@code Long.MAX_VALUE}: none) */
-    long maxPollIntervalMs();
+    /**
+     * @return the longest pause between attempts while waiting, in ms ({@code Long.MAX_VALUE}, the
+     *     default: none; a waiter waits for a message or the holder's TTL)
+     */
+    default long maxPollIntervalMs() {
+        return Long.MAX_VALUE;
+    }
 
     /**
      * @return the hand-off line this lock type's waiters and releasers meet on, with the lock's

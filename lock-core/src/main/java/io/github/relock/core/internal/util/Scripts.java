@@ -41,25 +41,35 @@ public final class Scripts {
     public static final Script OWNER_REGISTER = load("owner-register");
     public static final Script OWNER_READ = load("owner-read");
     public static final Script OWNER_DELETE = load("owner-delete");
+    public static final Script GROUPED_ACQUIRE = load("grouped-acquire");
+    public static final Script GROUPED_RELEASE = load("grouped-release");
+    public static final Script GROUPED_FORCE_RELEASE = load("grouped-force-release");
+    public static final Script GROUPED_EXPIRE = load("grouped-expire");
+    public static final Script GROUPED_STATE = load("grouped-state");
 
     /** @return a marker key for {@link #REPLICA_BARRIER} in the same cluster slot as {@code key} */
     public static String barrierKey(String key) {
+        return sameSlotTag(key) + ":relock-sync-barrier";
+    }
+
+    /** @return a hash tag <code>&#123;...&#125;</code> whose cluster slot is {@code key}'s */
+    public static String sameSlotTag(String key) {
         int open = key.indexOf('{');
         if (open >= 0) {
             int close = key.indexOf('}', open + 1);
             if (close > open + 1) {
-                return key.substring(open, close + 1) + ":relock-sync-barrier";
+                return key.substring(open, close + 1);
             }
         }
         if (key.indexOf('}') < 0) {
-            return "{" + key + "}:relock-sync-barrier"; // the whole key becomes the tag
+            return "{" + key + "}"; // the whole key becomes the tag
         }
         // A '}' but no usable tag (rare): find a short tag hashing to the same slot.
         int slot = Slots.slot(key);
         for (int i = 0; ; i++) {
             String tag = Integer.toString(i, 36);
             if (Slots.slot(tag) == slot) {
-                return "{" + tag + "}:relock-sync-barrier";
+                return "{" + tag + "}";
             }
         }
     }

@@ -9,6 +9,7 @@
 -- ARGV[3i - 1], ARGV[3i], ARGV[3i + 1]: the i-th hold's lock hash, owner field, and '' or its read
 --   timeout-key prefix (as in lock-renew)
 -- Returns an array: 1 where renewed, 0 where the owner no longer holds the lock.
+--@include grouped-extend
 --@include renew-hold
 local result = {}
 for i = 1, (#ARGV - 1) / 3 do

@@ -5,6 +5,7 @@
 -- ARGV[2i] owner field of the i-th hold
 -- ARGV[2i + 1] '' for an exclusive hold, or its read timeout-key prefix ({N})
 -- Returns an array: 1 where renewed, 0 where the owner no longer holds the lock.
+--@include grouped-extend
 --@include renew-hold
 local result = {}
 for i = 1, #KEYS do
