@@ -32,6 +32,8 @@ public final class Hold {
     volatile long token = Acquire.NO_TOKEN; // the fenced lock's token of the last acquisition
     volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too
     volatile List<Consumer<LockLostEvent>> lostCallbacks; // null until the first callback
+    /** A cohort hold: the field Redis holds the lock under (the run's anchor); null: its own field. */
+    volatile String redisField;
 
     Hold(Key id, long ownerId, String lockName) {
         this.id = id;
@@ -45,6 +47,20 @@ public final class Hold {
 
     public String field() {
         return id.field;
+    }
+
+    /**
+     * @return the field Redis holds this hold under: its own, or for a hold passed within a cohort
+     *     (no Redis call) the field of the owner that took the lock from Redis
+     */
+    public String redisField() {
+        String r = redisField;
+        return r == null ? id.field : r;
+    }
+
+    /** @return whether this hold was passed within a cohort: Redis shows another field of this client */
+    public boolean cohort() {
+        return redisField != null;
     }
 
     public long ownerId() {

@@ -118,6 +118,53 @@ public final class HoldRegistry {
         return hold;
     }
 
+    /**
+     * A cohort pass: the last hold of {@code from} becomes {@code to}'s, with no Redis call. Redis
+     * keeps the lock under the field it holds it by (from's own, or the anchor from was passed);
+     * the new hold is renewed there, keeps from's last confirmation and is reported lost to
+     * {@code to}. Only a valid watchdog hold held once, with no unlock in flight, is passed.
+     *
+     * @return the new hold; or from's old hold, removed, when the new one could not be registered
+     *     (the client closed meanwhile: the caller gives the lock back in Redis); or null: nothing
+     *     changed (from's hold is not passable, or the client is closed)
+     */
+    public Hold pass(String key, String from, String to, long toOwnerId, long nowNanos) {
+        if (closed) {
+            return null;
+        }
+        Hold[] gone = new Hold[1];
+        holds.computeIfPresent(id(key, from), (id, h) -> {
+            if (h.count != 1 || h.releases != 0 || !h.watchdog() || h.lost()) {
+                return h;
+            }
+            gone[0] = h;
+            return null;
+        });
+        Hold old = gone[0];
+        if (old == null) {
+            return null;
+        }
+        Hold next = new Hold(id(key, to), toOwnerId, old.lockName);
+        next.count = 1;
+        next.ttlMs = Args.TTL_WATCHDOG;
+        next.expiresAtNanos = Long.MAX_VALUE;
+        next.acquiredNanos = nowNanos;
+        next.lastConfirmedNanos = old.lastConfirmedNanos;
+        next.redisField = old.redisField();
+        next.timeoutKeyPrefix = old.timeoutKeyPrefix;
+        if (holds.putIfAbsent(next.id, next) != null || closed) {
+            holds.remove(next.id, next);
+            return old; // to holds it already (not a waiter), or close() ran: the caller gives the lock back
+        }
+        return next;
+    }
+
+    /** @return the field Redis holds {@code key} under for {@code field}'s hold: the anchor of a cohort hold, else {@code field} */
+    public String redisField(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        return h == null ? field : h.redisField();
+    }
+
     /** A composite shortened a hold's TTL (sent at {@code sentAtNanos}) after acquiring it with a longer one. */
     public void ttlChanged(String key, String field, long ttlMs, long sentAtNanos) {
         Hold h = holds.get(id(key, field));

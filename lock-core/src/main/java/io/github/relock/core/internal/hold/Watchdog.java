@@ -304,7 +304,7 @@ public final class Watchdog {
         args.add(Long.toString(watchdogMs));
         for (Hold h : batch) {
             keys.add(h.key());
-            args.add(h.field());
+            args.add(h.redisField());
             String prefix = h.timeoutKeyPrefix();
             args.add(prefix == null ? "" : prefix);
         }
@@ -327,7 +327,7 @@ public final class Watchdog {
         args.add(Long.toString(watchdogMs));
         for (Hold h : batch) {
             args.add(h.key());
-            args.add(h.field());
+            args.add(h.redisField());
             String prefix = h.timeoutKeyPrefix();
             args.add(prefix == null ? "" : prefix);
         }
