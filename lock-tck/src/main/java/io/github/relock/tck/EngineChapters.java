@@ -83,14 +83,6 @@ abstract class EngineChapters extends DriverKit {
         }
     }
 
-    /** Chapter 33: {@link CohortChapter}. */
-    @Nested
-    class Cohorts extends CohortChapter {
-        Cohorts() {
-            super(EngineChapters.this);
-        }
-    }
-
     /** Chapter 22: {@link LostReplyChapter}. */
     @Nested
     class LostReplies extends LostReplyChapter {
