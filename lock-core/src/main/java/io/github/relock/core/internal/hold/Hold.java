@@ -34,6 +34,10 @@ public final class Hold {
     volatile List<Consumer<LockLostEvent>> lostCallbacks; // null until the first callback
     /** A cohort hold: the field Redis holds the lock under (the run's anchor); null: its own field. */
     volatile String redisField;
+    /** The hold a cohort pass moved this one to: a loss or renewal answered for this one is that one's. */
+    volatile Hold passedTo;
+    /** A loss found for this hold after a cohort pass removed it and before its successor was registered. */
+    volatile LockLostEvent.Reason lostWhilePassing;
 
     Hold(Key id, long ownerId, String lockName) {
         this.id = id;

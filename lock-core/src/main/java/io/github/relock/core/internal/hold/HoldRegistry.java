@@ -152,9 +152,16 @@ public final class HoldRegistry {
         next.lastConfirmedNanos = old.lastConfirmedNanos;
         next.redisField = old.redisField();
         next.timeoutKeyPrefix = old.timeoutKeyPrefix;
+        // Dekker-style with lose(): it marks old lostWhilePassing, then follows passedTo; this sets
+        // passedTo, registers next, then reads the mark: a loss racing the pass reaches next either way.
+        old.passedTo = next;
         if (holds.putIfAbsent(next.id, next) != null || closed) {
             holds.remove(next.id, next);
             return old; // to holds it already (not a waiter), or close() ran: the caller gives the lock back
+        }
+        LockLostEvent.Reason lost = old.lostWhilePassing;
+        if (lost != null) {
+            lose(next, lost);
         }
         return next;
     }
@@ -376,8 +383,12 @@ public final class HoldRegistry {
 
     /** The watchdog confirmed the hold with a renewal sent at {@code sentAtNanos}. */
     void renewed(Hold h, long sentAtNanos) {
-        h.lastConfirmedNanos = sentAtNanos;
-        h.shortRenewals = 0;
+        for (Hold x = h; x != null; x = x.passedTo) { // a renewal sent before a cohort pass confirms the new holder too
+            if (sentAtNanos - x.lastConfirmedNanos > 0) {
+                x.lastConfirmedNanos = sentAtNanos;
+            }
+            x.shortRenewals = 0;
+        }
     }
 
     /**
@@ -454,8 +465,17 @@ public final class HoldRegistry {
     }
 
     private void lose(Hold h, LockLostEvent.Reason reason) {
-        if (holds.remove(h.id, h)) {
-            report(h, reason, callbackRunner);
+        for (Hold x = h; x != null; x = x.passedTo) {
+            if (x != h && x.releasing()) {
+                return; // its unlock is in flight: a miss meanwhile is no loss
+            }
+            if (holds.remove(x.id, x)) {
+                report(x, reason, callbackRunner);
+                return;
+            }
+            x.lostWhilePassing = reason; // read by a pass of x under way (see pass)
+            // passed on within a cohort (the answer was about the lock Redis still holds under the
+            // same field): the loss is the owner's that holds it now
         }
     }
 

@@ -3,6 +3,7 @@ package io.github.relock.core.internal.lock;
 import io.github.relock.api.LockOptions;
 import io.github.relock.core.internal.hold.Hold;
 import io.github.relock.core.internal.hold.HoldRegistry;
+import io.github.relock.core.internal.wait.Handoff;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,7 +77,7 @@ public final class Cohort {
      * @param maxPasses the longest run of passes; 0 turns cohorts off
      * @param maxRunNanos the longest time one run may last
      */
-    Cohort(int maxPasses, long maxRunNanos) {
+    public Cohort(int maxPasses, long maxRunNanos) {
         this.maxPasses = maxPasses;
         this.maxRunNanos = maxRunNanos;
     }
@@ -111,7 +112,7 @@ public final class Cohort {
      * A transfer in Redis (no other client's waiter listened) made {@code hold} the holder of
      * {@code line}: a run starts, anchored at its field.
      */
-    void opened(String line, Hold hold) {
+    public void opened(String line, Hold hold) {
         if (maxPasses > 0 && hold != null) {
             runs.put(line, new Run(hold.field(), hold, System.nanoTime()));
         }
@@ -142,6 +143,44 @@ public final class Cohort {
         }
     }
 
+    /** What {@link #passOn} answers when it passed the lock. */
+    public static final String PASSED = new String("passed"); // compared by identity
+
+    /**
+     * The owner {@code field}'s last unlock of {@code name}: inside a run that may go on, claims
+     * the oldest armed (watchdog) offer on {@code line}, moves the hold to its owner in the
+     * registry, and grants the offer; no Redis call.
+     *
+     * @return null: nothing changed, release in Redis as usual; {@link #PASSED}: the waiter owns
+     *     the lock now; otherwise the field Redis holds the lock under, which the caller gives back
+     *     in Redis: the hold moved but could not stand (the client closed as it moved, or the
+     *     waiter gave up on the claim), so nobody holds it here
+     */
+    public String passOn(HoldRegistry holds, Handoff handoff, String line, String name, String field) {
+        Run run = credit(line, field);
+        if (run == null || !holds.lastHold(name, field)) {
+            return null;
+        }
+        Handoff.Offer to = handoff.claimForCohort(line);
+        if (to == null) {
+            return null;
+        }
+        Hold next = pass(run, holds, name, field, to.field(), to.ownerId());
+        if (next == null) { // not passable (an unlock in flight, an explicit lease, a loss): release in Redis
+            handoff.unclaim(to, Handoff.Unclaim.SLEEP_ON);
+            return null;
+        }
+        if (next.field().equals(to.field()) && handoff.grant(to)) {
+            return PASSED;
+        }
+        if (next.field().equals(to.field())) {
+            holds.unregister(name, to.field());
+        }
+        handoff.unclaim(to, Handoff.Unclaim.WAKE); // a waiter that waits on attempts again, by its own field
+        ended(line, next.redisField());
+        return next.redisField();
+    }
+
     /**
      * Passes the run's hold from {@code from} to {@code to} in the registry (see
      * {@link HoldRegistry#pass}); the run follows a pass that took place.
@@ -162,7 +201,7 @@ public final class Cohort {
      *     owner now: Redis still shows it, so its owner's attempt must not reach Redis (it would
      *     re-enter); a run whose hold is gone is forgotten here
      */
-    boolean lent(String line, String name, String field, HoldRegistry holds) {
+    public boolean lent(String line, String name, String field, HoldRegistry holds) {
         if (runs.isEmpty()) {
             return false;
         }
@@ -184,7 +223,7 @@ public final class Cohort {
     }
 
     /** @return the runs remembered (for tests and leak checks) */
-    int activeRuns() {
+    public int activeRuns() {
         return runs.size();
     }
 }

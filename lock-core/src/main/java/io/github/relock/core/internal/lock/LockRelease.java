@@ -229,36 +229,17 @@ final class LockRelease {
             return false;
         }
         String field = lock.field(ownerId);
-        String line = cohortLine();
-        Cohort.Run run = cohort.credit(line, field);
-        if (run == null || !services.holds().lastHold(lock.name, field)) {
+        Hold held = services.events().timing() ? services.holds().get(lock.name, field) : null;
+        String outcome = cohort.passOn(services.holds(), services.handoff(), cohortLine(), lock.name, field);
+        if (outcome == null) {
             return false;
         }
-        Handoff handoff = services.handoff();
-        Handoff.Offer to = handoff.claimForCohort(line);
-        if (to == null) {
-            return false;
-        }
-        Hold held = services.holds().get(lock.name, field);
-        Hold next = cohort.pass(run, services.holds(), lock.name, field, to.field(), to.ownerId());
-        if (next == null) { // not passable (an unlock in flight, an explicit lease, a loss): release in Redis
-            handoff.unclaim(to, Handoff.Unclaim.SLEEP_ON);
-            return false;
-        }
-        if (held != null && services.events().timing()) {
+        if (held != null) {
             services.events().released(lock.name, System.nanoTime() - held.acquiredNanos());
         }
-        if (next.field().equals(to.field()) && handoff.grant(to)) {
-            return true;
+        if (outcome != Cohort.PASSED) {
+            GiveBack.unregistered(lock, outcome, services.watchdogMs()); // nobody holds it here
         }
-        // The client closed as the hold moved, or the waiter gave up on the claim: nobody holds it
-        // here; give it back in Redis (a waiter that waits on attempts again, by its own field).
-        if (next.field().equals(to.field())) {
-            services.holds().unregister(lock.name, to.field());
-        }
-        handoff.unclaim(to, Handoff.Unclaim.WAKE);
-        cohort.ended(line, next.redisField());
-        GiveBack.unregistered(lock, next.redisField(), services.watchdogMs());
         return true;
     }
 
