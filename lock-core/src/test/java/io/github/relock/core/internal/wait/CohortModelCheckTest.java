@@ -9,8 +9,6 @@ import io.github.relock.core.internal.util.Args;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.jetbrains.lincheck.Lincheck;
-import org.jetbrains.lincheck.LincheckSettings;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +45,7 @@ class CohortModelCheckTest {
     }
 
     private static void modelCheck(Runnable scenario) {
-        Lincheck.runConcurrentTestInternal$lincheck(INVOCATIONS, new LincheckSettings(true, 10, 100, 20), scenario);
+        WaitModelCheckTest.modelCheck(INVOCATIONS, scenario);
     }
 
     /** A run of lock "a": A holds it (a transfer in Redis made it the anchor), B waits with an armed offer. */
@@ -77,24 +75,11 @@ class CohortModelCheckTest {
     }
 
     private static void run(Runnable... threads) {
-        Thread[] started = new Thread[threads.length];
-        for (int i = 0; i < threads.length; i++) {
-            started[i] = new Thread(threads[i]);
-            started[i].start();
-        }
-        for (Thread t : started) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-        }
+        WaitModelCheckTest.run(threads);
     }
 
     private static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new AssertionError(what);
-        }
+        WaitModelCheckTest.check(ok, what);
     }
 
     /** The waiter leaves as the holder passes: one owner at most, and it is the waiter only if granted. */
