@@ -107,16 +107,6 @@ public abstract class CohortChapter extends TckChapter {
         return client.clientId() + ":" + ownerId;
     }
 
-    @SuppressWarnings("unchecked")
-    private Map<String, String> hash(String key) {
-        List<Object> flat = (List<Object>) redis("HGETALL", key);
-        Map<String, String> m = new java.util.TreeMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            m.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
-        }
-        return m;
-    }
-
     /**
      * Starts a run: the main thread holds {@code lock}, {@code anchor} waits, the unlock transfers
      * the lock to it in Redis (a run anchored at it starts), then {@code next} waits behind it.
@@ -155,7 +145,7 @@ public abstract class CohortChapter extends TckChapter {
         DistributedLock lock = client.getLock(name);
         try (Owner a = new Owner("tck-cohort-anchor"); Owner c = new Owner("tck-cohort-next")) {
             Future<Object> cGot = startRun(lock, a, c);
-            assertEquals(Map.of(field(client, a.id()), "1"), hash(name), "the transfer in Redis names the anchor");
+            assertEquals(Map.of(field(client, a.id()), "1"), hashOf(name), "the transfer in Redis names the anchor");
             long scripts = scriptCallsServed();
             a.run(() -> {
                 lock.unlock();
@@ -163,7 +153,7 @@ public abstract class CohortChapter extends TckChapter {
             });
             cGot.get(30, TimeUnit.SECONDS);
             assertEquals(0, scriptCallsServed() - scripts, "a cohort pass sends no script");
-            assertEquals(Map.of(field(client, a.id()), "1"), hash(name), "during a run Redis names the anchor");
+            assertEquals(Map.of(field(client, a.id()), "1"), hashOf(name), "during a run Redis names the anchor");
             assertTrue(lock.isHeldByThread(c.id()), "the owner the lock was passed to holds it");
             assertFalse(lock.isHeldByThread(a.id()), "the anchor passed the lock on: it holds nothing");
             assertEquals(1, c.run(lock::getHoldCount));
@@ -174,7 +164,7 @@ public abstract class CohortChapter extends TckChapter {
                 return null;
             });
             assertEquals(2, c.run(lock::getHoldCount));
-            assertEquals(Map.of(field(client, a.id()), "2"), hash(name), "the holder's re-entry counts in Redis");
+            assertEquals(Map.of(field(client, a.id()), "2"), hashOf(name), "the holder's re-entry counts in Redis");
             c.run(() -> {
                 lock.unlock();
                 return null;
@@ -251,7 +241,7 @@ public abstract class CohortChapter extends TckChapter {
             assertFalse(holder.isValid());
             assertFalse(anchorLost.isDone(), "the lease that passed the lock on was told of a loss");
             assertTrue(a.run(() -> lock.tryLock(20, TimeUnit.SECONDS)), "after the loss the anchor takes the lock from Redis");
-            assertEquals(Map.of(field(client, a.id()), "1"), hash(name));
+            assertEquals(Map.of(field(client, a.id()), "1"), hashOf(name));
             a.run(() -> {
                 lock.unlock();
                 return null;
