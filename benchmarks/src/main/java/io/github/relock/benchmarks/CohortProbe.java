@@ -100,18 +100,7 @@ public final class CohortProbe {
             Lock lock = source.lock(name + ":" + contender.replace(' ', '-'));
             AtomicLong acquisitions = new AtomicLong();
             AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> loops = new ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                Thread t = new Thread(() -> {
-                    while (!stop.get()) {
-                        lock.lock();
-                        acquisitions.incrementAndGet();
-                        lock.unlock();
-                    }
-                }, "cohort-probe-" + i);
-                loops.add(t);
-                t.start();
-            }
+            List<Thread> loops = HandoffProbe.startLoops(threads, lock, acquisitions, stop, "cohort-probe-");
             Thread.sleep(1000); // warm-up, not a wait for an outcome
             long commandsBefore = commands(admin);
             long acquiredBefore = acquisitions.get();
