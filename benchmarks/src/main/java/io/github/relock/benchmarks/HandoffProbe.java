@@ -55,18 +55,7 @@ public final class HandoffProbe {
             Lock lock = source.lock("bench:probe:" + contender.id());
             AtomicLong acquisitions = new AtomicLong();
             AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> loops = new ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                Thread t = new Thread(() -> {
-                    while (!stop.get()) {
-                        lock.lock();
-                        lock.unlock();
-                        acquisitions.incrementAndGet();
-                    }
-                }, "probe-" + i);
-                loops.add(t);
-                t.start();
-            }
+            List<Thread> loops = startLoops(threads, lock, acquisitions, stop, "probe-");
             long[] before = calls(admin);
             long acquiredBefore = acquisitions.get();
             for (int s = 0; s < seconds; s++) {
@@ -84,6 +73,28 @@ public final class HandoffProbe {
                 t.join(Duration.ofSeconds(30).toMillis());
             }
         }
+    }
+
+    /**
+     * Starts {@code threads} threads that loop {@code lock()}, count, {@code unlock()} until
+     * {@code stop} (shared with CohortProbe).
+     *
+     * @return the started threads
+     */
+    static List<Thread> startLoops(int threads, Lock lock, AtomicLong acquisitions, AtomicBoolean stop, String name) {
+        List<Thread> loops = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    lock.lock();
+                    acquisitions.incrementAndGet();
+                    lock.unlock();
+                }
+            }, name + i);
+            loops.add(t);
+            t.start();
+        }
+        return loops;
     }
 
     /** @return {scripts, publishes} served so far */

@@ -47,6 +47,10 @@ public final class LockOptions {
     public static final int DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE = 16;
     /** Longest time one run of local hand-offs may keep a lock from other clients: 20 ms. */
     public static final Duration DEFAULT_LOCAL_HANDOFF_MAX_RUN = Duration.ofMillis(20);
+    /** Longest run of cohort passes (no Redis call) before the outsider signal is read again: 64 (see {@link Builder#cohort}). */
+    public static final int DEFAULT_COHORT_MAX_PASSES = 64;
+    /** Longest time one run of cohort passes may last before the outsider signal is read again: 10 ms. */
+    public static final Duration DEFAULT_COHORT_MAX_RUN = Duration.ofMillis(10);
 
     private final Duration lockWatchdogTimeout;
     private final Duration fairLockWaitTimeout;
@@ -64,6 +68,8 @@ public final class LockOptions {
     private final LockEventListener eventListener;
     private final int localHandoffMaxConsecutive;
     private final Duration localHandoffMaxRun;
+    private final int cohortMaxPasses;
+    private final Duration cohortMaxRun;
     private final OwnerInfo ownerInfo;
 
     private LockOptions(Builder b) {
@@ -83,6 +89,8 @@ public final class LockOptions {
         this.eventListener = b.eventListener;
         this.localHandoffMaxConsecutive = b.localHandoffMaxConsecutive;
         this.localHandoffMaxRun = b.localHandoffMaxRun;
+        this.cohortMaxPasses = b.cohortMaxPasses;
+        this.cohortMaxRun = b.cohortMaxRun;
         this.ownerInfo = b.ownerInfo;
     }
 
@@ -115,6 +123,8 @@ public final class LockOptions {
         b.eventListener = eventListener;
         b.localHandoffMaxConsecutive = localHandoffMaxConsecutive;
         b.localHandoffMaxRun = localHandoffMaxRun;
+        b.cohortMaxPasses = cohortMaxPasses;
+        b.cohortMaxRun = cohortMaxRun;
         b.ownerInfo = ownerInfo;
         return b;
     }
@@ -207,6 +217,25 @@ public final class LockOptions {
         return eventListener;
     }
 
+    /**
+     * @return whether an unlock may pass a held reentrant lock to a waiting owner of the same client
+     *     with no Redis call (see {@link Builder#cohort}); the system property {@code relock.cohort}
+     *     ({@code on}, {@code off}, {@code default}) overrides it for every client of the JVM
+     */
+    public boolean cohortEnabled() {
+        return cohortMaxPasses > 0;
+    }
+
+    /** @return the longest run of cohort passes, 0 when cohort hand-off is off */
+    public int cohortMaxPasses() {
+        return cohortMaxPasses;
+    }
+
+    /** @return the longest time one run of cohort passes may last */
+    public Duration cohortMaxRun() {
+        return cohortMaxRun;
+    }
+
     /** @return whether a release may hand the lock straight to a waiting thread of the same client (see {@link Builder#localHandoff}) */
     public boolean localHandoffEnabled() {
         return localHandoffMaxConsecutive > 0;
@@ -246,6 +275,7 @@ public final class LockOptions {
                 + (nameMapper == NameMapper.identity() ? "" : ", nameMapper=" + nameMapper)
                 + (localHandoffMaxConsecutive == 0 ? ", localHandoff=off"
                         : ", localHandoff=" + localHandoffMaxConsecutive + " within " + localHandoffMaxRun)
+                + (cohortMaxPasses == 0 ? "" : ", cohort=" + cohortMaxPasses + " within " + cohortMaxRun)
                 + (eventListener == LockEventListener.NOOP ? "" : ", eventListener=" + eventListener)
                 + (ownerInfo == null ? "" : ", ownerInfo=" + ownerInfo) + '}';
     }
@@ -272,6 +302,8 @@ public final class LockOptions {
         private LockEventListener eventListener = LockEventListener.NOOP;
         private int localHandoffMaxConsecutive = DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE;
         private Duration localHandoffMaxRun = DEFAULT_LOCAL_HANDOFF_MAX_RUN;
+        private int cohortMaxPasses;
+        private Duration cohortMaxRun = DEFAULT_COHORT_MAX_RUN;
         private OwnerInfo ownerInfo;
 
         private Builder() {
@@ -513,6 +545,50 @@ public final class LockOptions {
             }
             this.localHandoffMaxConsecutive = maxConsecutive;
             this.localHandoffMaxRun = run;
+            return this;
+        }
+
+        /**
+         * Cohort hand-off (off by default): while this client holds a reentrant lock in Redis and
+         * another owner of this client waits for it, the holder's last unlock passes the lock to
+         * that owner with no Redis call. Redis keeps showing the field of the owner that took the
+         * lock from Redis (the run's anchor; see docs/guide/cohort.md); this client answers
+         * {@code isHeldByThread}, {@code getHoldCount}, renewal and {@code onLost} for the owner
+         * holding it now.
+         *
+         * <p><b>Fairness bound</b>: a run starts only with a local hand-off in Redis
+         * ({@link #localHandoff}), whose script transfers only while no other client's waiter
+         * listens; it lasts at most {@code maxPasses} passes and {@code maxRun}, then the next
+         * unlock goes to Redis again (a transfer that reads the outsider signal anew, or an
+         * ordinary release that other clients' waiters, relock or Redisson, can take). Applies to
+         * the reentrant lock only, between owners renewed by the watchdog (an explicit lease
+         * would not restart in Redis), and only while local hand-off is on.
+         *
+         * @param maxPasses 1 to 10,000 passes per run
+         * @param maxRun 1 ms to 1 minute
+         * @return this builder
+         */
+        public Builder cohort(int maxPasses, Duration maxRun) {
+            if (maxPasses < 1 || maxPasses > 10_000) {
+                throw new IllegalArgumentException("cohort maxPasses must be 1..10000, was " + maxPasses);
+            }
+            Duration run = atLeast("cohort maxRun", maxRun, Duration.ofMillis(1));
+            if (run.compareTo(Duration.ofMinutes(1)) > 0) {
+                throw new IllegalArgumentException("cohort maxRun must be at most 60000 ms, was " + describe(run));
+            }
+            this.cohortMaxPasses = maxPasses;
+            this.cohortMaxRun = run;
+            return this;
+        }
+
+        /** @return this builder, with cohort hand-off on at its default bounds ({@link #DEFAULT_COHORT_MAX_PASSES}, {@link #DEFAULT_COHORT_MAX_RUN}) */
+        public Builder cohort() {
+            return cohort(DEFAULT_COHORT_MAX_PASSES, DEFAULT_COHORT_MAX_RUN);
+        }
+
+        /** @return this builder, with cohort hand-off off: every unlock of a held lock goes to Redis */
+        public Builder noCohort() {
+            this.cohortMaxPasses = 0;
             return this;
         }
 

@@ -285,6 +285,36 @@ class LockOptionsTest {
     }
 
     @Test
+    void cohort_offByDefault_64Or10msWhenOn_andSurvivesToBuilder() {
+        LockOptions d = LockOptions.defaults();
+        assertFalse(d.cohortEnabled());
+        assertEquals(0, d.cohortMaxPasses());
+        LockOptions on = LockOptions.builder().cohort().build();
+        assertTrue(on.cohortEnabled());
+        assertEquals(64, on.cohortMaxPasses());
+        assertEquals(Duration.ofMillis(10), on.cohortMaxRun());
+        LockOptions set = LockOptions.builder().cohort(256, Duration.ofMillis(30)).build().toBuilder().build();
+        assertEquals(256, set.cohortMaxPasses());
+        assertEquals(Duration.ofMillis(30), set.cohortMaxRun());
+        assertTrue(set.toString().contains("cohort=256 within PT0.03S"), set.toString());
+        assertFalse(set.toBuilder().noCohort().build().cohortEnabled());
+    }
+
+    @Test
+    void cohort_outOfRange_refusedNamingTheValue() {
+        LockOptions.Builder b = LockOptions.builder();
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.cohort(0, Duration.ofMillis(10))),
+                "cohort maxPasses must be 1..10000", "was 0");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.cohort(10_001, Duration.ofMillis(10))),
+                "was 10001");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.cohort(4, Duration.ZERO)),
+                "cohort maxRun must be at least 1 ms", "was 0 ms");
+        assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.cohort(4, Duration.ofMinutes(2))),
+                "at most 60000 ms", "was 120000 ms");
+        assertThrows(NullPointerException.class, () -> b.cohort(4, null));
+    }
+
+    @Test
     void replicaSync_offByDefault() {
         LockOptions o = LockOptions.defaults();
         assertFalse(o.replicaSyncEnabled());

@@ -110,6 +110,18 @@ public abstract class DriverTck extends DriverKit {
     }
 
     /**
+     * Chapter 33: {@link CohortChapter}, run against this driver: a run starts with a transfer in
+     * Redis and ends with an unlock there, and the anchor's polls and the waiters' wake-ups ride
+     * on the driver's pub/sub.
+     */
+    @Nested
+    class Cohorts extends CohortChapter {
+        Cohorts() {
+            super(DriverTck.this);
+        }
+    }
+
+    /**
      * Chapter 23: {@link LockListenerChapter}, run against this driver: a listener hears releases
      * only through the driver's pub/sub (classic, and sharded on a cluster), so how the driver
      * confirms and delivers them matters.

@@ -150,14 +150,8 @@ public abstract class LocalHandoffChapter extends TckChapter {
         return total;
     }
 
-    @SuppressWarnings("unchecked")
     private Map<String, String> hash(String key) {
-        List<Object> flat = (List<Object>) redis("HGETALL", key);
-        Map<String, String> m = new java.util.TreeMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            m.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
-        }
-        return m;
+        return hashOf(key);
     }
 
     /**

@@ -311,6 +311,20 @@ public abstract class TckChapter {
     }
 
     /**
+     * @param key a hash key
+     * @return its fields and values, sorted by field (empty if the key does not exist)
+     */
+    @SuppressWarnings("unchecked")
+    protected Map<String, String> hashOf(String key) {
+        List<Object> flat = (List<Object>) redis("HGETALL", key);
+        Map<String, String> m = new java.util.TreeMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            m.put(String.valueOf(flat.get(i)), String.valueOf(flat.get(i + 1)));
+        }
+        return m;
+    }
+
+    /**
      * @param key a key
      * @return its PTTL
      */

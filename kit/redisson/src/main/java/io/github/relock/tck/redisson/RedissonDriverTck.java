@@ -36,4 +36,12 @@ public abstract class RedissonDriverTck extends DriverTck {
             super(RedissonDriverTck.this);
         }
     }
+
+    /** Chapter 33 with Redisson: {@link CohortInteropChapter}, run against this driver. */
+    @Nested
+    class CohortInterop extends CohortInteropChapter {
+        CohortInterop() {
+            super(RedissonDriverTck.this);
+        }
+    }
 }

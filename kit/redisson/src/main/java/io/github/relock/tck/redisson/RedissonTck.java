@@ -57,4 +57,12 @@ public abstract class RedissonTck extends DriverKit {
             super(RedissonTck.this);
         }
     }
+
+    /** Chapter 33 with Redisson: {@link CohortInteropChapter}, run against this driver. */
+    @Nested
+    class CohortInterop extends CohortInteropChapter {
+        CohortInterop() {
+            super(RedissonTck.this);
+        }
+    }
 }

@@ -32,6 +32,12 @@ public final class Hold {
     volatile long token = Acquire.NO_TOKEN; // the fenced lock's token of the last acquisition
     volatile String timeoutKeyPrefix; // read lock: its per-acquisition timeout keys are renewed too
     volatile List<Consumer<LockLostEvent>> lostCallbacks; // null until the first callback
+    /** A cohort hold: the field Redis holds the lock under (the run's anchor); null: its own field. */
+    volatile String redisField;
+    /** The hold a cohort pass moved this one to: a loss or renewal answered for this one is that one's. */
+    volatile Hold passedTo;
+    /** A loss found for this hold after a cohort pass removed it and before its successor was registered. */
+    volatile LockLostEvent.Reason lostWhilePassing;
 
     /**
      * How a grouped multi-lock's {@link #timeoutKeyPrefix} starts: {@code G|<field names>|<group hash>}
@@ -51,6 +57,20 @@ public final class Hold {
 
     public String field() {
         return id.field;
+    }
+
+    /**
+     * @return the field Redis holds this hold under: its own, or for a hold passed within a cohort
+     *     (no Redis call) the field of the owner that took the lock from Redis
+     */
+    public String redisField() {
+        String r = redisField;
+        return r == null ? id.field : r;
+    }
+
+    /** @return whether this hold was passed within a cohort: Redis shows another field of this client */
+    public boolean cohort() {
+        return redisField != null;
     }
 
     public long ownerId() {

@@ -118,6 +118,60 @@ public final class HoldRegistry {
         return hold;
     }
 
+    /**
+     * A cohort pass: the last hold of {@code from} becomes {@code to}'s, with no Redis call. Redis
+     * keeps the lock under the field it holds it by (from's own, or the anchor from was passed);
+     * the new hold is renewed there, keeps from's last confirmation and is reported lost to
+     * {@code to}. Only a valid watchdog hold held once, with no unlock in flight, is passed.
+     *
+     * @return the new hold; or from's old hold, removed, when the new one could not be registered
+     *     (the client closed meanwhile: the caller gives the lock back in Redis); or null: nothing
+     *     changed (from's hold is not passable, or the client is closed)
+     */
+    public Hold pass(String key, String from, String to, long toOwnerId, long nowNanos) {
+        if (closed) {
+            return null;
+        }
+        Hold[] gone = new Hold[1];
+        holds.computeIfPresent(id(key, from), (id, h) -> {
+            if (h.count != 1 || h.releases != 0 || !h.watchdog() || h.lost()) {
+                return h;
+            }
+            gone[0] = h;
+            return null;
+        });
+        Hold old = gone[0];
+        if (old == null) {
+            return null;
+        }
+        Hold next = new Hold(id(key, to), toOwnerId, old.lockName);
+        next.count = 1;
+        next.ttlMs = Args.TTL_WATCHDOG;
+        next.expiresAtNanos = Long.MAX_VALUE;
+        next.acquiredNanos = nowNanos;
+        next.lastConfirmedNanos = old.lastConfirmedNanos;
+        next.redisField = old.redisField();
+        next.timeoutKeyPrefix = old.timeoutKeyPrefix;
+        // Dekker-style with lose(): it marks old lostWhilePassing, then follows passedTo; this sets
+        // passedTo, registers next, then reads the mark: a loss racing the pass reaches next either way.
+        old.passedTo = next;
+        if (holds.putIfAbsent(next.id, next) != null || closed) {
+            holds.remove(next.id, next);
+            return old; // to holds it already (not a waiter), or close() ran: the caller gives the lock back
+        }
+        LockLostEvent.Reason lost = old.lostWhilePassing;
+        if (lost != null) {
+            lose(next, lost);
+        }
+        return next;
+    }
+
+    /** @return the field Redis holds {@code key} under for {@code field}'s hold: the anchor of a cohort hold, else {@code field} */
+    public String redisField(String key, String field) {
+        Hold h = holds.get(id(key, field));
+        return h == null ? field : h.redisField();
+    }
+
     /** A composite shortened a hold's TTL (sent at {@code sentAtNanos}) after acquiring it with a longer one. */
     public void ttlChanged(String key, String field, long ttlMs, long sentAtNanos) {
         Hold h = holds.get(id(key, field));
@@ -329,8 +383,12 @@ public final class HoldRegistry {
 
     /** The watchdog confirmed the hold with a renewal sent at {@code sentAtNanos}. */
     void renewed(Hold h, long sentAtNanos) {
-        h.lastConfirmedNanos = sentAtNanos;
-        h.shortRenewals = 0;
+        for (Hold x = h; x != null; x = x.passedTo) { // a renewal sent before a cohort pass confirms the new holder too
+            if (sentAtNanos - x.lastConfirmedNanos > 0) {
+                x.lastConfirmedNanos = sentAtNanos;
+            }
+            x.shortRenewals = 0;
+        }
     }
 
     /**
@@ -407,8 +465,17 @@ public final class HoldRegistry {
     }
 
     private void lose(Hold h, LockLostEvent.Reason reason) {
-        if (holds.remove(h.id, h)) {
-            report(h, reason, callbackRunner);
+        for (Hold x = h; x != null; x = x.passedTo) {
+            if (x != h && x.releasing()) {
+                return; // its unlock is in flight: a miss meanwhile is no loss
+            }
+            if (holds.remove(x.id, x)) {
+                report(x, reason, callbackRunner);
+                return;
+            }
+            x.lostWhilePassing = reason; // read by a pass of x under way (see pass)
+            // passed on within a cohort (the answer was about the lock Redis still holds under the
+            // same field): the loss is the owner's that holds it now
         }
     }
 

@@ -304,7 +304,7 @@ public final class Watchdog {
         args.add(Long.toString(watchdogMs));
         for (Hold h : batch) {
             keys.add(h.key());
-            args.add(h.field());
+            args.add(h.redisField());
             args.add(h.renewalArg());
         }
         return send(Scripts.LOCK_RENEW, keys, args, batch, null);
@@ -326,7 +326,7 @@ public final class Watchdog {
         args.add(Long.toString(watchdogMs));
         for (Hold h : batch) {
             args.add(h.key());
-            args.add(h.field());
+            args.add(h.redisField());
             args.add(h.renewalArg());
         }
         return send(Scripts.LOCK_RENEW_NODE, List.of(batch.get(0).key()), args, batch, () -> {

@@ -31,6 +31,7 @@ public final class ClientServices {
     private final HoldRegistry holds;
     private final Waiters waiters;
     private final Handoff handoff;
+    private final Cohort cohort;
     private final LockEvents events;
     private final ProtocolContext protocols;
     private final ScheduledExecutorService timer;
@@ -62,6 +63,7 @@ public final class ClientServices {
         this.holds = holds;
         this.waiters = waiters;
         this.handoff = handoff;
+        this.cohort = Cohort.of(options);
         this.events = events;
         this.protocols = protocols;
         this.timer = timer;
@@ -81,6 +83,7 @@ public final class ClientServices {
         this.holds = base.holds;
         this.waiters = base.waiters;
         this.handoff = base.handoff;
+        this.cohort = base.cohort;
         this.events = base.events;
         this.protocols = base.protocols;
         this.timer = base.timer;
@@ -132,6 +135,10 @@ public final class ClientServices {
 
     Handoff handoff() {
         return handoff;
+    }
+
+    Cohort cohort() {
+        return cohort;
     }
 
     Waiters waiters() {

@@ -18,7 +18,7 @@ final class HoldTtl {
     static CompletableFuture<Boolean> expireFor(RedisLock lock, long ttlMs, long ownerId) {
         String field = lock.field(ownerId);
         long sentAt = System.nanoTime();
-        return lock.services.runner().runAsync(lock.protocol.expire(field, ttlMs)).thenApply(held -> {
+        return lock.services.runner().runAsync(lock.protocol.expire(lock.services.holds().redisField(lock.name, field), ttlMs)).thenApply(held -> {
             if (held) {
                 lock.services.holds().ttlChanged(lock.name, field, ttlMs, sentAt);
             }
@@ -45,7 +45,7 @@ final class HoldTtl {
         boolean held;
         try {
             lock.services.ensureOpen();
-            held = lock.services.runner().run(lock.protocol.expire(h.field(), ttlMs));
+            held = lock.services.runner().run(lock.protocol.expire(h.redisField(), ttlMs));
         } finally {
             if (ending) {
                 lock.services.holds().forget(h); // whatever the outcome: the key expires on its own

@@ -49,7 +49,8 @@ final class LockRelease {
     }
 
     /** One release in flight: the owner, its call, and the waiter it may hand the lock to. */
-    private record Releasing(long ownerId, String field, Call<Release> call, Handoff.Offer to, long sentAt) {
+    private record Releasing(long ownerId, String field, String sent, Call<Release> call, Handoff.Offer to,
+            long sentAt) {
     }
 
     void release(long ownerId) {
@@ -62,6 +63,9 @@ final class LockRelease {
      */
     ReleaseOutcome release(long ownerId, boolean answer) {
         lock.services.ensureOpen();
+        if (passInCohort(ownerId)) {
+            return ReleaseOutcome.RELEASED;
+        }
         Releasing r = prepare(ownerId);
         Runnable settled = lock.services.watches().ownRelease(lock.name);
         try {
@@ -91,6 +95,9 @@ final class LockRelease {
             lock.services.ensureOpen();
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(e);
+        }
+        if (passInCohort(ownerId)) {
+            return CompletableFuture.completedFuture(ReleaseOutcome.RELEASED);
         }
         Releasing r = prepare(ownerId);
         Runnable settled = lock.services.watches().ownRelease(lock.name);
@@ -125,6 +132,7 @@ final class LockRelease {
     private Releasing prepare(long ownerId) {
         ClientServices services = lock.services;
         String field = lock.field(ownerId);
+        String sent = services.holds().redisField(lock.name, field); // a cohort hold: the run's anchor
         long ttl = services.holds().beginRelease(lock.name, field);
         Handoff.Offer to = null;
         String family = lock.protocol.handoffFamily();
@@ -133,7 +141,7 @@ final class LockRelease {
             to = services.handoff().claim(Handoff.line(family, lock.name), !lock.protocol.handsOffToQueueHead());
         }
         Candidate candidate = to == null ? null : new Candidate(to.field(), lock.ttlArg(to.ttlMs()));
-        return new Releasing(ownerId, field, lock.protocol.release(field, ttl, candidate), to, System.nanoTime());
+        return new Releasing(ownerId, field, sent, lock.protocol.release(sent, ttl, candidate), to, System.nanoTime());
     }
 
     private void failed(Releasing r, Throwable cause) {
@@ -144,6 +152,7 @@ final class LockRelease {
             return;
         }
         services.holds().releaseFailed(lock.name, r.field); // outcome unknown: stop renewing; it expires if it never ran
+        services.cohort().ended(cohortLine(), r.sent);
         services.handoff().unclaim(r.to, Handoff.Unclaim.UNKNOWN);
         lock.reportUnknown(cause, r.to != null ? "hand-off release" : "release");
     }
@@ -160,6 +169,7 @@ final class LockRelease {
             services.handoff().unclaim(r.to, Handoff.Unclaim.SLEEP_ON);
             return ReleaseOutcome.RELEASED;
         }
+        services.cohort().ended(cohortLine(), r.sent); // the anchor left Redis: its run, if any, is over
         if (outcome instanceof Release.NotHeld notHeld) {
             services.handoff().unclaim(r.to, Handoff.Unclaim.WAKE);
             boolean quiet = notHeld.free() && lock.protocol.unlockOfFreeLockReturns();
@@ -201,6 +211,38 @@ final class LockRelease {
         return ReleaseOutcome.RELEASED;
     }
 
+    private String cohortLine() {
+        return Handoff.line(Cohort.FAMILY, lock.name);
+    }
+
+    /**
+     * A cohort pass (see Cohort): the owner's last unlock, inside a run that may go on, hands the
+     * hold to the oldest armed waiter of this client with no Redis call.
+     *
+     * @return whether the unlock is done (passed, or given back after a pass that could not stand);
+     *     false: release in Redis as usual
+     */
+    private boolean passInCohort(long ownerId) {
+        ClientServices services = lock.services;
+        Cohort cohort = services.cohort();
+        if (!cohort.enabled() || !Cohort.FAMILY.equals(lock.protocol.handoffFamily())) {
+            return false;
+        }
+        String field = lock.field(ownerId);
+        Hold held = services.events().timing() ? services.holds().get(lock.name, field) : null;
+        String outcome = cohort.passOn(services.holds(), services.handoff(), cohortLine(), lock.name, field);
+        if (outcome == null) {
+            return false;
+        }
+        if (held != null) {
+            services.events().released(lock.name, System.nanoTime() - held.acquiredNanos());
+        }
+        if (outcome != Cohort.PASSED) {
+            GiveBack.unregistered(lock, outcome, services.watchdogMs()); // nobody holds it here
+        }
+        return true;
+    }
+
     /** The lock types that hand off, whose waiters may share a name (spec 9.10: unsupported, but not stranded). */
     private static final java.util.List<String> FAMILIES = java.util.List.of("RedisLock", "NonReentrantRedisLock",
             "FairRedisLock", "NonReentrantFairRedisLock");
@@ -216,17 +258,22 @@ final class LockRelease {
         Handoff handoff = services.handoff();
         Handoff.Offer to = r.to;
         if (handoff.claimed(to)) {
-            if (services.holds().register(lock.name, to.field(), to.ownerId(), lock.name, to.ttlMs(), r.sentAt,
-                    Acquire.NO_TOKEN, lock.protocol.timeoutKeyPrefix()) == null) {
+            Hold next = services.holds().register(lock.name, to.field(), to.ownerId(), lock.name, to.ttlMs(), r.sentAt,
+                    Acquire.NO_TOKEN, lock.protocol.timeoutKeyPrefix());
+            if (next == null) {
                 // closed: the waiter sees it; given back, unless the waiter gave up on the claim and may take it
                 if (handoff.unclaim(to, Handoff.Unclaim.WAKE) || !handoff.landed(to)) {
                     GiveBack.unregistered(lock, to.field(), lock.ttlArg(to.ttlMs()));
                 }
                 return;
             }
+            if (Cohort.FAMILY.equals(lock.protocol.handoffFamily())) {
+                services.cohort().opened(cohortLine(), next); // no other client's waiter listened: a run may start
+            }
             if (handoff.grant(to)) {
                 return;
             }
+            services.cohort().ended(cohortLine(), to.field());
             services.holds().unregister(lock.name, to.field()); // the waiter gave up on the claim just now: not ours
         }
         if (!handoff.landed(to)) { // the waiter left: nobody will take it

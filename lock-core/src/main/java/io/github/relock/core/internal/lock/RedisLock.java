@@ -15,6 +15,7 @@ import io.github.relock.core.internal.run.ScriptRunner;
 import io.github.relock.core.internal.util.Args;
 import io.github.relock.core.internal.wait.AsyncWait;
 import io.github.relock.core.internal.wait.BlockingWait;
+import io.github.relock.core.internal.wait.Handoff;
 import io.github.relock.core.internal.wait.WaitTarget;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -145,10 +146,14 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     @Override
     public Acquire attempt(long ttlMs, long ownerId, AttemptMode mode) {
         String field = field(ownerId);
+        if (lentToCohort(field)) {
+            return LENT;
+        }
         long sentAt = System.nanoTime();
         Acquire outcome;
         try {
-            outcome = services.runner().runWrite(acquiredWhat(), protocol.acquire(field, ttlArg(ttlMs), mode));
+            outcome = services.runner().runWrite(acquiredWhat(),
+                    protocol.acquire(services.holds().redisField(name, field), ttlArg(ttlMs), mode));
         } catch (ReplicaShortfall e) {
             outcome = undoShortAcquire(e, ttlMs, field);
         } catch (RuntimeException e) {
@@ -161,8 +166,12 @@ public class RedisLock extends AbstractLock implements WaitTarget {
     @Override
     public CompletableFuture<Acquire> attemptAsync(long ttlMs, long ownerId, AttemptMode mode) {
         String field = field(ownerId);
+        if (lentToCohort(field)) {
+            return CompletableFuture.completedFuture(LENT);
+        }
         long sentAt = System.nanoTime();
-        return services.runner().runWriteAsync(acquiredWhat(), protocol.acquire(field, ttlArg(ttlMs), mode))
+        return services.runner().runWriteAsync(acquiredWhat(),
+                        protocol.acquire(services.holds().redisField(name, field), ttlArg(ttlMs), mode))
                 .handle((outcome, error) -> {
                     if (error == null) {
                         return outcome;
@@ -175,6 +184,29 @@ public class RedisLock extends AbstractLock implements WaitTarget {
                     throw ScriptRunner.asRuntime(cause);
                 })
                 .thenApply(outcome -> acquired(outcome, ttlMs, ownerId, field, sentAt));
+    }
+
+    /** What an attempt of a run's anchor owner finds while another owner of this client holds the run (see Cohort). */
+    private static final Acquire LENT = new Acquire.Busy(Cohort.ANCHOR_POLL_MS);
+
+    /**
+     * @return whether Redis shows {@code field} as the holder for a cohort run that another owner of
+     *     this client holds now: an attempt by it must not reach Redis (it would re-enter)
+     */
+    private boolean lentToCohort(String field) {
+        return services.cohort().enabled() && Cohort.FAMILY.equals(protocol.handoffFamily())
+                && services.cohort().lent(Handoff.line(Cohort.FAMILY, name), name, field, services.holds());
+    }
+
+    /**
+     * @return the field whose count in Redis is {@code field}'s hold count: the run's anchor for a
+     *     cohort hold; null for an anchor lent to a run another owner holds (it holds nothing)
+     */
+    private String stateField(String field) {
+        if (!services.cohort().enabled() || field.isEmpty()) {
+            return field;
+        }
+        return lentToCohort(field) ? null : services.holds().redisField(name, field);
     }
 
     private String acquiredWhat() {
@@ -402,12 +434,21 @@ public class RedisLock extends AbstractLock implements WaitTarget {
 
     @Override
     public boolean isHeldByThread(long threadId) {
-        return state(field(threadId)).count() > 0;
+        return heldCount(field(threadId)) > 0;
     }
 
     @Override
     public int getHoldCount() {
-        return state(field(currentThreadId())).count();
+        return heldCount(field(currentThreadId()));
+    }
+
+    private int heldCount(String field) {
+        String f = stateField(field);
+        if (f == null) {
+            services.ensureOpen();
+            return 0;
+        }
+        return state(f).count();
     }
 
     @Override
@@ -422,12 +463,25 @@ public class RedisLock extends AbstractLock implements WaitTarget {
 
     @Override
     public CompletableFuture<Boolean> isHeldByThreadAsync(long threadId) {
-        return stateAsync(field(threadId)).thenApply(s -> s.count() > 0);
+        return heldCountAsync(field(threadId)).thenApply(n -> n > 0);
     }
 
     @Override
     public CompletableFuture<Integer> getHoldCountAsync(long threadId) {
-        return stateAsync(field(threadId)).thenApply(LockState::count);
+        return heldCountAsync(field(threadId));
+    }
+
+    private CompletableFuture<Integer> heldCountAsync(String field) {
+        String f = stateField(field);
+        if (f == null) {
+            try {
+                services.ensureOpen();
+            } catch (IllegalStateException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+            return CompletableFuture.completedFuture(0);
+        }
+        return stateAsync(f).thenApply(LockState::count);
     }
 
     @Override

@@ -293,6 +293,35 @@ public final class Handoff {
         return null;
     }
 
+    /**
+     * Claims the oldest armed offer on {@code line} for a cohort pass (no Redis call; see
+     * lock.Cohort): only if its waiter asks for a watchdog hold, as the passing holder has (an
+     * explicit lease would not restart in Redis). The run of transfers is left as it is: a pass
+     * is bounded by the cohort's own run, which only a transfer in Redis starts.
+     *
+     * @return the claimed offer, or null: no armed offer, or the oldest asks for an explicit lease
+     */
+    public Offer claimForCohort(String line) {
+        Line l = lines.get(line);
+        if (l == null) {
+            return null;
+        }
+        for (Offer o : l.offers) {
+            int s = o.state.get();
+            if (s != ARMED) {
+                continue;
+            }
+            if (o.ttlMs != io.github.relock.core.internal.util.Args.TTL_WATCHDOG) {
+                return null; // the round-trip transfer sets its own TTL in Redis
+            }
+            if (o.state.compareAndSet(ARMED, CLAIMED)) {
+                l.heldBy = null;
+                return o;
+            }
+        }
+        return null;
+    }
+
     /** Forgets a line with no offer and no local holder left (its memory only: it is made again when needed). */
     private void dropIfEmpty(String line) {
         lines.computeIfPresent(line, (k, x) -> x.offers.isEmpty() && x.heldBy == null ? null : x);

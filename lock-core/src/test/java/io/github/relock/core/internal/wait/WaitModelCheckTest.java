@@ -51,7 +51,12 @@ class WaitModelCheckTest {
      * they count as a livelock (a client's channels are set up with 64 striped locks).
      */
     private static void modelCheck(Runnable scenario) {
-        Lincheck.runConcurrentTestInternal$lincheck(INVOCATIONS, new LincheckSettings(true, 10, 100, 20), scenario);
+        modelCheck(INVOCATIONS, scenario);
+    }
+
+    /** Model-checks {@code scenario} over {@code invocations} interleavings (shared with CohortModelCheckTest). */
+    static void modelCheck(int invocations, Runnable scenario) {
+        Lincheck.runConcurrentTestInternal$lincheck(invocations, new LincheckSettings(true, 10, 100, 20), scenario);
     }
 
     /** A waiter that saw the lock busy at {@code epoch}: takes a banked wake-up, or parks until a message picks it. */
@@ -62,7 +67,8 @@ class WaitModelCheckTest {
         }
     }
 
-    private static void run(Runnable... threads) {
+    /** Runs {@code threads} in the model, each on a thread of its own, and waits for all (shared with CohortModelCheckTest). */
+    static void run(Runnable... threads) {
         Thread[] started = new Thread[threads.length];
         for (int i = 0; i < threads.length; i++) {
             started[i] = new Thread(threads[i]);
@@ -92,7 +98,7 @@ class WaitModelCheckTest {
         return lock;
     }
 
-    private static void check(boolean ok, String what) {
+    static void check(boolean ok, String what) {
         if (!ok) {
             throw new AssertionError(what);
         }
