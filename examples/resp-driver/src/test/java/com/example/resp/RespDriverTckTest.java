@@ -8,6 +8,7 @@ import io.github.relock.api.LockClient;
 import io.github.relock.core.RedisLocks;
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverTck;
+import io.github.relock.tck.RuleSlice;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
 import java.io.File;
@@ -19,8 +20,10 @@ import org.junit.jupiter.api.Test;
  * Certifies the reference driver: the whole driver contract kit ({@link DriverTck}) on the kit's
  * own single server. The rules it cannot run skip, each saying why: those of a cluster (it declares
  * no {@code CLUSTER}) and those that exhaust the application's pool (an {@link RespEndpoint} has
- * none: every connection is the driver's own).
+ * none: every connection is the driver's own). The fault and liveness chapters, half its time,
+ * run in {@link RespDriverFaultsTckTest}: a test JVM of their own, beside this one.
  */
+@RuleSlice(except = {"faults", "liveness"}, elsewhere = "RespDriverFaultsTckTest runs them")
 class RespDriverTckTest extends DriverTck {
 
     @Override

@@ -40,8 +40,15 @@ public @interface RuleSlice {
     /** System property: {@code true} runs every rule, slices or not. */
     String ALL_RULES = "relock.tck.allRules";
 
-    /** @return JUnit tags: a rule runs when it carries (or its chapter carries) at least one */
-    String[] value();
+    /** @return JUnit tags: a rule runs when it carries (or its chapter carries) at least one; none: every rule */
+    String[] value() default {};
+
+    /**
+     * @return JUnit tags: a rule that carries one (or whose chapter does) does not run here, so
+     *     that two classes split a kit between two test JVMs: one with {@code value}, the other
+     *     with the same tags as {@code except}
+     */
+    String[] except() default {};
 
     /** @return where the rules left out run, for the skip message */
     String elsewhere() default "";
@@ -65,12 +72,15 @@ public @interface RuleSlice {
                 return ConditionEvaluationResult.enabled("-D" + ALL_RULES + "=true: every rule");
             }
             Set<String> wanted = Set.of(slice.get().value());
-            if (context.getTags().stream().anyMatch(wanted::contains)) {
+            Set<String> left = Set.of(slice.get().except());
+            if ((wanted.isEmpty() || context.getTags().stream().anyMatch(wanted::contains))
+                    && context.getTags().stream().noneMatch(left::contains)) {
                 return ConditionEvaluationResult.enabled("tagged " + context.getTags());
             }
             String where = slice.get().elsewhere().isEmpty() ? "" : "; " + slice.get().elsewhere();
             return ConditionEvaluationResult.disabled("not in this class's slice (rules tagged "
-                    + Arrays.toString(slice.get().value()) + ")" + where + "; -D" + ALL_RULES + "=true runs it here");
+                    + Arrays.toString(slice.get().value()) + ", except " + Arrays.toString(slice.get().except()) + ")"
+                    + where + "; -D" + ALL_RULES + "=true runs it here");
         }
 
         /**

@@ -12,8 +12,9 @@ import java.time.Duration;
 /**
  * Runs the driver contract kit and the Redisson interop rules where the driver matters
  * ({@link RedissonDriverTck}) against the driver over a {@code JedisConnectionFactory}
- * ({@link Factories}) on one server and under Sentinel; {@link SpringDataJedisClusterTckTest} runs it
- * on the cluster, in a class of its own so that the test forks share the work. The engine spec
+ * ({@link Factories}) on one server; {@link SpringDataJedisTckSentinelTest} runs it under Sentinel
+ * and {@link SpringDataJedisClusterTckTest} on the cluster, each in a class of its own so that the
+ * test forks share the work. The engine spec
  * and the whole interop chapter run on the reference driver (Jedis) in the default build, and
  * here in {@code -Pfull} ({@link SpringDataJedisEngineSpecTest}).
  *
@@ -25,7 +26,7 @@ import java.time.Duration;
  * pub/sub connection sits on an arbitrary node). The wider bound still fails a waiter asleep for a
  * TTL or a lost wake-up.
  */
-@Topologies({Kind.SINGLE, Kind.SENTINEL})
+@Topologies(Kind.SINGLE)
 class SpringDataJedisTckTest extends RedissonDriverTck {
 
     @Override

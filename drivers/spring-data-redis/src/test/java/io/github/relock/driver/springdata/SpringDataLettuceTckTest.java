@@ -11,12 +11,13 @@ import io.github.relock.tck.redisson.RedissonDriverTck;
  * Runs the driver contract kit and the Redisson interop rules where the driver matters
  * ({@link RedissonDriverTck}) against the driver over a {@code LettuceConnectionFactory}
  * ({@link Factories}: its command timeout is 5 s, as an application would set it, so rules with
- * stopped servers do not wait out Spring's default 60 s) on one server and under Sentinel;
- * {@link SpringDataLettuceClusterTckTest} runs it on the cluster, in a class of its own so that the
+ * stopped servers do not wait out Spring's default 60 s) on one server;
+ * {@link SpringDataLettuceTckSentinelTest} runs it under Sentinel and
+ * {@link SpringDataLettuceClusterTckTest} on the cluster, each in a class of its own so that the
  * test forks share the work. The engine spec and the whole interop chapter run on the reference
  * driver (Jedis) in the default build, and here in {@code -Pfull} ({@link SpringDataLettuceEngineSpecTest}).
  */
-@Topologies({Kind.SINGLE, Kind.SENTINEL})
+@Topologies(Kind.SINGLE)
 class SpringDataLettuceTckTest extends RedissonDriverTck {
 
     @Override

@@ -1,0 +1,13 @@
+package io.github.relock.driver.springdata;
+
+import io.github.relock.tck.Topologies;
+import io.github.relock.tck.fixtures.RedisTopology.Kind;
+
+/**
+ * {@link SpringDataLettuceTckTest} over a {@code LettuceConnectionFactory} under the kit's Sentinel
+ * group: the same kit class with another topology, split off only so that the test forks run the
+ * topologies side by side.
+ */
+@Topologies(Kind.SENTINEL)
+class SpringDataLettuceTckSentinelTest extends SpringDataLettuceTckTest {
+}
