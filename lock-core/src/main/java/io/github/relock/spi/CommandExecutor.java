@@ -119,6 +119,26 @@ public interface CommandExecutor extends AutoCloseable {
     }
 
     /**
+     * Only with {@link Capability#REPLICA_WAIT}: the text of {@code INFO replication} from the node
+     * that serves {@code key} (the node {@link #evalShaWithWait} would send that key's script to),
+     * one round trip on the calling thread. Core reads its {@code connected_slaves} to learn how
+     * many replicas a lock write on that node waits for by default ({@code LockOptions.replicaSync(Duration)}),
+     * and caches it per node ({@link #nodeOfSlot}): it calls this when it first writes on a node,
+     * then again in the background after a {@code WAIT} counted a different number, after a
+     * pub/sub reconnect, and at most every ten seconds, never once per lock call. The default
+     * runs {@code INFO replication} inside a script by {@code EVAL}, routed by {@code key}; a
+     * driver sends the command itself so that scripts counted on the server are the engine's only.
+     *
+     * @param key a key whose slot picks the node
+     * @return the node's {@code INFO replication} text
+     */
+    default String replicationInfo(String key) {
+        Object reply = eval(ScriptCall.byText(new Script("replication-info", "return redis.call('INFO', 'replication')"),
+                List.of(key), List.of()));
+        return String.valueOf(reply);
+    }
+
+    /**
      * Only with {@link Capability#CLUSTER}: which node serves {@code slot} now, as a token equal for
      * every slot one node serves (its node id or address), or {@code null} when the driver cannot
      * tell or the servers are older than Redis 7. With tokens, core renews the watchdog locks of

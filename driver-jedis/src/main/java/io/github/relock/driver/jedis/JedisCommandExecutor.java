@@ -215,6 +215,21 @@ final class JedisCommandExecutor implements CommandExecutor {
         }
     }
 
+    /** {@code INFO replication} from the node serving {@code key}: a plain command, no script. */
+    @Override
+    public String replicationInfo(String key) {
+        Objects.requireNonNull(key, "key");
+        String what = "INFO replication";
+        ensureOpen(what);
+        try {
+            return client.info(key, "replication");
+        } catch (RedisErrorException | RedisUnavailableException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, what);
+        }
+    }
+
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, boolean sharded, MessageListener listener) {
         if (sharded) {

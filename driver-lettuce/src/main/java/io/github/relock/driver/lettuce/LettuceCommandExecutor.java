@@ -268,6 +268,24 @@ final class LettuceCommandExecutor implements CommandExecutor {
         return Collections.unmodifiableList(Arrays.asList(scriptReply, waitReply));
     }
 
+    /** {@code INFO replication} on the connection {@link #evalShaWithWait} uses for {@code key}: no script. */
+    @Override
+    public String replicationInfo(String key) {
+        Objects.requireNonNull(key, "key");
+        ensureOpen();
+        long deadline = System.nanoTime() + timeoutNanos;
+        RedisFuture<Object> reply;
+        try {
+            reply = nodeCommands.apply(key).dispatch(CommandType.INFO, new ReplyOutput(),
+                    new CommandArgs<>(StringCodec.UTF8).add("replication"));
+        } catch (IllegalArgumentException | LockException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, "INFO replication");
+        }
+        return String.valueOf(await(reply, deadline, "INFO replication", null));
+    }
+
     private Object sync(Op op, Script script, List<String> keys, List<String> args) {
         validate(script, keys, args);
         ensureOpen();
@@ -363,7 +381,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
     }
 
     private String describe(Object op, Script script) {
-        return op + " " + script.name() + " (" + script.sha1() + ") on " + target;
+        return script == null ? op + " on " + target : op + " " + script.name() + " (" + script.sha1() + ") on " + target;
     }
 
     // ---------------------------------------------------------------- pub/sub: core's ConnectionPubSub

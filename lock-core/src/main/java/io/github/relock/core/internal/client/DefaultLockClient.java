@@ -95,9 +95,16 @@ public final class DefaultLockClient implements LockClient {
         boolean sharded = cluster && executor.capabilities().contains(Capability.SHARDED_PUBSUB);
         LockEvents events = new LockEvents(options.eventListener());
         int replicasToAck = options.replicaSyncReplicas();
-        this.replicaWaitRunner = replicasToAck == 0 ? null
+        boolean connectedReplicas = options.replicaSyncConnected()
+                && executor.capabilities().contains(Capability.REPLICA_WAIT);
+        if (options.replicaSyncConnected() && !connectedReplicas) {
+            LOG.log(System.Logger.Level.INFO, "lock writes of client " + clientId + " do not wait for replicas: "
+                    + executor.getClass().getName() + " does not declare " + Capability.REPLICA_WAIT
+                    + " (LockOptions.replicaSync's default needs it)");
+        }
+        this.replicaWaitRunner = replicasToAck == 0 && !connectedReplicas ? null
                 : Executors.newCachedThreadPool(r -> daemon(r, "relock-replica-wait-"));
-        ScriptRunner runner = new ScriptRunner(executor, replicasToAck,
+        ScriptRunner runner = new ScriptRunner(executor, replicasToAck, connectedReplicas,
                 options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L), replicaWaitRunner, clientId);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "relock-timer-"));
         this.timer.setRemoveOnCancelPolicy(true);
@@ -107,6 +114,7 @@ public final class DefaultLockClient implements LockClient {
             @Override
             public void onReconnect() {
                 pubSubReconnecting = false;
+                runner.forgetReplicaCounts();
                 waiters.onReconnect();
             }
 
@@ -177,7 +185,7 @@ public final class DefaultLockClient implements LockClient {
     public static DefaultLockClient open(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(options, "options");
-        if (options.replicaSyncEnabled() && !executor.capabilities().contains(Capability.REPLICA_WAIT)) {
+        if (options.replicaSyncReplicas() > 0 && !executor.capabilities().contains(Capability.REPLICA_WAIT)) {
             IllegalArgumentException refused = new IllegalArgumentException("LockOptions.replicaSync("
                     + options.replicaSyncReplicas() + ", " + options.replicaSyncTimeout().orElseThrow()
                     + ") needs a driver with " + Capability.REPLICA_WAIT + ", and "

@@ -65,7 +65,7 @@ public final class ClientServices {
         this.timer = timer;
         this.waits = new WaitContext(waiters, handoff, this::scheduleWait, closed::get, clientId,
                 options.subscriptionTimeout().toNanos(), options.commandTimeout().toNanos(),
-                options.lockWatchdogTimeout().toMillis(), runner.replicaSync());
+                options.lockWatchdogTimeout().toMillis(), runner::waitsForReplicas);
     }
 
     /** @return the client's id */

@@ -4,7 +4,7 @@ import io.github.relock.api.RedisUnavailableException;
 
 /**
  * A synced lock write ran on the master but fewer replicas than {@code LockOptions.replicaSync}
- * asks for acknowledged it within the timeout. Carries the call's decoded outcome on the master,
+ * asks for acknowledged it within the timeout (by default: none of the connected replicas did). Carries the call's decoded outcome on the master,
  * so the caller can undo an acquisition or keep its registry in step with what the master did.
  *
  * <p>Thread-safety: immutable once thrown.
@@ -18,11 +18,26 @@ public final class ReplicaShortfall extends RedisUnavailableException {
     private final int required;
 
     ReplicaShortfall(String what, Object outcome, long acknowledged, int required, long timeoutMs) {
-        super(what + ": only " + acknowledged + " of " + required + " replica(s) acknowledged within "
-                + timeoutMs + " ms (LockOptions.replicaSync); the write took effect on the master");
+        this(what + ": only " + acknowledged + " of " + required + " replica(s) acknowledged within "
+                + timeoutMs + " ms (LockOptions.replicaSync); the write took effect on the master",
+                outcome, acknowledged, required);
+    }
+
+    private ReplicaShortfall(String message, Object outcome, long acknowledged, int required) {
+        super(message);
         this.outcome = outcome;
         this.acknowledged = acknowledged;
         this.required = required;
+    }
+
+    /**
+     * The default mode's failure (Redisson's {@code NoSyncedSlavesException}): none of the
+     * {@code connected} replicas acknowledged.
+     */
+    static ReplicaShortfall noneOfConnected(String what, Object outcome, int connected, long timeoutMs) {
+        return new ReplicaShortfall(what + ": none of the " + connected + " connected replica(s) acknowledged within "
+                + timeoutMs + " ms (LockOptions.replicaSync, the default; Redisson fails alike with "
+                + "NoSyncedSlavesException); the write took effect on the master", outcome, 0, connected);
     }
 
     /**
@@ -39,7 +54,7 @@ public final class ReplicaShortfall extends RedisUnavailableException {
         return acknowledged;
     }
 
-    /** @return replicas asked for */
+    /** @return replicas asked for (by default: the connected replicas waited for) */
     public int required() {
         return required;
     }

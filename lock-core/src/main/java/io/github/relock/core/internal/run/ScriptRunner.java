@@ -21,13 +21,16 @@ import java.util.concurrent.RejectedExecutionException;
  * with the NOSCRIPT fallback (one EVAL, which also caches the script) and, with
  * {@code LockOptions.replicaSync}, lock writes pipelined with WAIT ({@link #runWrite}): a write
  * too few replicas acknowledged throws {@link ReplicaShortfall} carrying its outcome on the master.
+ * How many replicas a write waits for is {@link ReplicaAcks}' answer: a pinned count, or (the
+ * default) the replicas its node has connected, where a node with none gets the plain script.
  * The synced write is blocking in the SPI, so its async form runs on a small cached pool.
  *
  * <p>Thread-safety: safe for use by several threads.
  */
 public final class ScriptRunner {
     private final CommandExecutor executor;
-    private final int replicasToAck;
+    /** Null when replica sync is off. */
+    private final ReplicaAcks acks;
     private final long replicaWaitMs;
     /** Runs synced writes for the async API; null when replica sync is off. */
     private final ExecutorService replicaWaitRunner;
@@ -42,16 +45,49 @@ public final class ScriptRunner {
      */
     public ScriptRunner(CommandExecutor executor, int replicasToAck, long replicaWaitMs, ExecutorService replicaWaitRunner,
                         String clientId) {
+        this(executor, replicasToAck, false, replicaWaitMs, replicaWaitRunner, clientId);
+    }
+
+    /**
+     * @param executor the driver
+     * @param replicasToAck replicas each lock write must reach when pinned (0: not pinned)
+     * @param connectedReplicas with {@code replicasToAck} 0: wait for the replicas each node has
+     *     connected (the default); false with 0: replica sync off
+     * @param replicaWaitMs how long WAIT may take
+     * @param replicaWaitRunner runs synced writes for the async API and learns replica counts (null when off)
+     * @param clientId the client's id, for messages
+     */
+    public ScriptRunner(CommandExecutor executor, int replicasToAck, boolean connectedReplicas, long replicaWaitMs,
+                        ExecutorService replicaWaitRunner, String clientId) {
         this.executor = executor;
-        this.replicasToAck = replicasToAck;
+        this.acks = replicasToAck > 0 || connectedReplicas
+                ? new ReplicaAcks(executor, replicasToAck, executor.capabilities().contains(
+                        io.github.relock.spi.Capability.CLUSTER), replicaWaitRunner, System::nanoTime)
+                : null;
         this.replicaWaitMs = replicaWaitMs;
         this.replicaWaitRunner = replicaWaitRunner;
         this.clientId = clientId;
     }
 
-    /** @return whether lock writes are sent with WAIT (LockOptions.replicaSync) */
+    /** @return whether lock writes may be sent with WAIT (LockOptions.replicaSync: pinned or the default) */
     public boolean replicaSync() {
-        return replicasToAck > 0;
+        return acks != null;
+    }
+
+    /**
+     * @param key a lock's key
+     * @return whether lock writes on its node wait for replicas: always with a pinned count; by
+     *     default when the node has replicas, or its count is not yet known (never a round trip)
+     */
+    public boolean waitsForReplicas(String key) {
+        return acks != null && (acks.pinned() || acks.known(key) != 0);
+    }
+
+    /** Forgets the replica counts learned per node: the pub/sub connection came back, the serving node may differ. */
+    public void forgetReplicaCounts() {
+        if (acks != null) {
+            acks.forget();
+        }
     }
 
     /** Sends {@code call} on the calling thread. */
@@ -72,24 +108,35 @@ public final class ScriptRunner {
      * @throws ReplicaShortfall if fewer replicas than asked acknowledged (the outcome is in it)
      */
     public <T> T runWrite(String what, Call<T> call) {
-        if (replicasToAck == 0) {
+        String key = call.keys().isEmpty() ? null : call.keys().get(0);
+        if (acks == null || key == null && !acks.pinned()) {
             return run(call);
         }
-        List<Object> r = evalWithReplicaWait(call.script(), call.keys(), call.args());
+        int expected = acks.expected(key);
+        if (expected == 0) { // a node without replicas: no WAIT at all
+            return run(call);
+        }
+        List<Object> r = evalWithReplicaWait(call.script(), call.keys(), call.args(), expected);
         T outcome = call.decode(r.get(0));
         if (!(r.get(1) instanceof Long acked)) {
-            throw Replies.malformed(r.get(1), call.script(), call.keys().isEmpty() ? "" : call.keys().get(0),
+            throw Replies.malformed(r.get(1), call.script(), key == null ? "" : key,
                     "WAIT's integer count of replicas");
         }
-        if (acked < replicasToAck) {
-            throw new ReplicaShortfall(what, outcome, acked, replicasToAck, replicaWaitMs);
+        if (acks.isShort(key, expected, acked)) {
+            throw acks.pinned() ? new ReplicaShortfall(what, outcome, acked, expected, replicaWaitMs)
+                    : ReplicaShortfall.noneOfConnected(what, outcome, expected, replicaWaitMs);
         }
         return outcome;
     }
 
+    /** @return whether {@code call} goes out as a plain script: replica sync off, or a node known to have no replicas */
+    private boolean plain(List<String> keys) {
+        return acks == null || !acks.pinned() && (keys.isEmpty() || acks.known(keys.get(0)) == 0);
+    }
+
     /** As {@link #runWrite}, without blocking the caller (a write with WAIT runs on the replica-wait threads). */
     public <T> CompletableFuture<T> runWriteAsync(String what, Call<T> call) {
-        if (replicasToAck == 0) {
+        if (plain(call.keys())) {
             return runAsync(call);
         }
         try {
@@ -131,7 +178,7 @@ public final class ScriptRunner {
      * thrown), so the watchdog can tell "renewed on the master only" from "failed".
      */
     public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args) {
-        if (replicasToAck == 0) { // on the driver's renewal lane, never behind the application's calls
+        if (plain(keys)) { // on the driver's renewal lane, never behind the application's calls
             return evalAsync(ScriptCall.bySha(script, keys, args), Lane.RENEWAL);
         }
         Call<Object> call = new Call<>(script, keys, args, reply -> reply);
@@ -149,7 +196,7 @@ public final class ScriptRunner {
      * caches it), and WAIT is then sent behind a barrier write (a one-millisecond marker key in the
      * first key's slot) so that it covers the EVAL even if it went out on another pooled connection.
      */
-    private List<Object> evalWithReplicaWait(Script script, List<String> keys, List<String> args) {
+    private List<Object> evalWithReplicaWait(Script script, List<String> keys, List<String> args, int replicasToAck) {
         try {
             return executor.evalShaWithWait(script, keys, args, replicasToAck, replicaWaitMs);
         } catch (NoScriptException e) {

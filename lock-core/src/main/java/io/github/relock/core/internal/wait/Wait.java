@@ -101,7 +101,7 @@ abstract class Wait implements Channel.Parked {
         this.field = target.field(ownerId);
         this.channel = protocol.waitChannel(field);
         String family = protocol.handoffFamily();
-        this.line = family != null && ctx.handoff().enabled() && !ctx.replicaSync()
+        this.line = family != null && ctx.handoff().enabled() && !ctx.replicaSync().test(target.name())
                 ? Handoff.line(family, target.name()) : null;
         this.ordered = protocol.resolvesLostReplies();
     }

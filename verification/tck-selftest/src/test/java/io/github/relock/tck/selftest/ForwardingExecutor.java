@@ -54,6 +54,11 @@ class ForwardingExecutor implements CommandExecutor {
     }
 
     @Override
+    public String replicationInfo(String key) {
+        return inner.replicationInfo(key);
+    }
+
+    @Override
     public Object nodeOfSlot(int slot) {
         return inner.nodeOfSlot(slot);
     }
