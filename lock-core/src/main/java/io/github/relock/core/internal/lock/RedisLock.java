@@ -198,9 +198,9 @@ public class RedisLock extends AbstractLock implements WaitTarget {
         if (!(outcome instanceof Acquire.Acquired)) {
             return outcome;
         }
-        RedisUnavailableException failure = new RedisUnavailableException("lock '" + name + "' not acquired: only "
-                + e.acknowledged() + " of " + e.required() + " replica(s) acknowledged the acquisition in time"
-                + " (LockOptions.replicaSync); it was given back", e);
+        RedisUnavailableException failure = new RedisUnavailableException("lock '" + name + "' not acquired: "
+                + e.acknowledgements() + " acknowledged the acquisition in time (" + e.option()
+                + "); it was given back", e);
         try {
             services.runner().run(protocol.release(field, ttlArg(ttlMs), null));
         } catch (RuntimeException undoFailed) {

@@ -17,17 +17,20 @@ public final class ReplicaShortfall extends RedisUnavailableException {
     private final long acknowledged;
     private final int required;
 
+    private final boolean connected;
+
     ReplicaShortfall(String what, Object outcome, long acknowledged, int required, long timeoutMs) {
         this(what + ": only " + acknowledged + " of " + required + " replica(s) acknowledged within "
                 + timeoutMs + " ms (LockOptions.replicaSync); the write took effect on the master",
-                outcome, acknowledged, required);
+                outcome, acknowledged, required, false);
     }
 
-    private ReplicaShortfall(String message, Object outcome, long acknowledged, int required) {
+    private ReplicaShortfall(String message, Object outcome, long acknowledged, int required, boolean connected) {
         super(message);
         this.outcome = outcome;
         this.acknowledged = acknowledged;
         this.required = required;
+        this.connected = connected;
     }
 
     /**
@@ -37,7 +40,22 @@ public final class ReplicaShortfall extends RedisUnavailableException {
     static ReplicaShortfall noneOfConnected(String what, Object outcome, int connected, long timeoutMs) {
         return new ReplicaShortfall(what + ": none of the " + connected + " connected replica(s) acknowledged within "
                 + timeoutMs + " ms (LockOptions.replicaSync, the default; Redisson fails alike with "
-                + "NoSyncedSlavesException); the write took effect on the master", outcome, 0, connected);
+                + "NoSyncedSlavesException); the write took effect on the master", outcome, 0, connected, true);
+    }
+
+    /**
+     * @return who acknowledged, for a message: "only 1 of 2 replica(s)", or by default "none of
+     *     the 2 connected replica(s)"
+     */
+    public String acknowledgements() {
+        return connected ? "none of the " + required + " connected replica(s)"
+                : "only " + acknowledged + " of " + required + " replica(s)";
+    }
+
+    /** @return the option to name in a message, with Redisson's equivalent failure in the default mode */
+    public String option() {
+        return connected ? "LockOptions.replicaSync, the default; Redisson fails alike with NoSyncedSlavesException"
+                : "LockOptions.replicaSync";
     }
 
     /**
