@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Chapter 15, continued: replica acknowledgement by default ({@code LockOptions.replicaSync(Duration)},
+ * Chapter 15: replica acknowledgement by default ({@code LockOptions.replicaSync(Duration)}, as
  * Redisson's {@code checkLockSyncedSlaves = true} with {@code slavesSyncTimeout = 1000}). A lock
  * write waits for the replicas the serving node has connected, fails only when none acknowledged,
  * and costs nothing on a node without replicas: no {@code WAIT} is sent there at all. The rules run
