@@ -79,13 +79,12 @@ public final class ReplicaSyncProbe {
                 }
             }
             System.out.println("| Configuration (relock-jedis, 1 thread, lock+unlock) | cycles/s (median of " + rounds
-                    + " × " + seconds + " s, interleaved) | default ÷ off |");
+                    + " × " + seconds + " s, interleaved) | default ÷ off (median of the rounds' ratios [each round]) |");
             System.out.println("|---|---|---|");
             List<String> keys = new ArrayList<>(rates.keySet());
             for (int i = 0; i < keys.size(); i++) {
                 long median = median(rates.get(keys.get(i)));
-                String ratio = i % 2 == 0
-                        ? String.format("%.2f×", (double) median / median(rates.get(keys.get(i + 1)))) : "";
+                String ratio = i % 2 == 0 ? pairRatios(rates.get(keys.get(i)), rates.get(keys.get(i + 1))) : "";
                 System.out.println("| " + keys.get(i) + " | " + String.format("%,d", median) + " " + rates.get(keys.get(i))
                         + " | " + ratio + " |");
             }
@@ -104,6 +103,21 @@ public final class ReplicaSyncProbe {
     private static long waits(RedisServer s) {
         Matcher m = WAIT_CALLS.matcher((String) s.call("INFO", "commandstats"));
         return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    /** @return the median of the per-round ratios {@code a[r] / b[r]}, then each round's */
+    private static String pairRatios(List<Long> a, List<Long> b) {
+        List<Double> ratios = new ArrayList<>();
+        for (int r = 0; r < a.size(); r++) {
+            ratios.add((double) a.get(r) / b.get(r));
+        }
+        List<Double> sorted = new ArrayList<>(ratios);
+        sorted.sort(null);
+        StringBuilder each = new StringBuilder();
+        for (double x : ratios) {
+            each.append(each.length() == 0 ? "" : ", ").append(String.format("%.2f", x));
+        }
+        return String.format("%.2f× [%s]", sorted.get(sorted.size() / 2), each);
     }
 
     private static long median(List<Long> xs) {
