@@ -60,6 +60,9 @@ public abstract class ReplicaInteropChapter extends TckChapter {
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 kit.topology().kind() == io.github.relock.tck.fixtures.RedisTopology.Kind.SENTINEL,
                 "run under Sentinel only (a Redisson client costs seconds to start on each replicated topology)");
+        org.junit.jupiter.api.Assumptions.assumeTrue(kit.newExecutor().capabilities().contains(
+                io.github.relock.spi.Capability.REPLICA_WAIT), "the driver does not declare REPLICA_WAIT (Spring Data's: "
+                + "its default sends no WAIT, a listed difference from Redisson)");
         String key = "tck:replica-interop";
         assertTrue(hasReplicas(key), "the Sentinel group's primary has replicas");
         RLock theirs = RedissonConfigs.clientFor(kit, Duration.ofSeconds(30)).getLock(key);
