@@ -73,16 +73,8 @@ final class ReplicaAcks {
      * @return replicas to WAIT for on its node, learned on the calling thread when not yet known
      */
     int expected(String key) {
-        if (pinned > 0) {
-            return pinned;
-        }
-        Object node = nodeOf(key);
-        Known k = known.get(node);
-        if (k == null) {
-            return learn(node, key);
-        }
-        refreshIfOld(node, key, k);
-        return k.replicas;
+        int known = known(key);
+        return known >= 0 ? known : learn(nodeOf(key), key);
     }
 
     /**
