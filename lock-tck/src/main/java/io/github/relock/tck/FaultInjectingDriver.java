@@ -227,9 +227,17 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
             d.setConnectionListener(listener);
         }
 
+        /**
+         * The driver's, without {@code REPLICA_WAIT}: faults are injected into {@code eval} and
+         * {@code evalAsync}, which a lock write pipelined with WAIT would bypass, so the default
+         * replica acknowledgement sends no WAIT through this executor.
+         */
         @Override
         public Set<Capability> capabilities() {
-            return d.capabilities();
+            java.util.EnumSet<Capability> caps = java.util.EnumSet.noneOf(Capability.class);
+            caps.addAll(d.capabilities());
+            caps.remove(Capability.REPLICA_WAIT);
+            return caps;
         }
 
         @Override

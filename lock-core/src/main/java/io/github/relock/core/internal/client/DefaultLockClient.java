@@ -37,9 +37,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,6 +58,8 @@ import java.util.function.Consumer;
  */
 public final class DefaultLockClient implements LockClient {
     private static final System.Logger LOG = System.getLogger(DefaultLockClient.class.getName());
+    /** Threads that run async lock writes waiting for replicas (each holds one for a replication round trip). */
+    private static final int REPLICA_WAIT_THREADS = 16;
     private static final AtomicLong THREAD_IDS = new AtomicLong();
 
     private final CommandExecutor executor;
@@ -102,8 +104,15 @@ public final class DefaultLockClient implements LockClient {
                     + executor.getClass().getName() + " does not declare " + Capability.REPLICA_WAIT
                     + " (LockOptions.replicaSync's default needs it)");
         }
-        this.replicaWaitRunner = replicasToAck == 0 && !connectedReplicas ? null
-                : Executors.newCachedThreadPool(r -> daemon(r, "relock-replica-wait-"));
+        // Bounded: async lock writes that wait for replicas queue here rather than take a thread
+        // each (kit rule 5.5); idle threads end after a minute.
+        ThreadPoolExecutor replicaWaits = null;
+        if (replicasToAck > 0 || connectedReplicas) {
+            replicaWaits = new ThreadPoolExecutor(REPLICA_WAIT_THREADS, REPLICA_WAIT_THREADS, 60, TimeUnit.SECONDS,
+                    new java.util.concurrent.LinkedBlockingQueue<>(), r -> daemon(r, "relock-replica-wait-"));
+            replicaWaits.allowCoreThreadTimeOut(true);
+        }
+        this.replicaWaitRunner = replicaWaits;
         ScriptRunner runner = new ScriptRunner(executor, replicasToAck, connectedReplicas,
                 options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L), replicaWaitRunner, clientId);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "relock-timer-"));
