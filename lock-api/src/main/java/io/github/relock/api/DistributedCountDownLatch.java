@@ -65,6 +65,14 @@ public interface DistributedCountDownLatch {
     /** @return whether the latch existed; it is deleted (as in Redisson, this does not wake waiters at once) */
     boolean delete();
 
+    /**
+     * Redisson's {@code isExists} (the latch has no time to live in Redisson: its {@code RCountDownLatch}
+     * is not an {@code RExpirable}, and neither is this).
+     *
+     * @return whether the latch has a count (the key exists): false when open
+     */
+    boolean isExists();
+
     // ---- async, Redisson RCountDownLatchAsync shape: never parks a thread
 
     /** @return completes when the count is zero */
@@ -91,4 +99,7 @@ public interface DistributedCountDownLatch {
 
     /** @return as {@link #delete()} */
     CompletableFuture<Boolean> deleteAsync();
+
+    /** @return as {@link #isExists()} */
+    CompletableFuture<Boolean> isExistsAsync();
 }

@@ -315,6 +315,30 @@ public interface DistributedLock extends Lock {
      */
     void removeListener(int listenerId);
 
+    /**
+     * {@link #addListener} without blocking (Redisson's {@code addListenerAsync}): completes with the
+     * listener's id once the listener hears the lock's channel (or the subscription timeout ran out,
+     * as {@link #addListener} returns then too), so a release after it completes is heard.
+     *
+     * @param listener what to call; called on a relock thread, once per event
+     * @return the listener's id, for {@link #removeListenerAsync(int)}; exceptionally
+     *     {@link UnsupportedOperationException} on a multi or red lock, {@link NullPointerException}
+     *     for a null listener, {@link IllegalStateException} on a closed client
+     * @since 0.1.0
+     */
+    CompletableFuture<Integer> addListenerAsync(LockListener listener);
+
+    /**
+     * {@link #removeListener} as a future (Redisson's {@code removeListenerAsync}); an unknown id
+     * does nothing. Stopping a listener sends nothing to Redis, so the future is complete at once.
+     *
+     * @param listenerId the id {@link #addListenerAsync} or {@link #addListener} returned
+     * @return completes when the listener is stopped; exceptionally {@link UnsupportedOperationException}
+     *     on a multi or red lock
+     * @since 0.1.0
+     */
+    CompletableFuture<Void> removeListenerAsync(int listenerId);
+
     /** {@link #remainTimeToLive()} without blocking. */
     CompletableFuture<Long> remainTimeToLiveAsync();
 }

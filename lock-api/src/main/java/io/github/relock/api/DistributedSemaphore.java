@@ -22,11 +22,15 @@ import java.util.concurrent.TimeUnit;
  * as in Redisson: it succeeds at once without a call), a wait is {@code >= 0} or {@code -1} for a
  * single attempt; anything else throws {@link IllegalArgumentException} naming the value.
  *
+ * <p>Time to live and existence: {@link Expirable}, over the one key (the rate-limit pattern:
+ * {@code trySetPermits(n)}, then {@code expire(window)}; once the key expires the permits are gone
+ * and the next {@code trySetPermits} sets them again).
+ *
  * <p>Thread-safety: safe for use by several threads; objects for one name share their state in Redis only.
  *
  * @since 0.1.0
  */
-public interface DistributedSemaphore {
+public interface DistributedSemaphore extends Expirable {
 
     /** @return the semaphore's name (its Redis key, after the client's {@link NameMapper}) */
     String getName();
@@ -161,6 +165,12 @@ public interface DistributedSemaphore {
      * @return whether one permit was taken within the wait
      */
     CompletableFuture<Boolean> tryAcquireAsync(long waitTime, TimeUnit unit);
+
+    /**
+     * @param waitTime longest wait, {@code >= 0}
+     * @return whether one permit was taken within the wait
+     */
+    CompletableFuture<Boolean> tryAcquireAsync(Duration waitTime);
 
     /**
      * @param permits {@code >= 0}

@@ -254,6 +254,37 @@ public interface LockClient extends AutoCloseable {
     java.util.concurrent.CompletableFuture<LockInspection> inspectAsync(String name);
 
     /**
+     * Returns a view of this client whose objects bound each of their Redis calls by
+     * {@code commandTimeout} instead of the client's {@link LockOptions#commandTimeout()} (Redisson's
+     * per-object {@code CommonOptions.name(...).timeout(...)}, as in
+     * {@code getLock(LockOptions.name("x").timeout(d))}): {@code withCommandTimeout(d).getLock("x")}.
+     * Every getter of the view ({@code getLock}, the synchronizers, {@code getMultiLock} of its locks,
+     * {@code inspect}) returns objects whose calls, blocking and async, fail with
+     * {@link RedisUnavailableException} when no reply came within that timeout; as for the client's
+     * own timeout, the call may still have run (a reply lost), and an acquisition that ran then
+     * expires with its lease or the watchdog timeout. Everything else is this client's: the objects
+     * share its holds, renewal (which keeps the client's timeout), waits, listeners and lifetime;
+     * {@link #options()} of the view reports the timeout, {@code close()} of the view closes this
+     * client, and {@code withCommandTimeout} of the view starts from this client again. Cheap: the
+     * view holds no Redis resource.
+     *
+     * <p>Redisson's other per-object options have no counterpart: {@code retryAttempts},
+     * {@code retryInterval} and {@code retryDelay} resend a command, and relock never resends a lock
+     * script (one that ran twice changes a hold count).
+     *
+     * @param commandTimeout how long each call of the view's objects may wait for its reply; at least
+     *     1 ms and at most this client's {@link LockOptions#commandTimeout()}, which its driver
+     *     enforces underneath
+     * @return the view; this client itself when {@code commandTimeout} equals its own
+     * @throws NullPointerException if {@code commandTimeout} is null
+     * @throws IllegalArgumentException if {@code commandTimeout} is under 1 ms, or longer than this
+     *     client's command timeout (the message names both)
+     * @throws IllegalStateException if this client is closed
+     * @since 0.1.0
+     */
+    LockClient withCommandTimeout(java.time.Duration commandTimeout);
+
+    /**
      * @return this client's id: the {@code <clientId>} part of every owner field it writes; the
      *     options' explicit id, or a random UUID of this client's own
      */

@@ -85,4 +85,17 @@ public interface LockEventListener {
      */
     default void replyLost(String lockName, String operation) {
     }
+
+    /**
+     * The server lacks a feature the engine would use, and the client does without it from now on
+     * (see {@link ServerFallback} for what each costs). Reported once per client and fallback, on
+     * the thread that met the refusal (or that created the client, for what the driver declares at
+     * once), and logged once at {@code INFO}.
+     *
+     * @param fallback what the client does instead
+     * @param cause the server's refusal as it worded it (e.g. {@code ERR unknown command 'SSUBSCRIBE'})
+     * @since 0.1.0
+     */
+    default void serverFallback(ServerFallback fallback, String cause) {
+    }
 }

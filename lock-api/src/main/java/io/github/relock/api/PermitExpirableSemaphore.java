@@ -25,11 +25,14 @@ import java.util.concurrent.TimeUnit;
  * <p>A waiter whose attempt's reply was lost resolves it by the ids it chose before sending: it
  * finds its permits if they were taken, and never takes them twice.
  *
+ * <p>Time to live and existence: {@link Expirable}; an expiry applies to the permits key and the
+ * leases zset together, as Redisson's does (when both are gone, so are the permits and their leases).
+ *
  * <p>Thread-safety: safe for use by several threads.
  *
  * @since 0.1.0
  */
-public interface PermitExpirableSemaphore {
+public interface PermitExpirableSemaphore extends Expirable {
 
     /** @return the semaphore's name (its Redis key, after the client's {@link NameMapper}) */
     String getName();
@@ -195,6 +198,12 @@ public interface PermitExpirableSemaphore {
 
     /**
      * @param permits {@code >= 1}
+     * @return the ids of the permits, taken at once without a lease
+     */
+    CompletableFuture<List<String>> acquireAsync(int permits);
+
+    /**
+     * @param permits {@code >= 1}
      * @param leaseTime the lease, or {@code -1}
      * @param unit its unit
      * @return the ids, once taken
@@ -203,6 +212,19 @@ public interface PermitExpirableSemaphore {
 
     /** @return as {@link #tryAcquire()} */
     CompletableFuture<String> tryAcquireAsync();
+
+    /**
+     * @param permits {@code >= 1}
+     * @return as {@link #tryAcquire(int)}
+     */
+    CompletableFuture<List<String>> tryAcquireAsync(int permits);
+
+    /**
+     * @param waitTime longest wait, {@code >= 0} or {@code -1}
+     * @param unit its unit
+     * @return as {@link #tryAcquire(long, TimeUnit)}
+     */
+    CompletableFuture<String> tryAcquireAsync(long waitTime, TimeUnit unit);
 
     /**
      * @param waitTime longest wait, {@code >= 0} or {@code -1}
@@ -245,6 +267,12 @@ public interface PermitExpirableSemaphore {
      * @return completes when released; exceptionally as {@link #release(String)} throws
      */
     CompletableFuture<Void> releaseAsync(String permitId);
+
+    /**
+     * @param permitIds ids, at least one
+     * @return completes when all were released; exceptionally as {@link #release(List)} throws
+     */
+    CompletableFuture<Void> releaseAsync(List<String> permitIds);
 
     /** @return as {@link #availablePermits()} */
     CompletableFuture<Integer> availablePermitsAsync();

@@ -8,6 +8,8 @@ package io.github.relock.api;
  */
 public class RedisErrorException extends LockException {
     private static final long serialVersionUID = 1L;
+    /** Where a Redis 6 script error names the line, before the wrapped command's error. */
+    private static final String SCRIPT_FRAME = "@user_script:";
 
     private final String errorCode;
 
@@ -29,7 +31,9 @@ public class RedisErrorException extends LockException {
 
     /**
      * @return the first word of the error reply ({@code ERR}, {@code WRONGTYPE}, {@code NOSCRIPT},
-     *     {@code BUSY}, ...), or {@code ERR} when the reply had none
+     *     {@code BUSY}, ...), or {@code ERR} when the reply had none. A Redis 6 script error that
+     *     wraps the error of a command the script called ({@code ERR Error running script (call to
+     *     f_...): @user_script:2: WRONGTYPE ...}) has the wrapped command's code, as Redis 7 reports it
      */
     public String errorCode() {
         return errorCode;
@@ -40,8 +44,22 @@ public class RedisErrorException extends LockException {
             return "ERR";
         }
         String trimmed = message.strip();
-        int space = trimmed.indexOf(' ');
-        String first = space < 0 ? trimmed : trimmed.substring(0, space);
-        return first.chars().allMatch(c -> (c >= 'A' && c <= 'Z') || c == '_') ? first : "ERR";
+        String code = firstWordCode(trimmed);
+        int wrapped = trimmed.indexOf(SCRIPT_FRAME);
+        if (code.equals("ERR") && trimmed.startsWith("ERR Error running script") && wrapped >= 0) {
+            // Redis 6: "... @user_script:<line>: <CODE> <message>"; a Lua error() has no code there
+            String rest = trimmed.substring(wrapped + SCRIPT_FRAME.length());
+            int colon = rest.indexOf(": ");
+            if (colon >= 0 && rest.substring(0, colon).chars().allMatch(Character::isDigit)) {
+                return firstWordCode(rest.substring(colon + 2));
+            }
+        }
+        return code;
+    }
+
+    private static String firstWordCode(String text) {
+        int space = text.indexOf(' ');
+        String first = space < 0 ? text : text.substring(0, space);
+        return !first.isEmpty() && first.chars().allMatch(c -> (c >= 'A' && c <= 'Z') || c == '_') ? first : "ERR";
     }
 }

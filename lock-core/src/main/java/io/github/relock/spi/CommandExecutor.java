@@ -119,6 +119,44 @@ public interface CommandExecutor extends AutoCloseable {
     }
 
     /**
+     * Only with {@link Capability#REPLICA_WAIT}: as {@link #evalShaWithWait}, without blocking the
+     * caller and on {@code lane}: {@code call} ({@code EVALSHA}, or {@code EVAL} when sent by text,
+     * which core does once after a NOSCRIPT) then {@code WAIT replicas timeoutMs}, on one
+     * connection of the node that serves the call's first key, so that WAIT covers the script's
+     * writes. A {@link Lane#RENEWAL} call never waits behind {@link Lane#APPLICATION} calls (core's
+     * watchdog renews through it when lock writes wait for replicas, as Redisson's does). Failures
+     * complete the future as {@link #evalAsync}'s do ({@link NoScriptException} by SHA: nothing ran).
+     * The default runs {@link #evalShaWithWait} on a thread of its own per call, and fails a call by
+     * text with {@link UnsupportedOperationException} (core then loads the script and sends a
+     * barrier write with WAIT instead); a driver sends both on its own async pipeline, as
+     * Redisson's {@code MULTI}/{@code EVALSHA}/{@code WAIT}/{@code EXEC} batch does.
+     *
+     * @param call the script, its KEYS (at least one) and ARGV, and how to send it
+     * @param replicas the replicas to wait for
+     * @param timeoutMs WAIT's timeout
+     * @param lane the lane, as {@link #evalAsync}'s
+     * @return a two-element list: the script's normalised reply, then WAIT's reply as a {@link Long}
+     */
+    default CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs,
+                                                              Lane lane) {
+        if (!call.bySha()) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getName()
+                    + " does not send a script by text with WAIT"));
+        }
+        CompletableFuture<List<Object>> out = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                out.complete(evalShaWithWait(call.script(), call.keys(), call.args(), replicas, timeoutMs));
+            } catch (RuntimeException | Error e) {
+                out.completeExceptionally(e);
+            }
+        }, "relock-wait-" + call.script().name());
+        t.setDaemon(true);
+        t.start();
+        return out;
+    }
+
+    /**
      * Only with {@link Capability#REPLICA_WAIT}: the text of {@code INFO replication} from the node
      * that serves {@code key} (the node {@link #evalShaWithWait} would send that key's script to),
      * one round trip on the calling thread. Core reads its {@code connected_slaves} to learn how

@@ -3,6 +3,7 @@ package io.github.relock.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -874,5 +875,143 @@ public abstract class BadInputChapter extends TckChapter {
         }
         leases.forEach(LockLease::close);
         assertNothingWritten("refused lease TTLs");
+    }
+
+    /** One {@code expire…} method of a semaphore: its Duration and its Instant form. */
+    private record ExpireEntry(DurationEntry byDuration, Function<java.time.Instant, Object> byInstant) {
+    }
+
+    /** Every {@code expire…} method of a semaphore, blocking and async, by name. */
+    private static Map<String, ExpireEntry> expiryEntries(io.github.relock.api.Expirable e) {
+        Map<String, ExpireEntry> m = new LinkedHashMap<>();
+        m.put("expire", new ExpireEntry(e::expire, e::expire));
+        m.put("expireIfSet", new ExpireEntry(e::expireIfSet, e::expireIfSet));
+        m.put("expireIfNotSet", new ExpireEntry(e::expireIfNotSet, e::expireIfNotSet));
+        m.put("expireIfGreater", new ExpireEntry(e::expireIfGreater, e::expireIfGreater));
+        m.put("expireIfLess", new ExpireEntry(e::expireIfLess, e::expireIfLess));
+        m.put("expireAsync", new ExpireEntry(e::expireAsync, e::expireAsync));
+        m.put("expireIfSetAsync", new ExpireEntry(e::expireIfSetAsync, e::expireIfSetAsync));
+        m.put("expireIfNotSetAsync", new ExpireEntry(e::expireIfNotSetAsync, e::expireIfNotSetAsync));
+        m.put("expireIfGreaterAsync", new ExpireEntry(e::expireIfGreaterAsync, e::expireIfGreaterAsync));
+        m.put("expireIfLessAsync", new ExpireEntry(e::expireIfLessAsync, e::expireIfLessAsync));
+        return m;
+    }
+
+    /**
+     * Rule 17.18: every {@code expire…} entry of both semaphores, blocking and async, refuses a
+     * null, zero, negative, sub-millisecond or over 2^53 - 1 ms time to live, and a null instant or
+     * one before the epoch or past 2^53 - 1 ms, naming the method, the value and what is allowed;
+     * nothing reaches Redis (a PEXPIRE of 0 or less would delete the key).
+     * When it fails: an expiry argument reached the script unchecked, or the message lacks the
+     * method, the value or the allowed range.
+     */
+    @Test
+    void rule17_18_badExpiry_refusedAtEveryExpireEntry() {
+        LockClient c = client();
+        String range = "from 1 ms to " + MAX_LEASE_MS + " ms";
+        List<Duration> bad = List.of(Duration.ZERO, Duration.ofMillis(-1), Duration.ofNanos(999_999),
+                Duration.ofMillis(MAX_LEASE_MS + 1), Duration.ofSeconds(Long.MAX_VALUE));
+        List<java.time.Instant> badAt = List.of(java.time.Instant.EPOCH.minusMillis(1),
+                java.time.Instant.ofEpochMilli(MAX_LEASE_MS + 1), java.time.Instant.MAX);
+        Map<String, io.github.relock.api.Expirable> objects = new LinkedHashMap<>();
+        objects.put("semaphore", c.getSemaphore("tck:bad:expire"));
+        objects.put("permit-expirable semaphore", c.getPermitExpirableSemaphore("tck:bad:expire-pes"));
+        objects.forEach((kind, object) -> {
+            expiryEntries(object).forEach((method, entry) -> {
+                for (Duration ttl : bad) {
+                    assertRefused(IllegalArgumentException.class, kind + " " + method + "(" + ttl + ")",
+                            () -> entry.byDuration().call(ttl), method + ": timeToLive must be " + range, "was " + ttl);
+                }
+                assertRefused(NullPointerException.class, kind + " " + method + "(null Duration)",
+                        () -> entry.byDuration().call(null), method + ": timeToLive must not be null", range);
+                for (java.time.Instant at : badAt) {
+                    assertRefused(IllegalArgumentException.class, kind + " " + method + "(" + at + ")",
+                            () -> entry.byInstant().apply(at), method + ": time must be an instant from the epoch",
+                            "was " + at);
+                }
+                assertRefused(NullPointerException.class, kind + " " + method + "(null Instant)",
+                        () -> entry.byInstant().apply(null), method + ": time must not be null");
+            });
+        });
+        assertNothingWritten("refused expiries");
+    }
+
+    /**
+     * Rule 17.19: the async overloads Redisson has refuse what their blocking twins refuse, in the
+     * future, naming the value: the semaphore's {@code tryAcquireAsync(Duration)} a null or negative
+     * wait; the permit-expirable semaphore's {@code acquireAsync(n)} and {@code tryAcquireAsync(n)}
+     * fewer than one permit, {@code tryAcquireAsync(wait, unit)} a wait below -1, and
+     * {@code releaseAsync(ids)} an empty list or a malformed id; a lock's {@code addListenerAsync} a
+     * null listener. Nothing reaches Redis.
+     * When it fails: the overload skipped its twin's argument check, or threw instead of failing its future.
+     */
+    @Test
+    void rule17_19_asyncOverloads_refuseBadInputInTheFuture() {
+        LockClient c = client();
+        io.github.relock.api.DistributedSemaphore s = c.getSemaphore("tck:bad:async");
+        io.github.relock.api.PermitExpirableSemaphore p = c.getPermitExpirableSemaphore("tck:bad:async-pes");
+        Map<String, Callable<CompletableFuture<?>>> calls = new LinkedHashMap<>();
+        calls.put("tryAcquireAsync(Duration -1 ms)|was PT-0.001S", () -> s.tryAcquireAsync(Duration.ofMillis(-1)));
+        calls.put("tryAcquireAsync(null Duration)|waitTime must not be null", () -> s.tryAcquireAsync((Duration) null));
+        calls.put("acquireAsync(0)|was 0", () -> p.acquireAsync(0));
+        calls.put("tryAcquireAsync(-3)|was -3", () -> p.tryAcquireAsync(-3));
+        calls.put("tryAcquireAsync(-2, SECONDS)|was -2 SECONDS", () -> p.tryAcquireAsync(-2, TimeUnit.SECONDS));
+        calls.put("releaseAsync(empty list)|was empty", () -> p.releaseAsync(List.of()));
+        calls.put("releaseAsync(bad id)|was 'nope'", () -> p.releaseAsync(List.of("nope")));
+        calls.put("addListenerAsync(null)|listener must not be null", () -> c.getLock("tck:bad:async-lock").addListenerAsync(null));
+        calls.forEach((entry, call) -> {
+            String[] parts = entry.split("\\|");
+            CompletableFuture<?>[] returned = new CompletableFuture<?>[1];
+            Throwable t = failure(parts[0], () -> {
+                returned[0] = call.call();
+                return returned[0];
+            });
+            assertTrue(returned[0] != null, () -> parts[0] + " threw " + t + " instead of failing its future");
+            assertTrue(t instanceof IllegalArgumentException || t instanceof NullPointerException,
+                    () -> parts[0] + " failed with " + t);
+            assertTrue(String.valueOf(t.getMessage()).contains(parts[1]),
+                    () -> parts[0] + ": the message does not name '" + parts[1] + "': " + t.getMessage());
+        });
+        assertNothingWritten("refused async overloads");
+    }
+
+    /**
+     * Rule 17.20: {@code withCommandTimeout} (an object's own command timeout) refuses a null, zero,
+     * negative or sub-millisecond timeout and one longer than the client's command timeout (which
+     * the driver enforces underneath), naming the value and, for the last, the client's; the
+     * client's own timeout gives back the client itself, and a valid view reports its timeout in
+     * {@code options()} and keeps the client's id; a multi-lock over one name taken through the
+     * client and through its view is refused (one key counted twice). Nothing reaches Redis.
+     * When it fails: the view skipped an argument check, accepted a timeout it could not honour, or
+     * counts as another client in the multi-lock's duplicate check.
+     */
+    @Test
+    void rule17_20_badObjectCommandTimeout_refusedNamingTheValue() {
+        LockClient c = kit.newLockClient(LockOptions.builder().commandTimeout(Duration.ofSeconds(2)).build());
+        Map<String, Callable<Object>> calls = new LinkedHashMap<>();
+        calls.put("withCommandTimeout(null)|commandTimeout must not be null", () -> c.withCommandTimeout(null));
+        calls.put("withCommandTimeout(0)|was PT0S", () -> c.withCommandTimeout(Duration.ZERO));
+        calls.put("withCommandTimeout(-1 s)|was PT-1S", () -> c.withCommandTimeout(Duration.ofSeconds(-1)));
+        calls.put("withCommandTimeout(1 µs)|was PT0.000001S", () -> c.withCommandTimeout(Duration.ofNanos(1000)));
+        calls.put("withCommandTimeout(3 s)|PT3S is longer than this client's command timeout PT2S",
+                () -> c.withCommandTimeout(Duration.ofSeconds(3)));
+        calls.forEach((entry, call) -> {
+            String[] parts = entry.split("\\|");
+            Throwable t = failure(parts[0], call);
+            assertTrue(t instanceof IllegalArgumentException || t instanceof NullPointerException,
+                    () -> parts[0] + " failed with " + t);
+            assertTrue(String.valueOf(t.getMessage()).contains(parts[1]),
+                    () -> parts[0] + ": the message does not name '" + parts[1] + "': " + t.getMessage());
+        });
+        assertSame(c, c.withCommandTimeout(Duration.ofSeconds(2)), "the client's own timeout made a view");
+        LockClient view = c.withCommandTimeout(Duration.ofMillis(250));
+        assertEquals(Duration.ofMillis(250), view.options().commandTimeout(), "the view's options");
+        assertEquals(c.clientId(), view.clientId(), "the view's client id");
+        Throwable twice = failure("getMultiLock(a lock and its view's twin)",
+                () -> c.getMultiLock(c.getLock("tck:bad:view"), view.getLock("tck:bad:view")));
+        assertTrue(twice instanceof IllegalArgumentException && String.valueOf(twice.getMessage()).contains("tck:bad:view"),
+                () -> "a multi-lock over one key taken through the client and through its view was not refused: " + twice);
+        assertEquals(Duration.ofSeconds(2), c.options().commandTimeout(), "the client's options changed");
+        assertNothingWritten("refused command timeouts");
     }
 }

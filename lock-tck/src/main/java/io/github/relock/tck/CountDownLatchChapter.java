@@ -126,4 +126,26 @@ public abstract class CountDownLatchChapter extends SynchronizerChapter {
         assertEquals(1, client().getCountDownLatch(name).getCount());
         client().getCountDownLatch(name).delete();
     }
+
+    /**
+     * Rule 26.5: {@code isExists} (Redisson's, from {@code RObject}) tells a latch with a count from
+     * an open one: false before {@code trySetCount}, true while counting, false once the last
+     * count-down opened it or it was deleted; the async form answers the same.
+     * When it fails: isExists reads the count key's existence (PTTL -2 when missing); the zero
+     * count-down must delete the key.
+     */
+    @Test
+    void rule26_5_isExists_whileCounting_notWhenOpen() throws Exception {
+        DistributedCountDownLatch l = client().getCountDownLatch("tck:latch:exists");
+        assertFalse(l.isExists(), "an unset latch does not exist");
+        assertTrue(l.trySetCount(2));
+        assertTrue(l.isExists());
+        l.countDown();
+        assertTrue(l.isExistsAsync().get(30, TimeUnit.SECONDS), "still counting");
+        l.countDown();
+        assertFalse(l.isExists(), "open at zero: the key is gone");
+        assertTrue(l.trySetCount(1));
+        assertTrue(l.delete());
+        assertFalse(l.isExistsAsync().get(30, TimeUnit.SECONDS));
+    }
 }

@@ -39,6 +39,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.Test;
  * <p>Thread-safety: one instance per test, as JUnit creates them.
  */
 @org.junit.jupiter.api.Tag("driver-conformance")
+@Tag("driver-conformance")
 @RuleStrength(RuleStrength.Strength.REQUIRED)
 public abstract class DriverConformanceChapter extends TckChapter {
     private static final String KEYLESS_SCRIPTS = "a script without keys runs on any node of a cluster, so EVALSHA after"

@@ -42,6 +42,8 @@ public abstract class DriverKit {
     private final List<AutoCloseable> resources = new ArrayList<>();
     /** The topology of this {@link Topologies} invocation; null when the class is not annotated. */
     RedisTopology.Kind topologyKind;
+    /** The server choice of this {@link Topologies} invocation ({@link Topologies#server()}); empty: the suite's. */
+    String redisServer = "";
 
     /** Creates the kit (JUnit does this). */
     protected DriverKit() {
@@ -64,7 +66,7 @@ public abstract class DriverKit {
      *     {@link #topology()} is the default, and the pattern for private servers a rule starts
      */
     public RedisServer server() {
-        return RedisFixture.shared();
+        return RedisFixture.shared(redisServer);
     }
 
     /**
@@ -92,7 +94,7 @@ public abstract class DriverKit {
      */
     public RedisTopology topology() {
         return topologyKind == null || topologyKind == RedisTopology.Kind.SINGLE ? server()
-                : TopologyInvocations.On.fixture(topologyKind);
+                : TopologyInvocations.On.fixture(topologyKind, redisServer);
     }
 
     /**

@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.relock.api.DistributedLock;
 import io.github.relock.api.LockClient;
+import io.github.relock.api.LockEventListener;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
+import io.github.relock.api.ServerFallback;
 import io.github.relock.core.RedisLocks;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
@@ -84,6 +86,14 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(750);
     /** What rules 28.10 and 28.11 allow beyond the probe interval and a command timeout: a reconnect under load. */
     private static final long SLACK_MS = 2000;
+    /** The tag of the rules about what a server lacks (28.18-28.20), which the kit's Redis 6.2 classes run. */
+    static final String SERVERS = "servers";
+    private static final String FALLBACK_BECAUSE = "checks the engine's fallback when the server lacks a feature;"
+            + " needs a server that lacks it (Redis 6.2) or an ACL user";
+    /** The holder's lease in rule 28.18: the bound of the polling waiter. */
+    private static final Duration POLL_LEASE = Duration.ofMillis(400);
+    /** The watchdog timeout of rule 28.20: renewal rounds every 300 ms. */
+    private static final Duration FLAGS_WATCHDOG = Duration.ofMillis(900);
     private static final String NO_POOL = "the kit's client has no pool the application can exhaust "
             + "(DriverKit.exhaustPool answers null)";
 
@@ -436,12 +446,18 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
      * the caller gets it, long before the holder's TTL.
      */
     private void assertContendedAcquire(LockClient holding, LockClient waiting, String when) throws Exception {
-        String channel = "redisson_lock__channel:{" + RESTART_LOCK + "}";
-        DistributedLock held = holding.getLock(RESTART_LOCK);
+        assertContendedAcquire(holding, waiting, RESTART_LOCK, when);
+    }
+
+    /** As {@link #assertContendedAcquire(LockClient, LockClient, String)}, on the lock {@code name}. */
+    private void assertContendedAcquire(LockClient holding, LockClient waiting, String name, String when)
+            throws Exception {
+        String channel = "redisson_lock__channel:{" + name + "}";
+        DistributedLock held = holding.getLock(name);
         held.lock();
         CompletableFuture<Boolean> waiter = new CompletableFuture<>();
         Thread t = new Thread(() -> {
-            DistributedLock lock = waiting.getLock(RESTART_LOCK);
+            DistributedLock lock = waiting.getLock(name);
             try {
                 boolean got = lock.tryLock(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
                 if (got) {
@@ -451,7 +467,7 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
             } catch (Throwable e) {
                 waiter.completeExceptionally(e);
             }
-        }, "tck-restart-waiter");
+        }, "tck-contended-waiter");
         try {
             t.start();
             Await.until(DEADLINE, () -> waiter.isDone() || numsub(channel) > 0, () -> "the waiter " + when
@@ -793,6 +809,212 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
             sub.unsubscribe().get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         } finally {
             proxy.close(); // the server side of a dropped link stays subscribed until its socket closes
+        }
+    }
+
+    /**
+     * Rule 28.18: a waiter whose subscription Redis refuses (an ACL user denied {@code SUBSCRIBE}:
+     * what a proxy without pub/sub does) still gets the lock, by polling: each
+     * park bounded by the TTL its last attempt saw, so it acquires within about that TTL of the
+     * holder's lease running out; and the client reports {@link ServerFallback#TTL_POLLING} through
+     * its event listener once, however many waits were refused.
+     * When it fails: the engine ends a wait whose subscribe was refused with the refusal (the
+     * waiter's {@code tryLock} throws {@code NOPERM}), or reports the fallback per wait; or the driver
+     * never completes a refused subscribe (rule 28.3), so the wait sits out its subscription timeout.
+     */
+    @Test
+    @Tag(SERVERS)
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = FALLBACK_BECAUSE)
+    void rule28_18_subscriptionRefused_waiterPollsWithinTheTtlItSawAndTheFallbackIsReportedOnce() throws Exception {
+        AclUser user = kit.closeAfterTest(AclUser.withoutSubscribe(kit.topology()));
+        Object nativeClient = kit.newNativeClient(kit.topology(), user.name(), user.password());
+        assumeTrue(nativeClient != null, "the kit cannot make a client that logs in as an ACL user"
+                + " (DriverKit.newNativeClient(RedisTopology, String, String) answers null)");
+        kit.closeAfterTest(() -> kit.closeNativeClient(nativeClient));
+        Fallbacks fallbacks = new Fallbacks();
+        LockClient waiting = kit.closeAfterTest(RedisLocks.create(kit.provider(), nativeClient,
+                LockOptions.builder().eventListener(fallbacks).build()));
+        LockClient holding = kit.newLockClient(LockOptions.defaults());
+        List<String> names = List.of("tck:poll:a", "tck:poll:b"); // two waits, refused at once: one report
+        for (String name : names) {
+            holding.getLock(name).lock(POLL_LEASE);
+        }
+        long start = System.nanoTime();
+        List<CompletableFuture<Long>> waits = new ArrayList<>();
+        for (String name : names) {
+            CompletableFuture<Long> took = new CompletableFuture<>();
+            waits.add(took);
+            Thread t = new Thread(() -> {
+                DistributedLock lock = waiting.getLock(name);
+                try {
+                    boolean got = lock.tryLock(DEADLINE);
+                    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                    if (got) {
+                        lock.unlock();
+                    }
+                    took.complete(got ? ms : -1);
+                } catch (Throwable e) {
+                    took.completeExceptionally(e);
+                }
+            }, "tck-poll-waiter-" + name);
+            t.setDaemon(true);
+            t.start();
+        }
+        long bound = POLL_LEASE.toMillis() + SLACK_MS;
+        for (int i = 0; i < names.size(); i++) {
+            long ms;
+            try {
+                ms = waits.get(i).get(DEADLINE_SECONDS + 5, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                throw new AssertionError("a waiter whose SUBSCRIBE Redis refused failed instead of polling: "
+                        + e.getCause(), e.getCause());
+            }
+            String name = names.get(i);
+            assertTrue(ms >= 0, () -> "the waiter for " + name + " did not get the lock within " + DEADLINE);
+            assertTrue(ms <= bound, () -> "the waiter for " + name + " got the lock " + ms + " ms after it started;"
+                    + " the holder's lease was " + POLL_LEASE.toMillis() + " ms, so a poll bounded by the TTL it saw"
+                    + " takes at most " + bound + " ms");
+        }
+        // The refusal is told on the thread that meets it (a driver's I/O thread): it may land after a
+        // wait it ended, and a second refusal must not be told again.
+        Await.until(Duration.ofSeconds(DEADLINE_SECONDS), () -> fallbacks.kinds().contains(ServerFallback.TTL_POLLING),
+                () -> "two waits were refused a subscription; the client must report TTL_POLLING once: " + fallbacks);
+        assertEquals(1, fallbacks.kinds().stream().filter(ServerFallback.TTL_POLLING::equals).count(), () -> "two"
+                + " waits were refused a subscription; the client must report TTL_POLLING once: " + fallbacks);
+    }
+
+    /**
+     * Rule 28.19: on a cluster whose servers have no sharded pub/sub (Redis 6.2: no
+     * {@code SSUBSCRIBE}), waiters listen on classic pub/sub and still wake at the holder's release,
+     * long before its TTL, and the client reports {@link ServerFallback#CLASSIC_PUBSUB} once; on a
+     * server that has it, nothing is reported. Runs on a cluster (a single server and Sentinel use
+     * classic pub/sub only); the kit's Redis 6.2 class runs it where it falls back.
+     * When it fails: the engine fails a wait whose sharded subscribe was refused, keeps sending
+     * {@code SSUBSCRIBE} for every channel, or does not say that it fell back.
+     */
+    @Test
+    @Tag(SERVERS)
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = FALLBACK_BECAUSE)
+    void rule28_19_clusterWithoutShardedPubSub_waitersWakeOnClassicAndTheFallbackIsReportedOnce() throws Exception {
+        assumeTrue(kit.topology().kind() == RedisTopology.Kind.CLUSTER, "a single server and Sentinel use classic"
+                + " pub/sub only: there is nothing to fall back from");
+        boolean hasSharded = serverAnswers("PUBSUB", "SHARDCHANNELS")
+                && kit.newExecutor().capabilities().contains(Capability.SHARDED_PUBSUB);
+        Fallbacks fallbacks = new Fallbacks();
+        LockClient waiting = kit.newLockClient(LockOptions.builder().eventListener(fallbacks).build());
+        LockClient holding = kit.newLockClient(LockOptions.defaults());
+        for (String name : List.of("tck:sharded:a", "tck:sharded:b")) { // two channels, one report
+            // the holder's watchdog TTL is 30 s: only a message wakes the waiter in time
+            assertContendedAcquire(holding, waiting, name, "on " + name + " (sharded pub/sub "
+                    + (hasSharded ? "used" : "missing") + ")");
+        }
+        assertEquals(hasSharded ? List.of() : List.of(ServerFallback.CLASSIC_PUBSUB), fallbacks.kinds(),
+                () -> "the servers " + (hasSharded ? "have sharded pub/sub and the driver uses it"
+                        : "or the driver lack sharded pub/sub") + "; reported: " + fallbacks);
+    }
+
+    /**
+     * Rule 28.20: on a cluster whose servers refuse script flags (Redis 6.2 cannot compile
+     * {@code #!lua flags=allow-cross-slot-keys}), locks of several slots of one node stay held under
+     * the watchdog, renewed slot by slot, and the client reports
+     * {@link ServerFallback#PER_SLOT_RENEWAL} once, not every renewal period; on a server that takes
+     * the flag, nothing is reported. Runs on a cluster (a single server renews every lock in one
+     * script without flags).
+     * When it fails: a renewal batch per node fails on every round (locks lost if the per-slot
+     * retry is missing), or the client does not say that it fell back.
+     */
+    @Test
+    @Tag(SERVERS)
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = FALLBACK_BECAUSE)
+    void rule28_20_clusterWithoutScriptFlags_locksRenewedSlotBySlotAndTheFallbackIsReportedOnce() throws Exception {
+        assumeTrue(kit.topology() instanceof RedisCluster, "a single server renews every lock in one script"
+                + " without flags: there is nothing to fall back from");
+        RedisCluster cluster = (RedisCluster) kit.topology();
+        boolean takesFlags = cluster.dataNodes().stream().allMatch(RedisServer::takesScriptFlags);
+        // Core batches a node's locks only where the driver names the node serving a slot
+        boolean batchesByNode = kit.newExecutor().nodeOfSlot(0) != null;
+        List<String> names = new ArrayList<>(); // three locks of three slots that one master serves
+        RedisServer master = null;
+        for (int i = 0; names.size() < 3; i++) {
+            String name = "tck:flags:" + i;
+            RedisServer m = cluster.masterFor(name);
+            if ((master == null || m.port() == master.port())
+                    && names.stream().noneMatch(n -> RedisCluster.slot(n) == RedisCluster.slot(name))) {
+                master = m;
+                names.add(name);
+            }
+        }
+        Fallbacks fallbacks = new Fallbacks();
+        LockClient client = kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(FLAGS_WATCHDOG)
+                .eventListener(fallbacks).build());
+        List<DistributedLock> locks = new ArrayList<>();
+        for (String name : names) {
+            DistributedLock lock = client.getLock(name);
+            lock.lock();
+            locks.add(lock);
+        }
+        try {
+            Await.until(DEADLINE, () -> fallbacks.renewed.get() >= 2L * names.size(), () -> "two renewal rounds of "
+                    + names.size() + " locks did not complete: " + fallbacks.renewed.get() + " renewed, "
+                    + fallbacks.failed.get() + " failed; " + fallbacks);
+            for (DistributedLock lock : locks) {
+                assertTrue(lock.isHeldByCurrentThread(), () -> lock.getName() + " was lost under the watchdog: " + fallbacks);
+            }
+            assertEquals(List.of(), fallbacks.lost, "locks were reported lost");
+            List<ServerFallback> renewal = fallbacks.kinds().stream()
+                    .filter(ServerFallback.PER_SLOT_RENEWAL::equals).toList();
+            assertEquals(takesFlags || !batchesByNode ? List.of() : List.of(ServerFallback.PER_SLOT_RENEWAL), renewal,
+                    () -> "the servers " + (takesFlags ? "take" : "refuse") + " script flags and the driver "
+                    + (batchesByNode ? "names" : "does not name") + " the node of a slot; reported: " + fallbacks);
+        } finally {
+            for (DistributedLock lock : locks) {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** @return whether every data node of the kit's deployment answers the command (false: one refuses it) */
+    private boolean serverAnswers(String... command) {
+        for (RedisServer node : kit.topology().dataNodes()) {
+            try (RespClient c = node.admin()) {
+                c.call(command);
+            } catch (RespClient.RespError refused) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Records the server fallbacks, renewals and losses a lock client reports. */
+    private static final class Fallbacks implements LockEventListener {
+        final List<String> reported = new CopyOnWriteArrayList<>();
+        final List<String> lost = new CopyOnWriteArrayList<>();
+        final AtomicLong renewed = new AtomicLong();
+        final AtomicLong failed = new AtomicLong();
+
+        @Override
+        public void serverFallback(ServerFallback fallback, String cause) {
+            reported.add(fallback.name() + " (" + cause + ")");
+        }
+
+        @Override
+        public void renewalBatch(int ok, int notOk, Duration duration) {
+            renewed.addAndGet(ok);
+            failed.addAndGet(notOk);
+        }
+
+        @Override
+        public void lost(String lockName, LockLostEvent.Reason reason) {
+            lost.add(lockName + " " + reason);
+        }
+
+        List<ServerFallback> kinds() {
+            return reported.stream().map(r -> ServerFallback.valueOf(r.substring(0, r.indexOf(' ')))).toList();
+        }
+
+        @Override
+        public String toString() {
+            return "fallbacks reported " + reported;
         }
     }
 

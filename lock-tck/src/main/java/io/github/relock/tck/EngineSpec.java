@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Nested;
  * lock, bad input, observability, local hand-off, liveness, lost replies, lock listeners and the
  * synchronizers (semaphores and the count-down latch). They
  * do not depend on how the client holds its connections, so relock runs them once per topology
- * on its reference driver (Jedis: {@code JedisTckTest} and {@code JedisClusterTckTest} run
- * {@link RelockTck}, on every topology with {@link Topologies}), not on every driver.
+ * on its reference driver (Jedis: {@code JedisTckTest}, {@code JedisTckSentinelTest} and
+ * {@code JedisTckClusterTest} run {@link RelockTck}, on every topology with {@link Topologies}),
+ * not on every driver.
  *
  * <p>A driver runs it as it runs {@link DriverTck} (extend it, implement {@link DriverKit}'s three
  * factory methods); a conforming driver passes it. Chapters 21 (liveness) and 23 (lock listeners)

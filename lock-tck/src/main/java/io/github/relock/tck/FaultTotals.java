@@ -61,7 +61,8 @@ final class FaultTotals {
         Path dir = Path.of(System.getProperty(FaultChapter.DIR_PROPERTY, "target/faults"));
         try {
             Files.createDirectories(dir);
-            Files.writeString(dir.resolve(kitName + ".env"), "redis " + io.github.relock.embeddedredis.RedisProcess.VERSION + ", JDK "
+            Files.writeString(dir.resolve(kitName + ".env"), io.github.relock.embeddedredis.RedisProcess.describe(
+                    io.github.relock.embeddedredis.RedisProcess.defaultServer()) + ", JDK "
                     + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")\n", StandardCharsets.UTF_8);
             Files.writeString(dir.resolve(kitName + ".tsv"), line, StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);

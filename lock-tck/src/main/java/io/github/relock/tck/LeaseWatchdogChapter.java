@@ -15,6 +15,7 @@ import io.github.relock.api.LockTimeoutException;
 import io.github.relock.api.ReleaseOutcome;
 import io.github.relock.tck.fixtures.Await;
 import io.github.relock.tck.fixtures.RedisCluster;
+import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -112,8 +113,8 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
     /**
      * Rule 4.4: renewal batches: with the default options, 1,000 held locks cost at most 2 scripts
      * per period on one server (batches of {@value #DEFAULT_BATCH}); on a cluster at most one per
-     * {@value #DEFAULT_BATCH} locks per node where the driver tells which node serves a slot, else
-     * one per hash slot.
+     * {@value #DEFAULT_BATCH} locks per node where the driver tells which node serves a slot and the
+     * servers take script flags (Redis 7), else one per hash slot.
      * When it fails: count the renewal scripts: more than one per batch per period means locks are
      * renewed one by one or slot by slot. On a cluster batches go per node only when the driver
      * answers {@code nodeOfSlot}; with null they go per slot.
@@ -150,7 +151,7 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
      * Rule 4.11: renewal at scale: 10,000 held locks cost at most one script per renewal batch
      * ({@value #DEFAULT_BATCH} locks, the default) per period — 20 on one server, 0.20 per 100
      * locks; on a cluster per node, where the driver tells which node serves a slot
-     * ({@code CommandExecutor.nodeOfSlot}), else per slot. Counted with {@code INFO commandstats} on
+     * ({@code CommandExecutor.nodeOfSlot}) and the servers take script flags, else per slot. Counted with {@code INFO commandstats} on
      * every master; the figures are logged.
      * When it fails: as rule 4.4 at ten times the scale, where a per-lock or per-slot renewal shows
      * at once: the logged figures name scripts per period; check the batch size and the per-node
@@ -697,9 +698,14 @@ public abstract class LeaseWatchdogChapter extends TckChapter {
         return "one server";
     }
 
-    /** @return whether the driver renews by node: on a cluster, it tells which node serves a slot */
+    /**
+     * @return whether the client renews by node: on a cluster whose servers take script flags
+     *     (Redis 7; on 6.2 core falls back to per-slot renewal, rule 28.20), where the driver tells
+     *     which node serves a slot
+     */
     private boolean byNode(List<String> names) {
         return kit.topology().kind() == RedisTopology.Kind.CLUSTER
+                && kit.topology().dataNodes().stream().allMatch(RedisServer::takesScriptFlags)
                 && kit.newExecutor().nodeOfSlot(RedisCluster.slot(names.get(0))) != null;
     }
 

@@ -200,4 +200,34 @@ public abstract class LockListenerChapter extends TckChapter {
                 () -> multi.addListener((LockListener.Deleted) n -> { }));
         assertTrue(ex.getMessage().contains("addListener"), ex.getMessage());
     }
+
+    /**
+     * Rule 23.8: {@code addListenerAsync} completes with an id once the listener hears the lock's
+     * channel, so another client's release after it completes is heard; {@code removeListenerAsync}
+     * stops it and leaves no subscription; a multi-lock refuses both in the future, saying so.
+     * When it fails: the async add must complete only after the channel's subscription is in place
+     * (as {@code addListener} returns), and the remove must unobserve the channel.
+     */
+    @Test
+    void rule23_8_addListenerAsync_hearsReleasesAfterItCompletes_removeListenerAsyncStops() throws Exception {
+        LockClient c = client();
+        DistributedLock lock = c.getLock("tck:listen-async");
+        List<String> events = new CopyOnWriteArrayList<>();
+        int id = lock.addListenerAsync(deleted(events)).get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        DistributedLock others = client().getLock("tck:listen-async");
+        others.lock();
+        others.unlock();
+        Await.until(DEADLINE, () -> events.size() == 1, () -> "another client's unlock was not heard: " + events);
+        lock.removeListenerAsync(id).get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        Await.until(DEADLINE, () -> channels().isEmpty(), () -> "the removed listener is still subscribed: " + channels());
+        others.lock();
+        others.unlock();
+        Await.holdsFor(Duration.ofMillis(200), () -> events.size() == 1, () -> "a removed listener heard " + events);
+        DistributedLock multi = c.getMultiLock(c.getLock("{tck:listen}:a"), c.getLock("{tck:listen}:b"));
+        java.util.concurrent.ExecutionException refused = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> multi.addListenerAsync((LockListener.Deleted) n -> { }).get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(refused.getCause() instanceof UnsupportedOperationException
+                && refused.getCause().getMessage().contains("addListenerAsync"), String.valueOf(refused.getCause()));
+        assertTrue(multi.removeListenerAsync(id).isCompletedExceptionally());
+    }
 }

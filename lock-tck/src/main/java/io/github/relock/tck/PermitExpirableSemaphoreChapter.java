@@ -226,4 +226,80 @@ public abstract class PermitExpirableSemaphoreChapter extends SynchronizerChapte
         assertThrows(IllegalArgumentException.class, () -> s.tryRelease(List.of()));
         assertEquals(0L, redis("EXISTS", "tck:pes:bad"));
     }
+
+    /**
+     * Rule 25.8: the permit-expirable semaphore's time to live covers its two keys, as Redisson's
+     * does: {@code expire} and {@code clearExpire} change the permits key and the leases zset
+     * together, {@code remainTimeToLive} and {@code isExists} read the permits key; once both
+     * expire the permits and their leases are gone, and {@code trySetPermits} starts afresh.
+     * When it fails: the expire and clear scripts must run over both keys (sync spec 3.12); the
+     * reads over the permits key only.
+     */
+    @Test
+    void rule25_8_expire_coversPermitsAndLeases_asRedisson() throws Exception {
+        String name = "tck:pes:ttl";
+        PermitExpirableSemaphore s = client().getPermitExpirableSemaphore(name);
+        assertFalse(s.isExists());
+        assertEquals(-2L, s.remainTimeToLive());
+        assertFalse(s.expire(Duration.ofSeconds(30)), "nothing to expire");
+        assertTrue(s.trySetPermits(3));
+        String held = s.acquire(60, TimeUnit.SECONDS);
+        assertEquals(-1L, s.remainTimeToLive());
+        assertTrue(s.expire(Duration.ofSeconds(30)));
+        for (String key : List.of(name, leases(name))) {
+            long ttl = pttl(key);
+            assertTrue(ttl > 0 && ttl <= 30_000, key + " after expire(30 s): PTTL " + ttl);
+        }
+        assertTrue(Math.abs(s.remainTimeToLive() - pttl(name)) < 5_000, "remainTimeToLive is the permits key's PTTL");
+        assertTrue(s.clearExpireAsync().get(10, TimeUnit.SECONDS));
+        assertEquals(List.of(-1L, -1L), List.of(pttl(name), pttl(leases(name))), "clearExpire clears both keys");
+        if (serverHasExpireConditions()) {
+            assertTrue(s.expireIfNotSet(Duration.ofSeconds(30)));
+            assertTrue(pttl(leases(name)) > 0, "a conditional expire covers the leases too");
+            assertFalse(s.expireIfNotSetAsync(Duration.ofSeconds(30)).get(10, TimeUnit.SECONDS));
+        }
+        assertTrue(s.isExistsAsync().get(10, TimeUnit.SECONDS));
+        assertTrue(s.expireAsync(java.time.Instant.now().minusSeconds(1)).get(10, TimeUnit.SECONDS));
+        assertEquals(0L, redis("EXISTS", name, leases(name)), "an instant already past deletes both keys");
+        assertFalse(s.isExists());
+        assertEquals(0, s.getPermits(), "the permits went with the keys");
+        assertFalse(s.tryRelease(held), "and so did the lease");
+        assertTrue(s.trySetPermits(3), "trySetPermits starts afresh");
+        assertEquals(3, s.availablePermits());
+        assertTrue(s.delete());
+    }
+
+    /**
+     * Rule 25.9: the async overloads Redisson has: {@code acquireAsync(n)} and
+     * {@code tryAcquireAsync(n)} take permits without a lease (or none, for a try with too few),
+     * {@code tryAcquireAsync(wait, unit)} waits for one, woken by another client's release, and
+     * {@code releaseAsync(ids)} releases a list all or none.
+     * When it fails: each overload must call what its blocking twin does (no lease: Redisson's
+     * 'never' score; the list release's all-or-none script).
+     */
+    @Test
+    void rule25_9_asyncOverloads_asTheirBlockingTwins() throws Exception {
+        String name = "tck:pes:async";
+        LockClient waiting = client();
+        PermitExpirableSemaphore s = waiting.getPermitExpirableSemaphore(name);
+        assertTrue(s.trySetPermits(2));
+        List<String> two = s.acquireAsync(2).get(30, TimeUnit.SECONDS);
+        assertEquals(2, two.size());
+        assertEquals(2L, redis("ZCOUNT", leases(name), "922337203685477", "922337203685477"), "no lease: 'never'");
+        assertEquals(List.of(), s.tryAcquireAsync(1).get(30, TimeUnit.SECONDS), "none left: an empty list");
+        CompletableFuture<String> waiter = s.tryAcquireAsync(SOON.toMillis(), TimeUnit.MILLISECONDS);
+        awaitWaiting(waiting, 1);
+        client().getPermitExpirableSemaphore(name).release(two.get(0));
+        String third = waiter.get(30, TimeUnit.SECONDS);
+        assertNotNull(third, "the waiter got the released permit");
+        String unknown = "00112233445566778899aabbccddeeff";
+        java.util.concurrent.ExecutionException refused = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> s.releaseAsync(List.of(two.get(1), unknown)).get(30, TimeUnit.SECONDS));
+        assertTrue(refused.getCause() instanceof IllegalArgumentException, String.valueOf(refused.getCause()));
+        assertEquals(2, s.acquiredPermits(), "a list with an unknown id released nothing");
+        s.releaseAsync(List.of(two.get(1), third)).get(30, TimeUnit.SECONDS);
+        assertEquals(2, s.availablePermits());
+        assertEquals(2, s.tryAcquireAsync(2).get(30, TimeUnit.SECONDS).size());
+        assertTrue(s.delete());
+    }
 }

@@ -192,11 +192,82 @@ public abstract class QueuedCallsChapter extends TckChapter {
             redis("SET", stop, "1");
             Await.until(Duration.ofSeconds(60), () -> load.stream().allMatch(CompletableFuture::isDone),
                     () -> load.stream().filter(f -> !f.isDone()).count() + " application calls never completed");
+            // A driver's own timeout (Spring's connection factory: 5 s) completes a queued call's
+            // future while the call itself may still wait in the connection's queue: the lock's own
+            // calls below would queue behind the rest. Wait until a call on that path answers.
+            Await.until(Duration.ofSeconds(60), () -> {
+                try {
+                    ex.eval(ScriptCall.byText(BUSY, busyKeys, List.of("1")));
+                    return true;
+                } catch (RuntimeException stillQueued) {
+                    return false;
+                }
+            }, () -> "the application's path never answered again after the load");
         }
         redis("DEL", stop);
         assertEquals(List.of(), lost, "a hold was reported lost while the application's calls drained");
         assertTrue(lock.isHeldByCurrentThread(), "the lock expired under its holder");
         lock.unlock();
+    }
+
+    /**
+     * Rule 27.3: an object's own command timeout ({@code withCommandTimeout}) bounds each of its
+     * calls, blocking and async, locks and synchronizers alike: on a client whose command timeout is
+     * 20 s, with the lock's node paused ({@code CLIENT PAUSE ... WRITE} holds every script), a lock's
+     * {@code isLocked()} and {@code isLockedAsync()} and a semaphore's {@code availablePermitsAsync()}
+     * from a view with a 200 ms timeout each fail with {@code RedisUnavailableException} naming that
+     * timeout, all within 10 s (half the client's). The calls only read, so nothing runs late.
+     * Runs on one server; on the other topologies with {@value #EVERY_TOPOLOGY} set.
+     * When it fails: the engine sent the view's calls without its bound (a blocking call waited on
+     * the driver's timeout, or an async future was not failed at the object's deadline).
+     */
+    @Test
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "engine: core bounds the object's calls over the"
+            + " driver's async path, which rule 27.1 and the driver contract already hold to its deadline")
+    void rule27_3_objectCommandTimeout_boundsEachCallOfThatObject_onAPausedServer() throws Exception {
+        assumeTrue(kit.topology().kind() == RedisTopology.Kind.SINGLE || Boolean.getBoolean(EVERY_TOPOLOGY),
+                () -> "runs on one server, and on the others with -D" + EVERY_TOPOLOGY + "=true (-Pfull): the bound"
+                        + " is the engine's, the same on every topology");
+        LockClient c = kit.newLockClient(LockOptions.builder().commandTimeout(Duration.ofSeconds(20)).build());
+        Duration quick = Duration.ofMillis(200);
+        LockClient view = c.withCommandTimeout(quick);
+        String name = "tck:lane:quick";
+        DistributedLock lock = view.getLock(name);
+        io.github.relock.api.DistributedSemaphore permits = view.getSemaphore("{" + name + "}:permits");
+        // loads the scripts and opens the driver's connections; every call later pauses on the one node
+        assertTrue(!lock.isLocked() && permits.availablePermitsAsync().get(30, java.util.concurrent.TimeUnit.SECONDS) == 0,
+                "a fresh lock or semaphore was not empty");
+        List<Throwable> failures = new ArrayList<>();
+        long took;
+        try (RespClient admin = kit.topology().adminFor(name)) {
+            admin.call("CLIENT", "PAUSE", "20000", "WRITE");
+            long start = System.nanoTime();
+            try {
+                CompletableFuture<Boolean> async = lock.isLockedAsync();
+                CompletableFuture<Integer> semaphore = permits.availablePermitsAsync();
+                try {
+                    lock.isLocked();
+                    failures.add(null);
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+                failures.add(failure(async));
+                failures.add(failure(semaphore));
+                took = (System.nanoTime() - start) / 1_000_000;
+            } finally {
+                admin.call("CLIENT", "UNPAUSE");
+            }
+        }
+        List<String> calls = List.of("isLocked()", "isLockedAsync()", "availablePermitsAsync()");
+        for (int i = 0; i < calls.size(); i++) {
+            Throwable t = failures.get(i);
+            String call = calls.get(i);
+            assertTrue(t instanceof RedisUnavailableException && String.valueOf(t.getMessage()).contains(quick.toString()),
+                    () -> call + " of a view with a " + quick.toMillis() + " ms command timeout, on a paused server,"
+                            + " did not fail with RedisUnavailableException naming " + quick + ": " + t);
+        }
+        assertTrue(took < 10_000, "the view's calls took " + took + " ms to fail; its timeout is " + quick.toMillis()
+                + " ms and the client's 20 s");
     }
 
     private static boolean succeeded(CompletableFuture<?> f) {

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.relock.api.DistributedSemaphore;
 import io.github.relock.api.LockClient;
+import io.github.relock.tck.fixtures.Await;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -291,5 +294,137 @@ public abstract class SemaphoreChapter extends SynchronizerChapter {
         assertInstanceOf(IllegalArgumentException.class, async.getCause());
         assertThrows(NullPointerException.class, () -> client().getSemaphore(null));
         assertEquals(0L, redis("EXISTS", "tck:sem:bad"));
+    }
+
+    /**
+     * Rule 24.10: the semaphore's time to live and existence, as Redisson's {@code RExpirable} has
+     * them, on its one key: a missing semaphore does not exist and cannot be expired;
+     * {@code expire} (by duration and by instant) sets the key's TTL, {@code remainTimeToLive}
+     * reads it (-1 none, -2 missing), {@code clearExpire} removes it, an instant already past
+     * deletes the key; the async forms answer the same.
+     * When it fails: compare the key's PTTL with what the call said (the expire script's PEXPIRE
+     * or PEXPIREAT over the one key, the clear script's PERSIST; sync spec 2.8).
+     */
+    @Test
+    void rule24_10_expireAndExistence_onTheOneKey_asRedisson() throws Exception {
+        String name = "tck:sem:ttl";
+        DistributedSemaphore s = client().getSemaphore(name);
+        assertFalse(s.isExists(), "a semaphore nobody set does not exist");
+        assertEquals(-2L, s.remainTimeToLive());
+        assertFalse(s.expire(Duration.ofSeconds(30)), "nothing to expire");
+        assertFalse(s.clearExpire());
+        assertEquals(0L, redis("EXISTS", name), "expire created nothing");
+        assertTrue(s.trySetPermits(2));
+        assertTrue(s.isExists());
+        assertEquals(-1L, s.remainTimeToLive(), "trySetPermits(n) sets no TTL");
+        assertTrue(s.expire(Duration.ofSeconds(30)));
+        long ttl = s.remainTimeToLive();
+        assertTrue(ttl > 0 && ttl <= 30_000, "remainTimeToLive after expire(30 s): " + ttl);
+        assertTrue(Math.abs(pttl(name) - ttl) < 5_000, "remainTimeToLive is the key's PTTL");
+        assertTrue(s.clearExpire());
+        assertEquals(-1L, pttl(name), "clearExpire removes the key's TTL");
+        assertFalse(s.clearExpire(), "nothing left to clear");
+        assertTrue(s.expire(Instant.now().plusSeconds(20)));
+        ttl = pttl(name);
+        assertTrue(ttl > 0 && ttl <= 20_000, "expire(instant in 20 s) left PTTL " + ttl);
+        assertTrue(s.expireAsync(Duration.ofSeconds(40)).get(10, TimeUnit.SECONDS));
+        assertTrue(s.remainTimeToLiveAsync().get(10, TimeUnit.SECONDS) > 20_000);
+        assertTrue(s.isExistsAsync().get(10, TimeUnit.SECONDS));
+        assertTrue(s.clearExpireAsync().get(10, TimeUnit.SECONDS));
+        assertEquals(-1L, pttl(name));
+        assertEquals(2, s.availablePermits(), "an expiry changes no count");
+        assertTrue(s.expire(Instant.now().minusSeconds(1)), "an instant already past deletes the key");
+        assertEquals(0L, redis("EXISTS", name));
+        assertFalse(s.isExistsAsync().get(10, TimeUnit.SECONDS));
+        assertEquals(-2L, s.remainTimeToLiveAsync().get(10, TimeUnit.SECONDS));
+    }
+
+    /**
+     * Rule 24.11: the conditional forms ({@code expireIfSet}, {@code expireIfNotSet},
+     * {@code expireIfGreater}, {@code expireIfLess}, by duration, instant and asynchronously) change
+     * the TTL only when Redis's condition holds, as Redisson's do; skipped on a server older than
+     * Redis 7.0 (no conditions to PEXPIRE).
+     * When it fails: the expire script must pass the condition (XX, NX, GT, LT) to PEXPIRE or
+     * PEXPIREAT unchanged, and answer 1 only when the key took the expiry.
+     */
+    @Test
+    void rule24_11_conditionalExpire_onlyWhenRedissConditionHolds() throws Exception {
+        assumeTrue(serverHasExpireConditions(), "PEXPIRE conditions need Redis 7.0+");
+        String name = "tck:sem:ttl-if";
+        DistributedSemaphore s = client().getSemaphore(name);
+        assertTrue(s.trySetPermits(1));
+        assertFalse(s.expireIfSet(Duration.ofSeconds(30)), "XX: the key has no TTL");
+        assertFalse(s.expireIfGreater(Duration.ofSeconds(30)), "GT: no TTL counts as never ending");
+        assertEquals(-1L, pttl(name));
+        assertTrue(s.expireIfNotSet(Duration.ofSeconds(30)), "NX: the key had no TTL");
+        assertFalse(s.expireIfNotSet(Instant.now().plusSeconds(60)), "NX: it has one now");
+        assertTrue(s.expireIfSet(Duration.ofSeconds(40)), "XX: it has one");
+        assertTrue(pttl(name) > 30_000);
+        assertFalse(s.expireIfGreater(Duration.ofSeconds(10)), "GT: 10 s is not later");
+        assertTrue(s.expireIfLess(Instant.now().plusSeconds(10)), "LT: 10 s is sooner");
+        assertTrue(pttl(name) <= 10_000);
+        assertFalse(s.expireIfLessAsync(Duration.ofSeconds(50)).get(10, TimeUnit.SECONDS), "LT: 50 s is not sooner");
+        assertTrue(s.expireIfGreaterAsync(Instant.now().plusSeconds(50)).get(10, TimeUnit.SECONDS));
+        assertTrue(pttl(name) > 40_000);
+        assertTrue(s.expireIfSetAsync(Instant.now().plusSeconds(30)).get(10, TimeUnit.SECONDS));
+        assertTrue(s.clearExpire());
+        assertTrue(s.expireIfNotSetAsync(Duration.ofSeconds(30)).get(10, TimeUnit.SECONDS));
+        assertTrue(s.expireIfGreaterAsync(Duration.ofSeconds(45)).get(10, TimeUnit.SECONDS));
+        assertTrue(s.expireIfSetAsync(Duration.ofSeconds(20)).get(10, TimeUnit.SECONDS));
+        assertTrue(s.expireIfLessAsync(Instant.now().plusSeconds(5)).get(10, TimeUnit.SECONDS));
+        assertTrue(pttl(name) <= 5_000);
+        assertTrue(s.delete());
+    }
+
+    /**
+     * Rule 24.12: the rate-limit pattern of Redisson tutorials, {@code trySetPermits(n)} then
+     * {@code expire(window)}: within the window the permits run out; once the key expires they are
+     * gone (the semaphore no longer exists) and the next {@code trySetPermits} sets a fresh window
+     * without a TTL, which the next {@code expire} bounds again.
+     * When it fails: {@code trySetPermits} sets only a missing key (an expired one is missing);
+     * the expiry must not be lost to a take (the take script's DECRBY keeps the TTL).
+     */
+    @Test
+    void rule24_12_rateLimitPattern_permitsGoneAfterTheWindow_trySetPermitsStartsAnother() throws Exception {
+        String name = "tck:sem:rate";
+        DistributedSemaphore s = client().getSemaphore(name);
+        assertTrue(s.trySetPermits(2));
+        assertTrue(s.expire(Duration.ofSeconds(30)));
+        assertTrue(s.tryAcquire());
+        assertTrue(s.tryAcquire());
+        assertFalse(s.tryAcquire(), "the window's permits are used up");
+        assertFalse(s.trySetPermits(2), "the window is still open");
+        assertTrue(pttl(name) > 0, "taking permits kept the window's TTL");
+        assertTrue(s.expire(Duration.ofMillis(50)), "the window ends soon (shortened, so no wait depends on it)");
+        Await.until(SOON, () -> !s.isExists(), () -> "the window's key never expired: PTTL " + pttl(name));
+        assertEquals(0, s.availablePermits(), "the permits are gone with the key");
+        assertEquals(-2L, s.remainTimeToLive());
+        assertTrue(s.trySetPermits(2), "a new window");
+        assertEquals(-1L, s.remainTimeToLive(), "trySetPermits(n) sets no TTL of its own");
+        assertTrue(s.expire(Duration.ofSeconds(30)));
+        assertEquals(2, s.availablePermits());
+        assertTrue(s.delete());
+    }
+
+    /**
+     * Rule 24.13: {@code tryAcquireAsync(Duration)}, Redisson's async wait for one permit, waits
+     * within its bound: woken by a release of another client, it answers true; with no permit
+     * within a short bound, false, and it takes nothing.
+     * When it fails: the overload must wait as {@code tryAcquireAsync(1, Duration)} does (one
+     * permit, the same wait).
+     */
+    @Test
+    void rule24_13_tryAcquireAsyncDuration_waitsForOnePermit() throws Exception {
+        String name = "tck:sem:async-duration";
+        LockClient waiting = client();
+        DistributedSemaphore s = waiting.getSemaphore(name);
+        assertTrue(s.trySetPermits(0));
+        assertEquals(Boolean.FALSE, s.tryAcquireAsync(Duration.ofMillis(30)).get(30, TimeUnit.SECONDS));
+        CompletableFuture<Boolean> waiter = s.tryAcquireAsync(SOON);
+        awaitWaiting(waiting, 1);
+        client().getSemaphore(name).release(2);
+        assertEquals(Boolean.TRUE, waiter.get(30, TimeUnit.SECONDS));
+        assertEquals(1, s.availablePermits(), "the waiter took one permit of the two");
+        assertTrue(s.delete());
     }
 }

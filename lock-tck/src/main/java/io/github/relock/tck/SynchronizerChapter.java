@@ -54,6 +54,19 @@ public abstract class SynchronizerChapter extends TckChapter {
         }
     }
 
+    /**
+     * @return whether the server takes {@code PEXPIRE}'s conditions (NX, XX, GT, LT: Redis 7.0+),
+     *     which the conditional {@code expireIf…} forms need
+     */
+    protected boolean serverHasExpireConditions() {
+        try {
+            redis("PEXPIRE", "tck:expire-conditions-probe", "1000", "NX");
+            return true;
+        } catch (RuntimeException refused) {
+            return false;
+        }
+    }
+
     /** @return the key's value as a long (0 when missing) */
     protected long longAt(String key) {
         Object v = redis("GET", key);

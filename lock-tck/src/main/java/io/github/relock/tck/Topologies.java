@@ -52,4 +52,13 @@ public @interface Topologies {
 
     /** @return the topologies to run the kit class on, in order */
     Kind[] value();
+
+    /**
+     * @return the server the class's one-server and cluster fixtures run: a server choice of
+     *     {@code io.github.relock.embeddedredis.RedisProcess} ({@code "6.2"}, {@code "7.0"}, or the
+     *     path of a {@code redis-server}-compatible executable), with fixtures of its own, shared
+     *     by the classes that name it; empty (the default) for the suite's shared fixtures, which
+     *     run {@code -Drelock.redis.server} or Redis 7.0.15. Sentinel always runs the suite's.
+     */
+    String server() default "";
 }

@@ -32,12 +32,14 @@ final class TopologyInvocations implements ClassTemplateInvocationContextProvide
     @Override
     public Stream<ClassTemplateInvocationContext> provideClassTemplateInvocationContexts(ExtensionContext context) {
         Class<?> kit = context.getRequiredTestClass();
-        Kind[] declared = kit.getAnnotation(Topologies.class).value();
+        Topologies annotation = kit.getAnnotation(Topologies.class);
+        Kind[] declared = annotation.value();
         String allowed = System.getProperty(Topologies.PROPERTY + "." + kit.getSimpleName(),
                 System.getProperty(Topologies.PROPERTY, ""));
         List<String> only = allowed.isBlank() ? List.of()
                 : Arrays.stream(allowed.split(",")).map(s -> s.strip().toUpperCase(Locale.ROOT)).toList();
-        return Arrays.stream(declared).filter(k -> only.isEmpty() || only.contains(k.name())).map(On::new);
+        return Arrays.stream(declared).filter(k -> only.isEmpty() || only.contains(k.name()))
+                .map(k -> new On(k, annotation.server()));
     }
 
     @Override
@@ -48,23 +50,28 @@ final class TopologyInvocations implements ClassTemplateInvocationContextProvide
     /** One topology's invocation: names it and hands it to the kit instance. */
     static final class On implements ClassTemplateInvocationContext, TestInstancePostProcessor {
         private final Kind kind;
+        private final String server;
 
-        On(Kind kind) {
+        On(Kind kind, String server) {
             this.kind = kind;
+            this.server = server;
         }
 
-        /** @return the shared fixture of {@code kind}, started on first use */
-        static RedisTopology fixture(Kind kind) {
+        /**
+         * @param server a server choice, or empty for the suite's own
+         * @return the shared fixture of {@code kind} running that server, started on first use
+         */
+        static RedisTopology fixture(Kind kind, String server) {
             return switch (kind) {
-                case SINGLE -> RedisFixture.shared();
-                case CLUSTER -> RedisCluster.shared();
+                case SINGLE -> RedisFixture.shared(server);
+                case CLUSTER -> RedisCluster.shared(server);
                 case SENTINEL -> RedisSentinelGroup.shared();
             };
         }
 
         @Override
         public String getDisplayName(int invocationIndex) {
-            return "on " + kind;
+            return "on " + kind + (server.isEmpty() ? "" : " (redis-server " + server + ")");
         }
 
         @Override
@@ -76,6 +83,7 @@ final class TopologyInvocations implements ClassTemplateInvocationContextProvide
         public void postProcessTestInstance(Object testInstance, ExtensionContext context) {
             if (testInstance instanceof DriverKit kit) {
                 kit.topologyKind = kind;
+                kit.redisServer = server;
             }
         }
     }

@@ -98,10 +98,15 @@ final class JedisCommandExecutor implements CommandExecutor {
     /** Only for a cluster client on Redis 7+; otherwise null. */
     private final ShardedPubSub<HostAndPort> sharded;
     /**
-     * Only for a cluster client on Redis 7+ whose slot cache the driver can read: the master of a
-     * slot from Jedis' slot cache, without borrowing a connection. Otherwise null.
+     * Only for a cluster client whose slot cache the driver can read: the master of a slot from
+     * Jedis' slot cache, without borrowing a connection. Otherwise null.
      */
     private final IntFunction<HostAndPort> slotNode;
+    /**
+     * {@link #slotNode} where the servers have sharded pub/sub (Redis 7+), for
+     * {@link #classicPubSubOnNodeOf}; otherwise null, as before core batched renewals on 6.2.
+     */
+    private final IntFunction<HostAndPort> classicSlotNode;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -119,11 +124,17 @@ final class JedisCommandExecutor implements CommandExecutor {
         EnumSet<Capability> caps = EnumSet.of(Capability.REPLICA_WAIT);
         ShardedPubSub<HostAndPort> sharded = null;
         IntFunction<HostAndPort> slotNode = null;
+        IntFunction<HostAndPort> classicSlotNode = null;
         if (cluster != null) {
             caps.add(Capability.CLUSTER);
-            if (JedisVersions.readsNodeAddresses() && supportsShardedPubSub(cluster, description)) {
-                caps.add(Capability.SHARDED_PUBSUB);
+            if (JedisVersions.readsNodeAddresses()) {
+                // Whatever the server: core batches a node's renewals by it, and falls back to one
+                // script per slot itself where the server refuses the batch's script flag (Redis 6.2)
                 slotNode = JedisVersions.slotNode(cluster);
+            }
+            if (slotNode != null && supportsShardedPubSub(cluster, description)) {
+                caps.add(Capability.SHARDED_PUBSUB);
+                classicSlotNode = slotNode;
                 IntFunction<Connection> slotConnection = JedisVersions.slotConnection(cluster);
                 sharded = new ShardedPubSub<>(PubSubTransport.nodes(cluster, slotNode, slotConnection,
                         JedisVersions.clusterNodes(cluster), description), PubSubTransport.SHARDED_THREAD_PREFIX,
@@ -132,6 +143,7 @@ final class JedisCommandExecutor implements CommandExecutor {
         }
         this.sharded = sharded;
         this.slotNode = slotNode;
+        this.classicSlotNode = classicSlotNode;
         this.capabilities = Set.copyOf(caps);
         this.commandTimeoutNanos = commandTimeout.toNanos();
         this.async = lane(Math.max(2, Runtime.getRuntime().availableProcessors()), ASYNC_QUEUE, ASYNC_THREAD_PREFIX,
@@ -161,14 +173,32 @@ final class JedisCommandExecutor implements CommandExecutor {
     @Override
     public List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args,
                                         int replicas, long timeoutMs) {
+        return withWait(ScriptCall.bySha(script, keys, args), replicas, timeoutMs);
+    }
+
+    /** The blocking pipeline of {@link #evalShaWithWait} on the lane's threads, as {@link #evalAsync}. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs, Lane lane) {
+        Objects.requireNonNull(call, "call must not be null");
+        Objects.requireNonNull(lane, "lane must not be null");
+        return submit(lane == Lane.RENEWAL ? urgent : async, () -> withWait(call, replicas, timeoutMs),
+                (call.bySha() ? "EVALSHA " : "EVAL ") + call.script().name() + " + WAIT " + replicas)
+                .thenApply(r -> (List<Object>) r);
+    }
+
+    private List<Object> withWait(ScriptCall call, int replicas, long timeoutMs) {
+        Script script = call.script();
+        List<String> keys = call.keys();
+        List<String> args = call.args();
         checkArgs(script, keys, args);
         if (replicas < 0 || timeoutMs < 0) {
             throw new IllegalArgumentException("replicas and timeoutMs must be >= 0, were " + replicas + " and " + timeoutMs);
         }
-        String what = "EVALSHA " + script.name() + " + WAIT " + replicas;
+        String what = (call.bySha() ? "EVALSHA " : "EVAL ") + script.name() + " + WAIT " + replicas;
         ensureOpen(what);
         try {
-            return pipelineWithWait(script, keys, args, replicas, timeoutMs, what);
+            return pipelineWithWait(call, replicas, timeoutMs, what);
         } catch (RedisErrorException e) {
             if (keys.isEmpty() || !capabilities.contains(Capability.CLUSTER) || e.getMessage() == null
                     || !e.getMessage().contains("MOVED")) {
@@ -177,15 +207,18 @@ final class JedisCommandExecutor implements CommandExecutor {
             // A cluster pipeline does not follow MOVED: the node refused, so nothing ran. One keyed
             // read follows the redirect and refreshes Jedis' slot cache; then send it once more.
             cluster.exists(keys.get(0));
-            return pipelineWithWait(script, keys, args, replicas, timeoutMs, what);
+            return pipelineWithWait(call, replicas, timeoutMs, what);
         }
     }
 
-    private List<Object> pipelineWithWait(Script script, List<String> keys, List<String> args, int replicas,
-                                          long timeoutMs, String what) {
+    private List<Object> pipelineWithWait(ScriptCall call, int replicas, long timeoutMs, String what) {
+        Script script = call.script();
+        List<String> keys = call.keys();
+        List<String> args = call.args();
         try {
             return client.pipelined(p -> {
-                Response<Object> reply = p.evalsha(script.sha1(), keys, args);
+                Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), keys, args)
+                        : p.eval(script.text(), keys, args);
                 Response<Long> acked;
                 if (!keys.isEmpty()) {
                     acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
@@ -279,14 +312,14 @@ final class JedisCommandExecutor implements CommandExecutor {
      */
     @Override
     public Boolean classicPubSubOnNodeOf(int slot) {
-        if (slotNode == null || closed.get()) {
+        if (classicSlotNode == null || closed.get()) {
             return null;
         }
         Object mine = client.subscribedNode();
         if (mine == null) {
             return false;
         }
-        HostAndPort owner = slotNode.apply(slot);
+        HostAndPort owner = classicSlotNode.apply(slot);
         return mine == JedisAccess.UNKNOWN_NODE || owner == null ? null : mine.equals(owner);
     }
 

@@ -19,7 +19,7 @@ import redis.clients.jedis.JedisPool;
  * chapters; the engine spec does not depend on it ({@link JedisClassicEngineSpecTest} runs it
  * here in {@code -Pfull}). The default build runs the pool only
  * ({@code relock.tck.topologies.JedisClassicTckTest=single}; {@link JedisTckTest} and
- * {@link JedisClusterTckTest} cover Sentinel and cluster); the {@code jedis-*} version profiles run all three.
+ * {@link JedisTckClusterTest} cover Sentinel and cluster); the {@code jedis-*} version profiles run all three.
  */
 @Topologies({Kind.SINGLE, Kind.CLUSTER, Kind.SENTINEL})
 class JedisClassicTckTest extends DriverTck {

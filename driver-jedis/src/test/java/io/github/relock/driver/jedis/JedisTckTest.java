@@ -9,16 +9,16 @@ import io.github.relock.tck.fixtures.RedisTopology.Kind;
 
 /**
  * Runs the whole relock kit ({@link RelockTck}: the driver contract and the engine spec, each
- * chapter once) against the Jedis driver, relock's reference driver, on one server and under
- * Sentinel: the pooled single-node client of the Jedis on the class path
- * ({@link JedisTopologies#pooled}, so the {@code jedis-*} profiles run it too) and a
- * {@code RedisSentinelClient} ({@link JedisTopologies#client}). {@link JedisClusterTckTest} runs it
- * on the cluster, in a class of its own so that the test forks share the work (one class would
+ * chapter once) against the Jedis driver, relock's reference driver, on one server: the pooled
+ * single-node client of the Jedis on the class path ({@link JedisTopologies#pooled}, so the
+ * {@code jedis-*} profiles run it too). {@link JedisTckSentinelTest} runs it under Sentinel with a
+ * {@code RedisSentinelClient} ({@link JedisTopologies#client}) and {@link JedisTckClusterTest} on
+ * the cluster, each in a class of its own so that the test forks share the work (one class would
  * run the three topologies, about nine minutes, in one fork); {@link JedisRedissonInteropTest} runs
  * the Redisson interop chapter, and {@link JedisClassicTckTest} the driver contract on Jedis'
  * classic pools.
  */
-@Topologies({Kind.SINGLE, Kind.SENTINEL})
+@Topologies(Kind.SINGLE)
 class JedisTckTest extends RelockTck {
 
     @Override

@@ -138,7 +138,7 @@ private fun lostWhileWorking(event: LockLostEvent, cause: Throwable?): LockLostE
     return e
 }
 
-private fun javaDuration(d: Duration, what: String): java.time.Duration {
+internal fun javaDuration(d: Duration, what: String): java.time.Duration {
     require(d.isFinite()) { "$what must be finite, was $d" }
     return d.toJavaDuration()
 }

@@ -15,8 +15,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,6 +28,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * A {@code redis-server} process started from the static binary that {@code org.signal:embedded-redis}
  * ships for this platform, bound to {@value #HOST}, persistence off. The binary is extracted once
  * per class loader into a temporary folder that is deleted when the JVM exits.
+ *
+ * <p>Which server: a <em>server choice</em>, {@value #DEFAULT_SERVER} (the default, Redis 7.0.15 from
+ * {@code org.signal:embedded-redis}), {@value #REDIS_62} (Redis 6.2 from
+ * {@code com.github.codemonstur:embedded-redis}, which must then be on the class path: the kit's
+ * fixtures bring it), or the path of any {@code redis-server}-compatible executable (a Debian
+ * {@code /usr/bin/redis-server}, a {@code valkey-server}). The factories without a choice use
+ * {@link #defaultServer()}: the system property {@value #SERVER_PROPERTY}, else {@value #DEFAULT_SERVER}.
  *
  * <p>The one copy of "which binary for this OS and CPU, extract it, start it, wait for PING": the
  * kit's fixture ({@code io.github.relock.tck.fixtures.RedisServer}) and the demo both use it.
@@ -34,6 +45,12 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class RedisProcess implements AutoCloseable {
     /** The version of the {@code redis-server} binaries in {@code org.signal:embedded-redis} 0.9.1. */
     public static final String VERSION = "7.0.15";
+    /** System property: the server choice the factories without one use (see the class comment). */
+    public static final String SERVER_PROPERTY = "relock.redis.server";
+    /** The default server choice: Redis {@value #VERSION}. */
+    public static final String DEFAULT_SERVER = "7.0";
+    /** The server choice of Redis 6.2, from {@code com.github.codemonstur:embedded-redis}. */
+    public static final String REDIS_62 = "6.2";
     /** The address every server started here binds to. */
     public static final String HOST = "127.0.0.1";
 
@@ -42,15 +59,54 @@ public final class RedisProcess implements AutoCloseable {
 
     private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(15);
     private static final int FREE_PORT_ATTEMPTS = 5;
+    private static final Pattern VERSION_OUTPUT = Pattern.compile("^(\\S+) server v=(\\S+)");
     private static final ReentrantLock EXTRACT = new ReentrantLock();
-    private static Path binary; // guarded by EXTRACT
+    private static final Map<String, Path> BINARIES = new HashMap<>(); // by server choice; guarded by EXTRACT
+    private static final Map<String, String> VERSIONS = new HashMap<>(); // by server choice; guarded by EXTRACT
 
     private final int port;
     private final Process process;
+    private final String server;
 
-    private RedisProcess(int port, Process process) {
+    private RedisProcess(int port, Process process, String server) {
         this.port = port;
         this.process = process;
+        this.server = server;
+    }
+
+    /** @return the server choice of {@value #SERVER_PROPERTY}, or {@value #DEFAULT_SERVER} when it is unset or blank */
+    public static String defaultServer() {
+        String chosen = System.getProperty(SERVER_PROPERTY, "").strip();
+        return chosen.isEmpty() ? DEFAULT_SERVER : chosen;
+    }
+
+    /**
+     * What a server choice runs, as its binary reports it ({@code --version}), e.g.
+     * {@code Redis 6.2.11} or {@code Valkey 8.0.1}; extracts the binary first if needed.
+     *
+     * @param server a server choice (see the class comment)
+     * @return the product and version
+     * @throws IOException if the binary cannot be extracted or run
+     */
+    public static String describe(String server) throws IOException {
+        EXTRACT.lock();
+        try {
+            String known = VERSIONS.get(server);
+            if (known != null) {
+                return known;
+            }
+            Process p = new ProcessBuilder(binary(server).toString(), "--version").redirectErrorStream(true).start();
+            String out;
+            try (InputStream in = p.getInputStream()) {
+                out = new String(in.readNBytes(4096), StandardCharsets.UTF_8).strip();
+            }
+            Matcher m = VERSION_OUTPUT.matcher(out);
+            String described = m.find() ? m.group(1) + " " + m.group(2) : out;
+            VERSIONS.put(server, described);
+            return described;
+        } finally {
+            EXTRACT.unlock();
+        }
     }
 
     /**
@@ -64,17 +120,28 @@ public final class RedisProcess implements AutoCloseable {
      *     is not on the class path
      */
     public static RedisProcess startOnFreePort() throws IOException {
+        return startOnFreePort(defaultServer());
+    }
+
+    /**
+     * As {@link #startOnFreePort()}, from the given server choice.
+     *
+     * @param server a server choice (see the class comment)
+     * @return the running server, answering PING
+     * @throws IOException as {@link #startOnFreePort()}
+     */
+    public static RedisProcess startOnFreePort(String server) throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < FREE_PORT_ATTEMPTS; attempt++) {
             try {
-                return start(freePort());
+                return start(server, freePort(), List.of());
             } catch (InterruptedIOException e) {
                 throw e;
             } catch (IOException e) {
                 last = e; // most likely the port was taken between probing and binding: try another
             }
         }
-        throw new IOException("redis-server " + VERSION + " did not start on " + FREE_PORT_ATTEMPTS
+        throw new IOException("redis-server " + server + " did not start on " + FREE_PORT_ATTEMPTS
                 + " free ports in a row; last failure: " + last.getMessage(), last);
     }
 
@@ -105,11 +172,24 @@ public final class RedisProcess implements AutoCloseable {
      * @throws IOException as {@link #start(int)}
      */
     public static RedisProcess start(int port, List<String> extraArgs) throws IOException {
+        return start(defaultServer(), port, extraArgs);
+    }
+
+    /**
+     * As {@link #start(int, List)}, from the given server choice.
+     *
+     * @param server a server choice (see the class comment)
+     * @param port the port, 1 to 65535
+     * @param extraArgs further {@code --name value} arguments; not null
+     * @return the running server
+     * @throws IOException as {@link #start(int)}
+     */
+    public static RedisProcess start(String server, int port, List<String> extraArgs) throws IOException {
         List<String> command = new ArrayList<>(List.of("--port", Integer.toString(port), "--bind", HOST,
                 "--save", "", "--appendonly", "no", "--protected-mode", "no", "--daemonize", "no",
                 "--loglevel", "warning", "--logfile", ""));
         command.addAll(extraArgs);
-        return launch(port, null, command);
+        return launch(server, port, null, command);
     }
 
     /**
@@ -123,28 +203,28 @@ public final class RedisProcess implements AutoCloseable {
      * @throws IOException as {@link #start(int)}
      */
     public static RedisProcess startSentinel(int port, Path config) throws IOException {
-        return launch(port, config, List.of("--sentinel", "--port", Integer.toString(port), "--bind", HOST,
+        return launch(defaultServer(), port, config, List.of("--sentinel", "--port", Integer.toString(port), "--bind", HOST,
                 "--protected-mode", "no", "--daemonize", "no", "--loglevel", "warning", "--logfile", ""));
     }
 
-    private static RedisProcess launch(int port, Path config, List<String> args) throws IOException {
+    private static RedisProcess launch(String server, int port, Path config, List<String> args) throws IOException {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be 1 to 65535, was " + port);
         }
         List<String> command = new ArrayList<>();
-        command.add(binary().toString());
+        command.add(binary(server).toString());
         if (config != null) {
             command.add(config.toString()); // a configuration file must come first
         }
         command.addAll(args);
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        RedisProcess server = new RedisProcess(port, p);
+        RedisProcess started = new RedisProcess(port, p, server);
         try {
-            server.awaitPong();
-            return server;
+            started.awaitPong();
+            return started;
         } catch (IOException | RuntimeException e) {
-            server.close();
+            started.close();
             throw e;
         }
     }
@@ -170,6 +250,11 @@ public final class RedisProcess implements AutoCloseable {
     /** @return the port the server listens on */
     public int port() {
         return port;
+    }
+
+    /** @return the server choice this process was started from (see the class comment) */
+    public String server() {
+        return server;
     }
 
     /** @return the operating-system process id (for fault injection: {@code kill -STOP}) */
@@ -208,7 +293,7 @@ public final class RedisProcess implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "redis-server " + VERSION + " at " + HOST + ":" + port + " (pid " + process.pid() + ")";
+        return "redis-server " + server + " at " + HOST + ":" + port + " (pid " + process.pid() + ")";
     }
 
     /**
@@ -220,6 +305,19 @@ public final class RedisProcess implements AutoCloseable {
      * @throws IllegalStateException if the jar ships no binary for it
      */
     static String resourceFor(String osName, String osArch) {
+        return resourceFor(DEFAULT_SERVER, osName, osArch);
+    }
+
+    /**
+     * A bundled server's resource for a platform.
+     *
+     * @param server {@value #DEFAULT_SERVER} or {@value #REDIS_62}
+     * @param osName {@code os.name}
+     * @param osArch {@code os.arch}
+     * @return e.g. {@code redis-server-6.2.6-v5-linux-amd64}
+     * @throws IllegalStateException if no binary is bundled for it
+     */
+    static String resourceFor(String server, String osName, String osArch) {
         String os = osName.toLowerCase(Locale.ROOT);
         String arch = osArch.toLowerCase(Locale.ROOT);
         String o = os.contains("mac") || os.contains("darwin") ? "darwin" : os.contains("linux") ? "linux" : os;
@@ -230,6 +328,15 @@ public final class RedisProcess implements AutoCloseable {
             default -> arch;
         };
         String platform = o + "-" + a;
+        if (REDIS_62.equals(server)) {
+            // com.github.codemonstur:embedded-redis 1.4.4 names its builds by the release it started from
+            return switch (platform) {
+                case "linux-amd64", "darwin-amd64", "darwin-arm64" -> "redis-server-6.2.6-v5-" + platform;
+                case "linux-arm64", "linux-386" -> "redis-server-6.2.7-" + platform;
+                default -> throw new IllegalStateException("com.github.codemonstur:embedded-redis ships no redis-server"
+                        + " 6.2 for " + osName + "/" + osArch);
+            };
+        }
         if (!SHIPPED.contains(platform)) {
             throw new IllegalStateException("org.signal:embedded-redis ships no redis-server for " + osName + "/" + osArch
                     + " (only " + String.join(", ", SHIPPED) + ")");
@@ -237,13 +344,23 @@ public final class RedisProcess implements AutoCloseable {
         return "redis-server-" + VERSION + "-" + platform;
     }
 
-    private static Path binary() throws IOException {
+    private static Path binary(String server) throws IOException {
         EXTRACT.lock();
         try {
-            if (binary == null) {
-                binary = extract(resourceFor(System.getProperty("os.name"), System.getProperty("os.arch")));
+            Path known = BINARIES.get(server);
+            if (known == null) {
+                if (server.equals(DEFAULT_SERVER) || server.equals(REDIS_62)) {
+                    known = extract(resourceFor(server, System.getProperty("os.name"), System.getProperty("os.arch")));
+                } else {
+                    known = Path.of(server);
+                    if (!Files.isExecutable(known)) {
+                        throw new IllegalStateException(SERVER_PROPERTY + " must be " + DEFAULT_SERVER + ", " + REDIS_62
+                                + " or the path of a redis-server executable; '" + server + "' is none");
+                    }
+                }
+                BINARIES.put(server, known);
             }
-            return binary;
+            return known;
         } finally {
             EXTRACT.unlock();
         }
@@ -256,8 +373,9 @@ public final class RedisProcess implements AutoCloseable {
         target.toFile().deleteOnExit();
         try (InputStream in = RedisProcess.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("resource " + resource
-                        + " not found: is org.signal:embedded-redis on the class path?");
+                throw new IllegalStateException("resource " + resource + " not found: is "
+                        + (resource.startsWith("redis-server-6.2") ? "com.github.codemonstur" : "org.signal")
+                        + ":embedded-redis on the class path?");
             }
             Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
         }

@@ -32,6 +32,22 @@ class RedisProcessTest {
     }
 
     @Test
+    void resourceFor_redis62_namesTheCodemonsturBuilds() {
+        assertEquals("redis-server-6.2.6-v5-linux-amd64", RedisProcess.resourceFor(RedisProcess.REDIS_62, "Linux", "amd64"));
+        assertEquals("redis-server-6.2.7-linux-arm64", RedisProcess.resourceFor(RedisProcess.REDIS_62, "Linux", "aarch64"));
+        assertEquals("redis-server-6.2.6-v5-darwin-arm64",
+                RedisProcess.resourceFor(RedisProcess.REDIS_62, "Mac OS X", "aarch64"));
+        assertThrows(IllegalStateException.class, () -> RedisProcess.resourceFor(RedisProcess.REDIS_62, "Linux", "ppc64le"));
+    }
+
+    @Test
+    void startOnFreePort_serverChoiceThatIsNoExecutable_failsNamingTheProperty() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> RedisProcess.startOnFreePort("/no/such/redis-server"));
+        assertTrue(e.getMessage().contains(RedisProcess.SERVER_PROPERTY), e::getMessage);
+    }
+
+    @Test
     void resourceFor_platformWithoutBinary_failsNamingItAndTheShippedOnes() {
         for (List<String> p : List.of(List.of("Windows 11", "amd64"), List.of("Linux", "ppc64le"),
                 List.of("Mac OS X", "x86"), List.of("FreeBSD", "amd64"))) {

@@ -322,6 +322,35 @@ class MigrateFromRedissonTest implements RewriteTest {
     }
 
     @Test
+    void perObjectOptionsGetter_isMarkedWithTheTimeoutView() {
+        rewriteRun(
+                java(
+                        """
+                        import java.time.Duration;
+                        import org.redisson.api.RedissonClient;
+                        import org.redisson.api.options.CommonOptions;
+
+                        class App {
+                            void run(RedissonClient redisson) {
+                                redisson.getLock(CommonOptions.name("l").timeout(Duration.ofMillis(200))).lock();
+                            }
+                        }
+                        """,
+                        """
+                        import java.time.Duration;
+
+                        import io.github.relock.api.LockClient;
+                        import org.redisson.api.options.CommonOptions;
+
+                        class App {
+                            void run(LockClient redisson) {
+                                /*~~(TODO relock: use lockClient.withCommandTimeout(timeout).getLock(name) for the options' timeout; relock has no retryAttempts/retryInterval/retryDelay (it never resends a lock script))~~>*/redisson.getLock(CommonOptions.name("l").timeout(Duration.ofMillis(200))).lock();
+                            }
+                        }
+                        """));
+    }
+
+    @Test
     void multiLockInALambda_usesTheLocalClientDeclaredBeforeIt_notOneDeclaredAfter() {
         rewriteRun(java(
                 """

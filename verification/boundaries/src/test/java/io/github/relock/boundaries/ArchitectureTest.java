@@ -92,7 +92,8 @@ class ArchitectureTest {
     @Test
     void integrations_useOnlyThePublicApi() {
         noClasses().that().resideInAnyPackage("io.github.relock.spring..", "io.github.relock.shedlock..",
-                        "io.github.relock.micrometer..", "io.github.relock.reactor..", "io.github.relock.kotlin..")
+                        "io.github.relock.micrometer..", "io.github.relock.reactor..", "io.github.relock.kotlin..",
+                        "io.github.relock.rxjava3..")
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "io.github.relock.core.internal..", "io.github.relock.spi..", "io.github.relock.driver..",
                         "io.github.relock.tck..")

@@ -45,6 +45,7 @@ class DocumentationFiguresTest {
             Map.entry("Spring Boot", "spring-boot"), Map.entry("Boot", "spring-boot"),
             Map.entry("Spring Data Redis", "spring-data-redis"), Map.entry("Spring Integration", "spring-integration"),
             Map.entry("ShedLock", "shedlock"), Map.entry("Micrometer", "micrometer"), Map.entry("Reactor", "reactor"),
+            Map.entry("RxJava", "rxjava"),
             Map.entry("`org.signal:embedded-redis`", "embedded-redis"),
             // kotlin.version, not kotlin: kotlinx-coroutines.version contains "kotlin" too
             Map.entry("Kotlin", "kotlin.version"), Map.entry("kotlinx.coroutines", "kotlinx-coroutines"));
@@ -55,7 +56,7 @@ class DocumentationFiguresTest {
 
     private static final String VERSION = "(\\d+\\.\\d+\\.\\d+(?:\\.[A-Za-z]+)?)";
     private static final String NAMES = "(Spring Data Redis|Spring Integration|Spring Boot|Boot|Jedis|Lettuce|Netty|Redisson|"
-            + "JUnit|ArchUnit|Testcontainers|Jackson|JMH|HdrHistogram|picocli|ShedLock|Micrometer|Reactor|`org\\.signal:embedded-redis`|"
+            + "JUnit|ArchUnit|Testcontainers|Jackson|JMH|HdrHistogram|picocli|ShedLock|Micrometer|Reactor|RxJava|`org\\.signal:embedded-redis`|"
             + "Kotlin|kotlinx\\.coroutines)";
     private static final Pattern PROSE = Pattern.compile(NAMES + "\\s+" + VERSION);
     private static final Pattern TABLE = Pattern.compile("^\\|\\s*" + NAMES + "\\s*\\|\\s*" + VERSION);

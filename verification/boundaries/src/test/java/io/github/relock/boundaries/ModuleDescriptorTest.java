@@ -140,6 +140,15 @@ class ModuleDescriptorTest {
     }
 
     @Test
+    void relockRxjava3_exportsItsPackage_requiresOnlyTheApiAndRxJava() throws Exception {
+        ModuleDescriptor d = descriptorOf(io.github.relock.rxjava3.RxLock.class);
+        assertEquals("io.github.relock.rxjava3", d.name());
+        assertEquals(Set.of("io.github.relock.rxjava3"), exports(d));
+        assertEquals(Set.of("java.base", "io.github.relock.api", "io.reactivex.rxjava3"), requires(d),
+                "a thin module over the public API: no engine, no driver");
+    }
+
+    @Test
     void relockKotlin_exportsItsPackage_requiresOnlyTheApiAndKotlin() throws Exception {
         ModuleDescriptor d = descriptorOf(io.github.relock.kotlin.CoroutineLease.class);
         assertEquals("io.github.relock.kotlin", d.name());

@@ -35,10 +35,17 @@ final class RedissonConfigs {
      * sleeps until the lock's TTL, which the rules that time a wake-up by a Redisson unlock refuse.
      */
     static void assumeRelockHearsRedissonUnlocks(DriverKit kit) {
-        boolean deaf = kit.topology().kind() == RedisTopology.Kind.CLUSTER && redissonPublishesShardedOnCluster()
+        Assumptions.assumeFalse(relockDeafToRedissonUnlocks(kit), "the driver does not declare SHARDED_PUBSUB, so on a"
+                + " cluster its waiters cannot hear Redisson 4's sharded unlock messages (they wait out the TTL)");
+    }
+
+    /**
+     * @return whether relock's waiters on this kit cannot hear a Redisson unlock (see
+     *     {@link #assumeRelockHearsRedissonUnlocks}): they retry only when the TTL they saw runs out
+     */
+    static boolean relockDeafToRedissonUnlocks(DriverKit kit) {
+        return kit.topology().kind() == RedisTopology.Kind.CLUSTER && redissonPublishesShardedOnCluster()
                 && !kit.newExecutor().capabilities().contains(Capability.SHARDED_PUBSUB);
-        Assumptions.assumeFalse(deaf, "the driver does not declare SHARDED_PUBSUB, so on a cluster its waiters "
-                + "cannot hear Redisson 4's sharded unlock messages (they wait out the TTL)");
     }
 
     /**

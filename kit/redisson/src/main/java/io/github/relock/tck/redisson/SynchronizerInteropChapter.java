@@ -1,6 +1,7 @@
 package io.github.relock.tck.redisson;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -224,5 +225,94 @@ public abstract class SynchronizerInteropChapter extends SynchronizerChapter {
         redisson.countDown();
         assertTrue(relockWaiter.get(SOON.toSeconds(), TimeUnit.SECONDS));
         assertEquals(0, relock.getCount());
+    }
+
+    /**
+     * Rule 24.14: a semaphore's time to live crosses libraries: Redisson reads the TTL and the
+     * existence relock set, relock reads what Redisson set, each clears the other's, and the
+     * rate-limit window Redisson opened ({@code trySetPermits} then {@code expire}) ends for relock.
+     * When it fails: both must expire the one key N (sync spec 2.8); remainTimeToLive is its PTTL.
+     */
+    @Test
+    void rule24_14_semaphoreExpiry_crossesSides() throws Exception {
+        String name = "tck:sem:ttl-x";
+        DistributedSemaphore relock = client().getSemaphore(name);
+        RSemaphore redisson = redisson().getSemaphore(name);
+        assertFalse(redisson.isExists());
+        assertTrue(relock.trySetPermits(2));
+        assertTrue(redisson.isExists());
+        assertTrue(relock.expire(Duration.ofSeconds(30)));
+        long ttl = redisson.remainTimeToLive();
+        assertTrue(ttl > 0 && ttl <= 30_000, "Redisson reads relock's TTL: " + ttl);
+        assertTrue(redisson.clearExpire());
+        assertEquals(-1L, relock.remainTimeToLive());
+        assertTrue(redisson.expire(Duration.ofSeconds(20)));
+        ttl = relock.remainTimeToLive();
+        assertTrue(ttl > 0 && ttl <= 20_000, "relock reads Redisson's TTL: " + ttl);
+        assertTrue(relock.clearExpire());
+        assertEquals(-1L, redisson.remainTimeToLive());
+        assertTrue(redisson.expire(Duration.ofMillis(50)), "Redisson's window, short");
+        Await.until(SOON, () -> !relock.isExists(), () -> "Redisson's window never ended for relock");
+        assertEquals(-2L, redisson.remainTimeToLive());
+        assertTrue(relock.trySetPermits(1));
+        assertEquals(1, redisson.availablePermits());
+        relock.delete();
+    }
+
+    /**
+     * Rule 25.10: a permit-expirable semaphore's expiry covers the same two keys on both sides:
+     * relock's expire reaches the leases zset Redisson keeps, Redisson's reaches the one relock
+     * keeps, and each clears the other's on both keys.
+     * When it fails: relock's expire and clear scripts must run over N and its leases zset
+     * (sync spec 3.12), as Redisson's do.
+     */
+    @Test
+    void rule25_10_permitExpirableExpiry_coversBothKeys_onBothSides() throws Exception {
+        String name = "tck:pes:ttl-x";
+        String leases = "{" + name + "}:timeout";
+        PermitExpirableSemaphore relock = client().getPermitExpirableSemaphore(name);
+        RPermitExpirableSemaphore redisson = redisson().getPermitExpirableSemaphore(name);
+        assertTrue(relock.trySetPermits(3));
+        String held = relock.acquire(60, TimeUnit.SECONDS); // the leases zset exists
+        assertTrue(redisson.expire(Duration.ofSeconds(30)));
+        for (String key : List.of(name, leases)) {
+            long ttl = (Long) redis("PTTL", key);
+            assertTrue(ttl > 0 && ttl <= 30_000, "Redisson's expire on " + key + ": PTTL " + ttl);
+        }
+        assertTrue(relock.remainTimeToLive() > 0);
+        assertTrue(relock.clearExpire());
+        assertEquals(List.of(-1L, -1L), List.of(redis("PTTL", name), redis("PTTL", leases)), "relock cleared both");
+        assertTrue(relock.expire(Duration.ofSeconds(20)));
+        for (String key : List.of(name, leases)) {
+            long ttl = (Long) redis("PTTL", key);
+            assertTrue(ttl > 0 && ttl <= 20_000, "relock's expire on " + key + ": PTTL " + ttl);
+        }
+        long ttl = redisson.remainTimeToLive();
+        assertTrue(ttl > 0 && ttl <= 20_000, "Redisson reads relock's TTL: " + ttl);
+        assertTrue(redisson.clearExpire());
+        assertEquals(List.of(-1L, -1L), List.of(redis("PTTL", name), redis("PTTL", leases)), "Redisson cleared both");
+        assertTrue(redisson.isExists());
+        assertTrue(redisson.tryRelease(held), "Redisson releases relock's permit: the lease survived both");
+        relock.delete();
+    }
+
+    /**
+     * Rule 26.6: a latch's existence reads the same on both sides: a count set by one exists for
+     * the other, and a latch the other opened does not.
+     * When it fails: relock's isExists must read the count key N (sync spec 4) that Redisson checks.
+     */
+    @Test
+    void rule26_6_latchExistence_sameOnBothSides() throws Exception {
+        String name = "tck:latch:exists-x";
+        DistributedCountDownLatch relock = client().getCountDownLatch(name);
+        RCountDownLatch redisson = redisson().getCountDownLatch(name);
+        assertTrue(redisson.trySetCount(1));
+        assertTrue(relock.isExists());
+        redisson.countDown();
+        assertFalse(relock.isExists());
+        assertTrue(relock.trySetCount(1));
+        assertTrue(redisson.isExists());
+        relock.countDown();
+        assertFalse(redisson.isExists());
     }
 }

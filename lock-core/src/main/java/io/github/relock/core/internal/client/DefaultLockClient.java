@@ -1,28 +1,17 @@
 package io.github.relock.core.internal.client;
 
-import io.github.relock.api.DistributedLock;
 import io.github.relock.api.FencedLock;
 import io.github.relock.api.LockClient;
 import io.github.relock.api.LockClientStats;
 import io.github.relock.api.LockLostEvent;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.NameMapper;
-import io.github.relock.api.ReadWriteDistributedLock;
 import io.github.relock.core.internal.hold.HoldRegistry;
 import io.github.relock.core.internal.hold.Watchdog;
 import io.github.relock.core.internal.lock.ClientServices;
-import io.github.relock.core.internal.lock.FencedRedisLock;
-import io.github.relock.core.internal.lock.RedisLock;
-import io.github.relock.core.internal.lock.RedisReadWriteLock;
-import io.github.relock.core.internal.multi.MultiRedisLock;
 import io.github.relock.core.internal.observe.LockEvents;
-import io.github.relock.core.internal.protocol.FairProtocol;
 import io.github.relock.core.internal.protocol.ProtocolContext;
-import io.github.relock.core.internal.protocol.ReentrantProtocol;
 import io.github.relock.core.internal.run.ScriptRunner;
-import io.github.relock.core.internal.sync.RedisCountDownLatch;
-import io.github.relock.core.internal.sync.RedisPermitExpirableSemaphore;
-import io.github.relock.core.internal.sync.RedisSemaphore;
 import io.github.relock.core.internal.sync.Sync;
 import io.github.relock.core.internal.util.Args;
 import io.github.relock.core.internal.util.Keys;
@@ -30,7 +19,6 @@ import io.github.relock.core.internal.wait.Handoff;
 import io.github.relock.core.internal.wait.Waiters;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -56,10 +44,10 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safety: safe for use by several threads.
  */
-public final class DefaultLockClient implements LockClient {
+public final class DefaultLockClient extends ClientObjects {
     private static final System.Logger LOG = System.getLogger(DefaultLockClient.class.getName());
     /** Threads that run async lock writes waiting for replicas (each holds one for a replication round trip). */
-    private static final int REPLICA_WAIT_THREADS = 16;
+    private static final int REPLICA_COUNT_THREADS = 2;
     private static final AtomicLong THREAD_IDS = new AtomicLong();
 
     private final CommandExecutor executor;
@@ -83,7 +71,8 @@ public final class DefaultLockClient implements LockClient {
     private final java.util.concurrent.ThreadPoolExecutor renewRounds;
     private final CopyOnWriteArrayList<Consumer<LockLostEvent>> lostListeners = new CopyOnWriteArrayList<>();
     private final Executor lostExecutor;
-    private final Inspector inspector;
+    /** What this client's own objects are made over. */
+    private final Parts parts;
     /** Leader-election candidates that joined and have not left: close() makes them leave first. */
     private final java.util.Set<Election> elections = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -104,12 +93,12 @@ public final class DefaultLockClient implements LockClient {
                     + executor.getClass().getName() + " does not declare " + Capability.REPLICA_WAIT
                     + " (LockOptions.replicaSync's default needs it)");
         }
-        // Bounded: async lock writes that wait for replicas queue here rather than take a thread
-        // each (kit rule 5.5); idle threads end after a minute.
+        // Learns the replica count of a node (INFO replication), once per node and in the background
+        // every ten seconds; writes with WAIT go through the driver's async form, never these threads.
         ThreadPoolExecutor replicaWaits = null;
         if (replicasToAck > 0 || connectedReplicas) {
-            replicaWaits = new ThreadPoolExecutor(REPLICA_WAIT_THREADS, REPLICA_WAIT_THREADS, 60, TimeUnit.SECONDS,
-                    new java.util.concurrent.LinkedBlockingQueue<>(), r -> daemon(r, "relock-replica-wait-"));
+            replicaWaits = new ThreadPoolExecutor(REPLICA_COUNT_THREADS, REPLICA_COUNT_THREADS, 60, TimeUnit.SECONDS,
+                    new java.util.concurrent.LinkedBlockingQueue<>(), r -> daemon(r, "relock-replica-count-"));
             replicaWaits.allowCoreThreadTimeOut(true);
         }
         this.replicaWaitRunner = replicaWaits;
@@ -118,7 +107,12 @@ public final class DefaultLockClient implements LockClient {
         this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "relock-timer-"));
         this.timer.setRemoveOnCancelPolicy(true);
         this.lostExecutor = options.lockLostExecutor().orElse(timer);
-        this.waiters = new Waiters(executor, sharded);
+        this.waiters = new Waiters(executor, sharded, events::serverFallback);
+        if (cluster && !sharded) { // the server has no SSUBSCRIBE (the driver asked), or the driver cannot send it
+            events.serverFallback(io.github.relock.api.ServerFallback.CLASSIC_PUBSUB, "the driver "
+                    + executor.getClass().getSimpleName() + " declares no " + Capability.SHARDED_PUBSUB
+                    + " on this cluster: its servers lack sharded pub/sub, or the driver does");
+        }
         executor.setConnectionListener(new io.github.relock.spi.ConnectionListener() {
             @Override
             public void onReconnect() {
@@ -158,7 +152,7 @@ public final class DefaultLockClient implements LockClient {
                 executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events,
                 renewRounds != null ? renewRounds : Runnable::run);
         watchdog.start();
-        this.inspector = new Inspector(runner);
+        this.parts = new Parts(services, sync, new Inspector(runner));
         options.ownerInfo().ifPresent(info -> registerOwner(runner, clientId, info, watchdogMs));
     }
 
@@ -212,90 +206,38 @@ public final class DefaultLockClient implements LockClient {
     }
 
     @Override
-    public DistributedLock getLock(String name) {
-        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                ReentrantProtocol.Variant.REENTRANT));
-    }
-
-    @Override
-    public DistributedLock getFairLock(String name) {
-        return new RedisLock(services, new FairProtocol(services.protocols(), name(name), true));
-    }
-
-    @Override
-    public ReadWriteDistributedLock getReadWriteLock(String name) {
-        return new RedisReadWriteLock(services, name(name));
-    }
-
-    @Override
-    public FencedLock getFencedLock(String name) {
-        return new FencedRedisLock(services, name(name));
-    }
-
-    @Override
-    public io.github.relock.api.LeaderElection getLeaderElection(String name) {
+    public LockClient withCommandTimeout(java.time.Duration commandTimeout) {
+        Objects.requireNonNull(commandTimeout, "commandTimeout must not be null");
         services.ensureOpen();
-        return new Election(name, getFencedLock(name), services, this::inspect, this::runLostCallback, elections);
-    }
-
-    @Override
-    public DistributedLock getSpinLock(String name) {
-        return new RedisLock(services,
-                new ReentrantProtocol(services.protocols(), name(name), ReentrantProtocol.Variant.SPIN));
-    }
-
-    @Override
-    public DistributedLock getSpinLock(String name, io.github.relock.api.SpinBackOff backOff) {
-        Objects.requireNonNull(backOff, "backOff must not be null");
-        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                ReentrantProtocol.Variant.SPIN, backOff.initialDelay().toMillis(), backOff.maxDelay().toMillis(),
-                backOff.multiplier()));
-    }
-
-    @Override
-    public DistributedLock getNonReentrantLock(String name) {
-        return new RedisLock(services, new ReentrantProtocol(services.protocols(), name(name),
-                ReentrantProtocol.Variant.NON_REENTRANT));
-    }
-
-    @Override
-    public DistributedLock getNonReentrantFairLock(String name) {
-        return new RedisLock(services, new FairProtocol(services.protocols(), name(name), false));
-    }
-
-    @Override
-    public DistributedLock getMultiLock(DistributedLock... locks) {
-        services.ensureOpen();
-        return MultiRedisLock.multi(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
-    }
-
-    @Override
-    public DistributedLock getRedLock(DistributedLock... locks) {
-        services.ensureOpen();
-        return MultiRedisLock.red(Arrays.asList(Objects.requireNonNull(locks, "locks must not be null")));
-    }
-
-    @Override
-    public io.github.relock.api.DistributedSemaphore getSemaphore(String name) {
-        return new RedisSemaphore(sync, name(name));
-    }
-
-    @Override
-    public io.github.relock.api.PermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
-        return new RedisPermitExpirableSemaphore(sync, name(name));
-    }
-
-    /** On a cluster a latch name must have no brace: Redisson's latch channel would fall in another slot (sync spec 1.2). */
-    @Override
-    public io.github.relock.api.DistributedCountDownLatch getCountDownLatch(String name) {
-        String n = name(name);
-        if (cluster && n.indexOf('{') >= 0) {
-            throw new IllegalArgumentException("count-down latch name '" + Args.shown(n) + "' cannot be used on a Redis"
-                    + " Cluster: Redisson's latch channel 'redisson_countdownlatch__channel__{" + Args.shown(n)
-                    + "}' hashes to another slot than the key, so its scripts would fail with CROSSSLOT; use a name"
-                    + " without braces");
+        if (commandTimeout.compareTo(java.time.Duration.ofMillis(1)) < 0) {
+            throw new IllegalArgumentException("commandTimeout must be at least 1 ms, was " + commandTimeout);
         }
-        return new RedisCountDownLatch(sync, n);
+        if (commandTimeout.compareTo(options.commandTimeout()) > 0) {
+            throw new IllegalArgumentException("commandTimeout " + commandTimeout + " is longer than this client's"
+                    + " command timeout " + options.commandTimeout() + ", which its driver enforces underneath;"
+                    + " raise LockOptions.commandTimeout instead and shorten it per object");
+        }
+        if (commandTimeout.equals(options.commandTimeout())) {
+            return this;
+        }
+        ClientServices bounded = services.withRunner(services.runner().bounded(commandTimeout));
+        return new TimeoutView(bounded, sync.withServices(bounded), options.toBuilder().commandTimeout(commandTimeout).build());
+    }
+
+    @Override
+    Parts parts() {
+        return parts;
+    }
+
+    /** @return whether the deployment is a Redis Cluster */
+    boolean cluster() {
+        return cluster;
+    }
+
+    /** @return a new candidate in the election of {@code name} on {@code lock}; close() makes it leave */
+    io.github.relock.api.LeaderElection elect(String name, FencedLock lock, ClientServices on,
+                                              java.util.function.Function<String, io.github.relock.api.LockInspection> inspect) {
+        return new Election(name, lock, on, inspect, this::runLostCallback, elections);
     }
 
     /**
@@ -303,7 +245,7 @@ public final class DefaultLockClient implements LockClient {
      * again on the mapped name, and on a cluster {@link Keys#requireOneSlot}; after checking the
      * client is open.
      */
-    private String name(String name) {
+    String name(String name) {
         services.ensureOpen();
         String n = Args.name(name);
         if (mapper != null) {
@@ -334,16 +276,6 @@ public final class DefaultLockClient implements LockClient {
     }
 
     @Override
-    public io.github.relock.api.LockInspection inspect(String name) {
-        return inspector.inspect(name(name));
-    }
-
-    @Override
-    public java.util.concurrent.CompletableFuture<io.github.relock.api.LockInspection> inspectAsync(String name) {
-        return services.track(inspector.inspectAsync(name(name)));
-    }
-
-    @Override
     public String clientId() {
         return services.clientId();
     }
@@ -351,6 +283,11 @@ public final class DefaultLockClient implements LockClient {
     @Override
     public LockOptions options() {
         return options;
+    }
+
+    @Override
+    DefaultLockClient client() {
+        return this;
     }
 
     @Override
@@ -460,6 +397,75 @@ public final class DefaultLockClient implements LockClient {
         services.events().lost(event.lockName(), event.reason());
         for (Consumer<LockLostEvent> l : lostListeners) {
             HoldRegistry.deliver(l, event);
+        }
+    }
+
+    /**
+     * A view of this client whose objects bound their calls by their own command timeout
+     * ({@link #withCommandTimeout}): its own services (a bounded runner); all else is the client's.
+     */
+    private final class TimeoutView extends ClientObjects {
+        private final Parts viewParts;
+        private final LockOptions viewOptions;
+
+        TimeoutView(ClientServices viewServices, Sync viewSync, LockOptions viewOptions) {
+            this.viewParts = new Parts(viewServices, viewSync, new Inspector(viewServices.runner()));
+            this.viewOptions = viewOptions;
+        }
+
+        @Override
+        Parts parts() {
+            return viewParts;
+        }
+
+        @Override
+        public LockClient withCommandTimeout(java.time.Duration commandTimeout) {
+            return DefaultLockClient.this.withCommandTimeout(commandTimeout);
+        }
+
+        @Override
+        public String clientId() {
+            return DefaultLockClient.this.clientId();
+        }
+
+        @Override
+        public LockOptions options() {
+            return viewOptions;
+        }
+
+        @Override
+        public void addLockLostListener(Consumer<LockLostEvent> listener) {
+            DefaultLockClient.this.addLockLostListener(listener);
+        }
+
+        @Override
+        public void removeLockLostListener(Consumer<LockLostEvent> listener) {
+            DefaultLockClient.this.removeLockLostListener(listener);
+        }
+
+        @Override
+        public LockClientStats stats() {
+            return DefaultLockClient.this.stats();
+        }
+
+        @Override
+        public java.util.List<io.github.relock.api.HeldLock> heldLocks() {
+            return DefaultLockClient.this.heldLocks();
+        }
+
+        @Override
+        public void close() {
+            DefaultLockClient.this.close();
+        }
+
+        @Override
+        public String toString() {
+            return "LockClient " + clientId() + " with command timeout " + viewOptions.commandTimeout();
+        }
+
+        @Override
+        DefaultLockClient client() {
+            return DefaultLockClient.this;
         }
     }
 }

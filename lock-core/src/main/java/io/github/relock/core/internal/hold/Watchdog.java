@@ -1,5 +1,6 @@
 package io.github.relock.core.internal.hold;
 
+import io.github.relock.api.ServerFallback;
 import io.github.relock.core.internal.observe.LockEvents;
 import io.github.relock.core.internal.run.ReplicaShortfall;
 import io.github.relock.core.internal.util.Scripts;
@@ -36,6 +37,11 @@ import java.util.function.Supplier;
  * cannot pile ticks up (a tick that finds the previous round still running is skipped). Each
  * batch keeps its own send time, timeout and answer: one slow or failed batch does not hold
  * back or fail the others.
+ *
+ * A server that refuses script flags (Redis 6.2 cannot compile lock-renew-node.lua's
+ * "#!lua flags=allow-cross-slot-keys" line) fails the first node batch; its locks are renewed slot
+ * by slot at once, as for a split batch, and every later round groups by slot from the start:
+ * reported once as ServerFallback.PER_SLOT_RENEWAL.
  *
  * The script extends a key only while the given owner still holds it, so a renewal can never
  * resurrect a released key or extend someone else's lock (and there is no per-lock timer to race
@@ -91,6 +97,8 @@ public final class Watchdog {
     private final AtomicBoolean warnedStuck = new AtomicBoolean();
     private volatile ScheduledFuture<?> task;
     private volatile boolean stopped;
+    /** Whether a cluster round groups by node (one script per node); false once the server refused script flags. */
+    private volatile boolean nodeBatches = true;
     private final LockEvents events;
 
     /** A watchdog whose rounds run on the thread that ticks (the timer, or a test's). */
@@ -141,7 +149,7 @@ public final class Watchdog {
             return;
         }
         roundStarted = System.nanoTime();
-        if (!cluster || nodeOfSlot == null) {
+        if (!cluster || nodeOfSlot == null || !nodeBatches) {
             round();
             return;
         }
@@ -173,7 +181,7 @@ public final class Watchdog {
                 Object group = 0;
                 if (cluster) {
                     int slot = Slots.slot(h.key());
-                    Object node = nodes.containsKey(slot) ? nodes.get(slot) : nodeOf(slot, nodes);
+                    Object node = !nodeBatches ? null : nodes.containsKey(slot) ? nodes.get(slot) : nodeOf(slot, nodes);
                     group = node != null ? new NodeGroup(node) : slot;
                 }
                 groups.computeIfAbsent(group, g -> new ArrayList<>()).add(h);
@@ -368,6 +376,11 @@ public final class Watchdog {
                 if (error == null) {
                     return CompletableFuture.completedFuture(apply(batch, reply, null, sentAt));
                 }
+                String refusal = refusesScriptFlags(error);
+                if (refusal != null) { // Redis 6.2: no script flags; group by slot from now on
+                    nodeBatches = false;
+                    events.serverFallback(ServerFallback.PER_SLOT_RENEWAL, refusal);
+                }
                 LOG.log(System.Logger.Level.DEBUG, "renewing " + batch.size() + " lock(s) of one node failed; "
                         + "renewing them slot by slot", error);
                 return fallback.get();
@@ -383,6 +396,20 @@ public final class Watchdog {
             apply(batch, reply, error, sentAt);
             return CompletableFuture.<Void>completedFuture(null);
         }).thenCompose(f -> f);
+    }
+
+    /**
+     * @return the server's words when {@code error} says it cannot compile a script's flags line
+     *     ({@code #!lua flags=...}: Redis before 7 reads it as Lua), else null
+     */
+    static String refusesScriptFlags(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && (m.contains("near '#'") || m.toLowerCase(java.util.Locale.ROOT).contains("shebang"))) {
+                return m;
+            }
+        }
+        return null;
     }
 
     private static Throwable unwrap(Throwable t) {

@@ -35,11 +35,13 @@ public final class ClientServices {
     private final ProtocolContext protocols;
     private final ScheduledExecutorService timer;
     private final WaitContext waits;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean closed;
+    /** The client's own services: itself, or for a view's services the client's. */
+    private final ClientServices root;
     /** Futures handed to callers that are still waiting; close() fails them all. */
-    private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<?>> pending;
     /** The client's lock listeners. */
-    private final LockWatches watches = new LockWatches();
+    private final LockWatches watches;
 
     /**
      * @param clientId the client's id
@@ -63,9 +65,50 @@ public final class ClientServices {
         this.events = events;
         this.protocols = protocols;
         this.timer = timer;
+        this.closed = new AtomicBoolean();
+        this.root = this;
+        this.pending = ConcurrentHashMap.newKeySet();
+        this.watches = new LockWatches();
         this.waits = new WaitContext(waiters, handoff, this::scheduleWait, closed::get, clientId,
                 options.subscriptionTimeout().toNanos(), options.commandTimeout().toNanos(),
                 options.lockWatchdogTimeout().toMillis(), runner::waitsForReplicas);
+    }
+
+    private ClientServices(ClientServices base, ScriptRunner runner) {
+        this.clientId = base.clientId;
+        this.options = base.options;
+        this.runner = runner;
+        this.holds = base.holds;
+        this.waiters = base.waiters;
+        this.handoff = base.handoff;
+        this.events = base.events;
+        this.protocols = base.protocols;
+        this.timer = base.timer;
+        this.closed = base.closed;
+        this.root = base.root;
+        this.pending = base.pending;
+        this.watches = base.watches;
+        this.waits = base.waits;
+    }
+
+    /**
+     * The same client's services with another script runner (a view's bounded one,
+     * {@code LockClient.withCommandTimeout}): everything else, its closed flag and pending callers
+     * included, is shared.
+     *
+     * @param runner the runner the view's objects send through
+     * @return the services for the view's objects
+     */
+    public ClientServices withRunner(ScriptRunner runner) {
+        return new ClientServices(this, runner);
+    }
+
+    /**
+     * @param other another lock's services
+     * @return whether both belong to one client (its own, or a view's of it)
+     */
+    public boolean sameClient(ClientServices other) {
+        return root == other.root;
     }
 
     /** @return the client's id */

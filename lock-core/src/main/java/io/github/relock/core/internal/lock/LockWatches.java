@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -134,6 +135,22 @@ final class LockWatches {
         return id;
     }
 
+    /**
+     * {@link #add} without blocking: completes with the id once the channel's subscription is in
+     * place (or its timeout ran out, as {@link #add} returns then too); a closed client fails it.
+     */
+    CompletableFuture<Integer> addAsync(RedisLock lock, LockListener listener) {
+        try {
+            lock.services.ensureOpen();
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Watch w = new Watch(lock, listener);
+        int id = IDS.incrementAndGet();
+        watches.put(id, w);
+        return w.startAsync().thenApply(v -> id);
+    }
+
     void remove(int id) {
         Watch w = watches.remove(id);
         if (w != null) {
@@ -229,6 +246,42 @@ final class LockWatches {
             check();
         }
 
+        /**
+         * {@link #start} without blocking. The subscription may settle on a driver's pub/sub
+         * thread, where no call may be sent (a driver may run it on that thread and wait for a
+         * reply only that thread can read): the first read, and the caller's future, run on the
+         * client's timer.
+         */
+        CompletableFuture<Void> startAsync() {
+            CompletableFuture<Void> started = new CompletableFuture<>();
+            Runnable begin = () -> {
+                check();
+                started.complete(null);
+            };
+            String ch = releaseChannel();
+            if (ch == null) {
+                lock.services.schedule(begin, 0, () -> started.complete(null));
+                return started;
+            }
+            Channel c = lock.services.waiters().observe(ch, onMessage);
+            channel = c;
+            long timeoutNanos = lock.services.options().subscriptionTimeout().toNanos();
+            // a copy: the channel's own future is shared with its waiters and must not time out
+            c.subscribed().copy().orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).whenComplete((s, e) -> {
+                if (e != null) {
+                    notSubscribed(c, e instanceof TimeoutException || e.getCause() instanceof TimeoutException
+                            ? "timed out" : e.getCause() != null ? e.getCause() : e);
+                }
+                lock.services.schedule(begin, 0, () -> started.complete(null));
+            });
+            return started;
+        }
+
+        private void notSubscribed(Channel c, Object why) {
+            LOG.log(System.Logger.Level.WARNING, "lock listener of ''{0}'' is not subscribed to {1} ({2});"
+                    + " it hears releases by reading the lock until it is", lock.name, c.channel(), why);
+        }
+
         private void awaitSubscribed(Channel c) {
             boolean interrupted = false;
             long end = System.nanoTime() + lock.services.options().subscriptionTimeout().toNanos();
@@ -241,9 +294,7 @@ final class LockWatches {
                         interrupted = true;
                     } catch (ExecutionException | TimeoutException e) {
                         // the reads still hear releases, late: say so and go on
-                        LOG.log(System.Logger.Level.WARNING, "lock listener of ''{0}'' is not subscribed to {1} ({2});"
-                                + " it hears releases by reading the lock until it is", lock.name, c.channel(),
-                                e instanceof TimeoutException ? "timed out" : e.getCause());
+                        notSubscribed(c, e instanceof TimeoutException ? "timed out" : e.getCause());
                         return;
                     }
                 }

@@ -321,6 +321,21 @@ public class RedisLock extends AbstractLock implements WaitTarget {
         services.watches().remove(listenerId);
     }
 
+    @Override
+    public CompletableFuture<Integer> addListenerAsync(io.github.relock.api.LockListener listener) {
+        if (listener == null) {
+            return CompletableFuture.failedFuture(
+                    new NullPointerException("listener must not be null"));
+        }
+        return services.watches().addAsync(this, listener);
+    }
+
+    @Override
+    public CompletableFuture<Void> removeListenerAsync(int listenerId) {
+        services.watches().remove(listenerId);
+        return CompletableFuture.completedFuture(null);
+    }
+
     // ---------------------------------------------------------------- force and state reads
 
     @Override

@@ -70,7 +70,7 @@ public final class MultiRedisLock extends AbstractLock {
                         + l.getClass().getName());
             }
             for (RedisLock o : own) {
-                if (o.services() == r.services() && o.getName().equals(r.getName())) { // one key twice: taken reentrantly, or a RedLock majority of one server
+                if (o.services().sameClient(r.services()) && o.getName().equals(r.getName())) { // one key twice: taken reentrantly, or a RedLock majority of one server
                     throw new IllegalArgumentException(kind + " takes each lock at most once, got " + o + " and " + r
                             + " of one LockClient (" + r.services().clientId() + "): both are the key '" + r.getName() + "'");
                 }
@@ -365,6 +365,16 @@ public final class MultiRedisLock extends AbstractLock {
     @Override
     public void removeListener(int listenerId) {
         throw unsupported("removeListener(int)");
+    }
+
+    @Override
+    public CompletableFuture<Integer> addListenerAsync(io.github.relock.api.LockListener listener) {
+        return CompletableFuture.failedFuture(unsupported("addListenerAsync(LockListener)"));
+    }
+
+    @Override
+    public CompletableFuture<Void> removeListenerAsync(int listenerId) {
+        return CompletableFuture.failedFuture(unsupported("removeListenerAsync(int)"));
     }
 
     // ------------------------------------------------------------------ async queries

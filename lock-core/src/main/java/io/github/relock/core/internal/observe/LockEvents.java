@@ -2,8 +2,10 @@ package io.github.relock.core.internal.observe;
 
 import io.github.relock.api.LockEventListener;
 import io.github.relock.api.LockLostEvent;
+import io.github.relock.api.ServerFallback;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.Category;
 import jdk.jfr.Enabled;
 import jdk.jfr.Event;
@@ -100,6 +102,8 @@ public final class LockEvents {
     private final LockEventListener listener;
     private final boolean listening;
     private final AtomicBoolean failureLogged = new AtomicBoolean();
+    /** The fallbacks reported so far, one bit per {@link ServerFallback} ordinal. */
+    private final AtomicInteger fallbacks = new AtomicInteger();
 
     public LockEvents(LockEventListener listener) {
         this.listener = listener;
@@ -205,6 +209,33 @@ public final class LockEvents {
                 failed(e);
             }
         }
+    }
+
+    /**
+     * The server lacks a feature and the client does without it: logged and told to the listener
+     * the first time only, whichever thread meets it first.
+     *
+     * @param fallback what the client does instead
+     * @param cause the server's refusal
+     */
+    public void serverFallback(ServerFallback fallback, String cause) {
+        int bit = 1 << fallback.ordinal();
+        if ((fallbacks.getAndUpdate(b -> b | bit) & bit) != 0) {
+            return;
+        }
+        LOG.log(System.Logger.Level.INFO, "relock falls back to " + fallback + " for this client: " + cause);
+        if (listening) {
+            try {
+                listener.serverFallback(fallback, cause);
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+    }
+
+    /** @return whether {@code fallback} was reported already (the client does without the feature) */
+    public boolean fellBack(ServerFallback fallback) {
+        return (fallbacks.get() & (1 << fallback.ordinal())) != 0;
     }
 
     private void failed(RuntimeException e) {

@@ -3,6 +3,7 @@ package io.github.relock.core.internal.run;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.Slots;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,9 +21,9 @@ import java.util.regex.Pattern;
  *
  * <p>Design: the connected count is cached per node (the driver's {@link CommandExecutor#nodeOfSlot}
  * token on a cluster, per slot where the driver cannot tell, one entry otherwise). A write on a node
- * not yet known learns its count with one {@link CommandExecutor#replicationInfo} on the calling
- * thread; after that no lock call pays a round trip for it. The count is learned again in the
- * background (at most one learning per node at a time, on the replica-wait threads) when a WAIT
+ * not yet known learns its count with one {@link CommandExecutor#replicationInfo}: on the calling
+ * thread for a blocking write, on the background threads for an async one; after that no lock call pays a round trip for it. The count is learned again in the
+ * background (at most one learning per node at a time, on the background threads) when a WAIT
  * counted a different number, when the entry is older than {@link #REFRESH_NANOS} (so a replica
  * attached to a node that had none is noticed: without one no WAIT is sent, so nothing else would
  * tell), and the entries are dropped when the pub/sub connection was re-established, a sign the
@@ -44,6 +45,7 @@ final class ReplicaAcks {
     private final LongSupplier nanoTime;
     private final Map<Object, Known> known = new ConcurrentHashMap<>();
     private final Map<Object, Boolean> learning = new ConcurrentHashMap<>();
+    private final Map<Object, CompletableFuture<Integer>> firstLearning = new ConcurrentHashMap<>();
 
     private record Known(int replicas, long learnedAt) {
     }
@@ -75,6 +77,40 @@ final class ReplicaAcks {
     int expected(String key) {
         int known = known(key);
         return known >= 0 ? known : learn(nodeOf(key), key);
+    }
+
+    /**
+     * @param key the write's first key
+     * @return replicas to WAIT for on its node, learned on the background threads when not yet
+     *     known (one learning per node however many writes ask meanwhile)
+     * @throws RejectedExecutionException if the background threads are shut down (the client closed)
+     */
+    CompletableFuture<Integer> expectedAsync(String key) {
+        int k = known(key);
+        if (k >= 0) {
+            return CompletableFuture.completedFuture(k);
+        }
+        Object node = nodeOf(key);
+        CompletableFuture<Integer> mine = new CompletableFuture<>();
+        CompletableFuture<Integer> running = firstLearning.putIfAbsent(node, mine);
+        if (running != null) {
+            return running;
+        }
+        try {
+            background.execute(() -> {
+                try {
+                    mine.complete(learn(node, key));
+                } catch (RuntimeException | Error e) {
+                    mine.completeExceptionally(e);
+                } finally {
+                    firstLearning.remove(node, mine);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            firstLearning.remove(node, mine);
+            throw e;
+        }
+        return mine;
     }
 
     /**

@@ -98,6 +98,11 @@ public final class RedisCountDownLatch implements DistributedCountDownLatch {
     }
 
     @Override
+    public boolean isExists() {
+        return sync.run(calls.ttl()) != -2;
+    }
+
+    @Override
     public CompletableFuture<Void> awaitAsync() {
         return sync.awaitAsync(open, Args.WAIT_FOREVER, ok -> null);
     }
@@ -133,5 +138,10 @@ public final class RedisCountDownLatch implements DistributedCountDownLatch {
     @Override
     public CompletableFuture<Boolean> deleteAsync() {
         return sync.runAsync(calls.latchDelete());
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isExistsAsync() {
+        return sync.runAsync(calls.ttl()).thenApply(ttl -> ttl != -2);
     }
 }

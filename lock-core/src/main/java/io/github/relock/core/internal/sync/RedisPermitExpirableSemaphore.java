@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safety: safe for use by several threads; it holds no state beyond its name.
  */
-public final class RedisPermitExpirableSemaphore implements PermitExpirableSemaphore {
+public final class RedisPermitExpirableSemaphore extends ExpirableSync implements PermitExpirableSemaphore {
     private final Sync sync;
     private final SyncCalls calls;
     private final SyncPolicy policy;
@@ -31,9 +31,14 @@ public final class RedisPermitExpirableSemaphore implements PermitExpirableSemap
      * @param name the semaphore's name (already checked and mapped)
      */
     public RedisPermitExpirableSemaphore(Sync sync, String name) {
+        this(sync, sync.calls(name));
+    }
+
+    private RedisPermitExpirableSemaphore(Sync sync, SyncCalls calls) {
+        super(sync, calls, true);
         this.sync = sync;
-        this.calls = sync.calls(name);
-        this.policy = new SyncPolicy("RedisPermitExpirableSemaphore", name, SyncCalls.semaphoreChannel(name),
+        this.calls = calls;
+        this.policy = new SyncPolicy("RedisPermitExpirableSemaphore", calls.name, SyncCalls.semaphoreChannel(calls.name),
                 SyncPolicy.PERMITS, true);
     }
 
@@ -260,6 +265,11 @@ public final class RedisPermitExpirableSemaphore implements PermitExpirableSemap
     }
 
     @Override
+    public CompletableFuture<List<String>> acquireAsync(int permits) {
+        return checked(() -> takeAsync(permits, SyncArgs.NO_LEASE, Args.WAIT_FOREVER, "acquireAsync", ids -> ids));
+    }
+
+    @Override
     public CompletableFuture<List<String>> acquireAsync(int permits, long leaseTime, TimeUnit unit) {
         return checked(() -> takeAsync(permits, SyncArgs.leaseMs(leaseTime, unit), Args.WAIT_FOREVER, "acquireAsync",
                 ids -> ids));
@@ -268,6 +278,16 @@ public final class RedisPermitExpirableSemaphore implements PermitExpirableSemap
     @Override
     public CompletableFuture<String> tryAcquireAsync() {
         return tryAcquireAsync(-1, -1, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public CompletableFuture<List<String>> tryAcquireAsync(int permits) {
+        return checked(() -> takeAsync(permits, SyncArgs.NO_LEASE, Args.TRY_ONCE, "tryAcquireAsync", ids -> ids));
+    }
+
+    @Override
+    public CompletableFuture<String> tryAcquireAsync(long waitTime, TimeUnit unit) {
+        return tryAcquireAsync(waitTime, -1, unit);
     }
 
     @Override
@@ -316,6 +336,19 @@ public final class RedisPermitExpirableSemaphore implements PermitExpirableSemap
                 throw notHeld(permitId);
             }
             return null;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseAsync(List<String> permitIds) {
+        return checked(() -> {
+            List<String> ids = SyncArgs.permitIds(permitIds);
+            return tryReleaseAsync(ids).thenApply(n -> {
+                if (n != ids.size()) {
+                    throw notHeld(String.join(", ", ids));
+                }
+                return null;
+            });
         });
     }
 

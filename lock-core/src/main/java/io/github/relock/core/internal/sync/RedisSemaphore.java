@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safety: safe for use by several threads; it holds no state beyond its name.
  */
-public final class RedisSemaphore implements DistributedSemaphore {
+public final class RedisSemaphore extends ExpirableSync implements DistributedSemaphore {
     private final Sync sync;
     private final SyncCalls calls;
     private final SyncPolicy policy;
@@ -27,9 +27,14 @@ public final class RedisSemaphore implements DistributedSemaphore {
      * @param name the semaphore's name (already checked and mapped)
      */
     public RedisSemaphore(Sync sync, String name) {
+        this(sync, sync.calls(name));
+    }
+
+    private RedisSemaphore(Sync sync, SyncCalls calls) {
+        super(sync, calls, false);
         this.sync = sync;
-        this.calls = sync.calls(name);
-        this.policy = new SyncPolicy("RedisSemaphore", name, SyncCalls.semaphoreChannel(name), SyncPolicy.PERMITS, false);
+        this.calls = calls;
+        this.policy = new SyncPolicy("RedisSemaphore", calls.name, SyncCalls.semaphoreChannel(calls.name), SyncPolicy.PERMITS, false);
     }
 
     /** One acquire call's wait: its permits. */
@@ -212,6 +217,11 @@ public final class RedisSemaphore implements DistributedSemaphore {
     @Override
     public CompletableFuture<Boolean> tryAcquireAsync(long waitTime, TimeUnit unit) {
         return tryAcquireAsync(1, waitTime, unit);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryAcquireAsync(Duration waitTime) {
+        return tryAcquireAsync(1, waitTime);
     }
 
     @Override

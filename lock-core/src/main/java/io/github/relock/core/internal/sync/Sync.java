@@ -32,6 +32,22 @@ public final class Sync {
         this.leases = new PermitLeases(services, lostSink, callbackRunner);
     }
 
+    private Sync(Sync base, ClientServices services) {
+        this.services = services;
+        this.leases = base.leases;
+    }
+
+    /**
+     * The same client's synchronizer services over other client services (a view's, with its own
+     * runner); the permit leases stay the client's.
+     *
+     * @param services the view's services
+     * @return the view's synchronizer services
+     */
+    public Sync withServices(ClientServices services) {
+        return new Sync(this, services);
+    }
+
     /** Reports every permit lease still held as lost (CLIENT_CLOSED); the client is closing. */
     public void close() {
         leases.close();

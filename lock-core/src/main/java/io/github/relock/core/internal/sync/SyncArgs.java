@@ -1,6 +1,8 @@
 package io.github.relock.core.internal.sync;
 
+import io.github.relock.core.internal.util.Args;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -72,6 +74,28 @@ final class SyncArgs {
         long ms = ttl.isNegative() || ttl.isZero() ? 0 : saturatedMillis(ttl);
         if (ms <= 0) {
             throw new IllegalArgumentException(method + ": timeToLive must be at least 1 ms, was " + ttl);
+        }
+        return ms;
+    }
+
+    /** @return a time to live for {@code expire…}: 1 ms to 2^53 - 1 ms */
+    static long expireMs(Duration ttl, String method) {
+        String allowed = "from 1 ms to " + Args.MAX_LEASE_MS + " ms (2^53 - 1)";
+        Objects.requireNonNull(ttl, () -> method + ": timeToLive must not be null; allowed: " + allowed);
+        long ms = ttl.isNegative() || ttl.isZero() ? 0 : saturatedMillis(ttl);
+        if (ms <= 0 || ms > Args.MAX_LEASE_MS) {
+            throw new IllegalArgumentException(method + ": timeToLive must be " + allowed + ", was " + ttl);
+        }
+        return ms;
+    }
+
+    /** @return an epoch ms for {@code expire…(Instant)}: from the epoch to 2^53 - 1 ms after it */
+    static long expireAtMs(Instant time, String method) {
+        String allowed = "an instant from the epoch to " + Args.MAX_LEASE_MS + " ms (2^53 - 1) after it";
+        Objects.requireNonNull(time, () -> method + ": time must not be null; allowed: " + allowed);
+        long ms = time.isBefore(Instant.EPOCH) ? -1 : saturatedMillis(Duration.between(Instant.EPOCH, time));
+        if (ms < 0 || ms > Args.MAX_LEASE_MS) {
+            throw new IllegalArgumentException(method + ": time must be " + allowed + ", was " + time);
         }
         return ms;
     }

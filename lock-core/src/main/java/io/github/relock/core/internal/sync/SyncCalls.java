@@ -107,6 +107,32 @@ final class SyncCalls {
         return new Call<>(s, expirable ? bothKeys : key, List.of(), r -> integer(r, s) > 0);
     }
 
+    // ---------------------------------------------------------------- RExpirable, RObject.isExists (sync spec 2.8, 3.12)
+
+    /**
+     * @param at whether {@code ms} is an epoch ms (PEXPIREAT) rather than a time to live (PEXPIRE)
+     * @param condition "" or PEXPIRE's NX, XX, GT, LT
+     * @param expirable whether the leases zset gets it too
+     * @return whether a key got it
+     */
+    Call<Boolean> expire(boolean at, long ms, String condition, boolean expirable) {
+        Script s = SyncScripts.SYNC_EXPIRE;
+        return new Call<>(s, expirable ? bothKeys : key, List.of(at ? "at" : "in", Long.toString(ms), condition),
+                r -> flag(r, s));
+    }
+
+    /** @return whether a key had a time to live */
+    Call<Boolean> clearExpire(boolean expirable) {
+        Script s = SyncScripts.SYNC_CLEAR_EXPIRE;
+        return new Call<>(s, expirable ? bothKeys : key, List.of(), r -> flag(r, s));
+    }
+
+    /** @return N's PTTL: ms, -1 no time to live, -2 missing */
+    Call<Long> ttl() {
+        Script s = SyncScripts.SYNC_TTL;
+        return new Call<>(s, key, List.of(), r -> integer(r, s));
+    }
+
     // ---------------------------------------------------------------- RPermitExpirableSemaphore (sync spec 3)
 
     /**

@@ -16,6 +16,9 @@ final class SyncScripts {
     static final Script SEMAPHORE_TRY_SET_PERMITS = Scripts.load("sync/semaphore-try-set-permits");
     static final Script SEMAPHORE_ADD_PERMITS = Scripts.load("sync/semaphore-add-permits");
     static final Script SYNC_DELETE = Scripts.load("sync/sync-delete");
+    static final Script SYNC_EXPIRE = Scripts.load("sync/sync-expire");
+    static final Script SYNC_CLEAR_EXPIRE = Scripts.load("sync/sync-clear-expire");
+    static final Script SYNC_TTL = Scripts.load("sync/sync-ttl");
     static final Script EXPIRABLE_ACQUIRE = Scripts.load("sync/expirable-acquire");
     static final Script EXPIRABLE_RELEASE = Scripts.load("sync/expirable-release");
     static final Script EXPIRABLE_RELEASE_MANY = Scripts.load("sync/expirable-release-many");

@@ -1,5 +1,6 @@
 package io.github.relock.core.internal.wait;
 
+import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.internal.protocol.Acquire;
 import io.github.relock.core.internal.protocol.AttemptMode;
@@ -248,8 +249,18 @@ abstract class Wait implements Channel.Parked {
             return Next.FINISH;
         }
         if (failure != null) {
-            error = ScriptRunner.unwrap(failure);
-            return Next.FINISH;
+            Throwable cause = ScriptRunner.unwrap(failure);
+            if (!(cause instanceof RedisErrorException)) {
+                error = cause;
+                return Next.FINISH;
+            }
+            // Refused, not unavailable (an ACL without this channel, a proxy without pub/sub): no
+            // message will come, so poll, each park bounded by the TTL the last attempt saw.
+            ctx.waiters().subscriptionRefused(entry.channel(), cause);
+            entry.left(this, messageWake, acquired);
+            ctx.waiters().leave(entry);
+            entry = null;
+            return beforeAttempt();
         }
         if (line != null) {
             offer = ctx.handoff().post(line, ownerId, field, ttlMs, this::wake);
@@ -364,7 +375,7 @@ abstract class Wait implements Channel.Parked {
             return Next.FINISH;
         }
         parkNanos = waitNanos(ttl, remaining);
-        parkOnEntry = true;
+        parkOnEntry = entry != null; // none: polling, the subscription was refused
         return Next.PARK;
     }
 

@@ -1,5 +1,6 @@
 package io.github.relock.core.internal.wait;
 
+import io.github.relock.api.ServerFallback;
 import io.github.relock.core.internal.protocol.MessageWakes;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.ConnectionListener;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 
 /*
  * Design: how waiters are woken.
@@ -75,8 +77,13 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private static final int STRIPES = 64;
 
     private final CommandExecutor executor;
-    /** Cluster with sharded pub/sub: listen on both kinds (Redisson 3.x publishes classic, 4.x sharded). */
-    private final boolean alsoSharded;
+    /**
+     * Cluster with sharded pub/sub: listen on both kinds (Redisson 3.x publishes classic, 4.x
+     * sharded). Cleared for good once the server answers that it has no SSUBSCRIBE (Redis 6.2).
+     */
+    private volatile boolean alsoSharded;
+    /** Told once per fallback (the client's events report each once): a server lacking a feature. */
+    private final BiConsumer<ServerFallback, String> fallbacks;
     private final Map<String, Channel> entries = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
@@ -97,6 +104,17 @@ public final class Waiters implements MessageListener, ConnectionListener {
      * @param alsoSharded whether to subscribe every channel sharded too (a cluster with sharded pub/sub)
      */
     public Waiters(CommandExecutor executor, boolean alsoSharded) {
+        this(executor, alsoSharded, (fallback, cause) -> { });
+    }
+
+    /**
+     * @param executor the driver, for subscriptions
+     * @param alsoSharded whether to subscribe every channel sharded too (a cluster with sharded pub/sub)
+     * @param fallbacks told when the server lacks sharded pub/sub or refuses a subscription (the
+     *     client reports each kind once)
+     */
+    public Waiters(CommandExecutor executor, boolean alsoSharded, BiConsumer<ServerFallback, String> fallbacks) {
+        this.fallbacks = fallbacks;
         this.executor = executor;
         this.alsoSharded = alsoSharded;
         for (int i = 0; i < STRIPES; i++) {
@@ -158,6 +176,11 @@ public final class Waiters implements MessageListener, ConnectionListener {
             if (ct == null) {
                 // The classic ear works: relock's unlocks and Redisson 3's arrive on it; a Redisson 4
                 // unlock missed meanwhile costs at most the TTL the waiter last saw.
+                String missing = unknownCommand(st);
+                if (missing != null) { // Redis 6.2: no SSUBSCRIBE at all; stop asking
+                    alsoSharded = false;
+                    fallbacks.accept(ServerFallback.CLASSIC_PUBSUB, missing);
+                }
                 LOG.log(System.Logger.Level.DEBUG, "sharded subscription to {0} failed; waiting on the classic one: {1}",
                         channel, st);
                 return c;
@@ -167,6 +190,31 @@ public final class Waiters implements MessageListener, ConnectionListener {
             }
             throw ct instanceof CompletionException ce ? ce : new CompletionException(ct);
         })).thenCompose(f -> f);
+    }
+
+    /**
+     * @return the server's words when {@code failure} says it does not know the command (a server
+     *     without the feature), else null
+     */
+    static String unknownCommand(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && m.toLowerCase(java.util.Locale.ROOT).contains("unknown command")) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A wait's subscription was refused (a permission error, a server or proxy without pub/sub):
+     * the wait polls instead; reported once per client.
+     *
+     * @param channel the channel refused
+     * @param cause the refusal
+     */
+    void subscriptionRefused(String channel, Throwable cause) {
+        fallbacks.accept(ServerFallback.TTL_POLLING, "SUBSCRIBE " + channel + ": " + cause.getMessage());
     }
 
     /** A channel subscribed both ways. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.relock.api.LockLostEvent.Reason;
+import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.internal.observe.LockEvents;
 import io.github.relock.core.internal.protocol.Acquire;
@@ -153,6 +154,25 @@ class WatchdogTest {
         assertEquals(1, redis.calls(RENEW_NODE).size());
         assertEquals(2, redis.calls(RENEW).size());
         assertTrue(x.lastConfirmedNanos - before >= 0 && y.lastConfirmedNanos - before >= 0, "both renewed");
+    }
+
+    @Test
+    void tick_serverRefusesScriptFlags_renewsSlotBySlot_thenBatchesBySlotFromTheStart_reportedOnce() {
+        Hold x = f.watchdog("{x}:1", "c:1", 1_000);
+        Hold y = f.watchdog("{y}:1", "c:1", 1_000);
+        redis.fail(RENEW_NODE, new RedisErrorException("ERR Error compiling script (new function): user_script:1:"
+                + " unexpected symbol near '#'", null)); // Redis 6.2 reading "#!lua flags=..." as Lua
+        redis.reply(RENEW, List.of(1L));
+        Watchdog w = cluster(slot -> "node-A");
+
+        w.tick();
+        long first = x.lastConfirmedNanos;
+        w.tick();
+
+        assertEquals(1, redis.calls(RENEW_NODE).size(), "the second round groups by slot from the start");
+        assertEquals(4, redis.calls(RENEW).size(), "two slots, two rounds");
+        assertTrue(x.lastConfirmedNanos - first > 0, "renewed in the second round");
+        assertEquals(List.of("serverFallback PER_SLOT_RENEWAL"), listener.starting("serverFallback"));
     }
 
     @Test
@@ -365,7 +385,7 @@ class WatchdogTest {
         w.tick();
 
         assertEquals(List.of(Reason.RENEWAL_FAILED), f.reasons());
-        assertEquals("evalShaWithWait", redis.calls(RENEW).get(0).method());
+        assertEquals("evalWithWait renewal", redis.calls(RENEW).get(0).method()); // the renewal lane, as without WAIT
     }
 
     // ---------------------------------------------------------------- lifecycle

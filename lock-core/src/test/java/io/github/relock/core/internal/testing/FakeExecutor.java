@@ -35,7 +35,8 @@ public final class FakeExecutor implements CommandExecutor {
 
     /**
      * One call as the engine made it; {@code method} is {@code EVALSHA} or {@code EVAL} (blocking),
-     * either with {@code " async"} or {@code " renewal"} (its lane), or {@code evalShaWithWait}.
+     * either with {@code " async"} or {@code " renewal"} (its lane), or {@code evalShaWithWait}, or
+     * {@code evalWithWait async} / {@code evalWithWait renewal}.
      */
     public record Invocation(String method, String script, List<String> keys, List<String> args) {
     }
@@ -200,6 +201,25 @@ public final class FakeExecutor implements CommandExecutor {
             throw new NoScriptException("NOSCRIPT No matching script.", null);
         }
         return Arrays.asList(blocking(next("evalShaWithWait", script, keys, args)), waitReply);
+    }
+
+    /**
+     * Recorded as {@code evalWithWait async} or {@code evalWithWait renewal} (its lane), {@code EVAL}
+     * prefixed when sent by text; NOSCRIPT once per script if asked, by SHA only.
+     */
+    @Override
+    public synchronized CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs,
+                                                                          Lane lane) {
+        if (!capabilities.contains(Capability.REPLICA_WAIT)) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("no REPLICA_WAIT"));
+        }
+        String method = (call.bySha() ? "" : "EVAL ") + "evalWithWait" + (lane == Lane.RENEWAL ? " renewal" : " async");
+        if (call.bySha() && noScript(call.script())) {
+            calls.add(new Invocation(method, call.script().name(), call.keys(), call.args()));
+            return CompletableFuture.failedFuture(new NoScriptException("NOSCRIPT No matching script.", null));
+        }
+        Object ack = waitReply;
+        return async(next(method, call.script(), call.keys(), call.args())).thenApply(r -> Arrays.asList(r, ack));
     }
 
     @Override

@@ -35,6 +35,11 @@ public class RecordingListener implements LockEventListener {
         events.add("replyLost " + lockName + " " + operation);
     }
 
+    @Override
+    public void serverFallback(io.github.relock.api.ServerFallback fallback, String cause) {
+        events.add("serverFallback " + fallback);
+    }
+
     /** @return the recorded events that start with {@code prefix} */
     public List<String> starting(String prefix) {
         return events.stream().filter(e -> e.startsWith(prefix)).toList();

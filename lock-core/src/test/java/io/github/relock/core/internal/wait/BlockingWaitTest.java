@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.core.internal.protocol.AttemptMode;
 import io.github.relock.core.internal.util.Args;
@@ -179,6 +180,25 @@ class BlockingWaitTest {
         RedisUnavailableException e = assertThrows(RedisUnavailableException.class, () -> lock(lock, 1, Args.WAIT_FOREVER));
         assertEquals("pub/sub connection refused", e.getMessage());
         assertEquals(0, f.waiters.activeChannels());
+    }
+
+    @Test
+    void subscriptionRefused_pollsEachParkBoundedByTheTtlItSaw_andTakesTheLockOnceFree() throws Exception {
+        f.pubsub.failWith = new RedisErrorException("NOPERM this user has no permissions to run the 'subscribe'"
+                + " command", null);
+        FakeLock lock = f.reentrant("a");
+        lock.ttlMs = 50; // what the holder's key shows: each park of the polling waiter is at most this
+        lock.holdBy("other:1");
+        CompletableFuture<Boolean> w = lockOnThread(lock, 1, Args.WAIT_FOREVER);
+        await(() -> {
+            synchronized (lock) {
+                return lock.attempts.size() >= 4;
+            }
+        }, () -> "the refused waiter stopped attempting");
+        assertFalse(w.isDone(), "no message can come, so it keeps polling");
+        lock.free();
+        assertTrue(w.get(10, TimeUnit.SECONDS), "it takes the lock at its next poll, no message needed");
+        assertEquals(0, f.waiters.activeChannels(), "the refused channel's entry is gone");
     }
 
     @Test

@@ -25,6 +25,8 @@ final class FakePubSub implements CommandExecutor {
     final Set<String> subscribed = ConcurrentHashMap.newKeySet();
     volatile boolean hold;
     volatile RuntimeException failWith;
+    /** Fails the sharded subscriptions only (a server without SSUBSCRIBE), when set. */
+    volatile RuntimeException shardedFailWith;
     /** The listener of each subscription, by {@code "classic "} or {@code "sharded "} and the channel. */
     final Map<String, MessageListener> listeners = new ConcurrentHashMap<>();
 
@@ -34,6 +36,9 @@ final class FakePubSub implements CommandExecutor {
         listeners.put((sharded ? "sharded " : "classic ") + channel, listener);
         if (failWith != null) {
             return CompletableFuture.failedFuture(failWith);
+        }
+        if (sharded && shardedFailWith != null) {
+            return CompletableFuture.failedFuture(shardedFailWith);
         }
         Subscription s = subscription(channel);
         if (hold) {

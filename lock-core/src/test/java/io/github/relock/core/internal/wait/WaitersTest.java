@@ -168,6 +168,23 @@ class WaitersTest {
     }
 
     @Test
+    void cluster_serverWithoutSsubscribe_listensClassicOnlyFromThenOn_andReportsItOnce() {
+        FakePubSub pubsub = new FakePubSub();
+        pubsub.shardedFailWith = new io.github.relock.api.RedisErrorException(
+                "ERR unknown command 'SSUBSCRIBE', with args beginning with: 'c'", null);
+        List<String> told = new java.util.ArrayList<>();
+        Waiters w = new Waiters(pubsub, true, (fallback, cause) -> told.add(fallback + ": " + cause));
+        Channel a = w.join("a");
+        Channel b = w.join("b");
+        assertEquals(3, pubsub.subscribes.get(), "a classic and sharded, then b classic only");
+        assertEquals(java.util.Set.of("a", "b"), pubsub.subscribed);
+        assertEquals(1, told.size(), () -> "one report: " + told);
+        assertTrue(told.get(0).startsWith("CLASSIC_PUBSUB: ERR unknown command"), told.get(0));
+        w.leave(a);
+        w.leave(b);
+    }
+
+    @Test
     void cluster_releaseHeardClassicAndSharded_wakesOnlyTheLongestParkedWaiter() {
         Probe a = new Probe("a");
         Probe b = new Probe("b");

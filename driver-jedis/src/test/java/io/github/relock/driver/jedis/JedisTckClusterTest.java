@@ -9,5 +9,5 @@ import io.github.relock.tck.fixtures.RedisTopology.Kind;
  * that the test forks run the groups side by side.
  */
 @Topologies(Kind.CLUSTER)
-class JedisClusterTckTest extends JedisTckTest {
+class JedisTckClusterTest extends JedisTckTest {
 }
