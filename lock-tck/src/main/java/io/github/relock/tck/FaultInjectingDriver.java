@@ -259,7 +259,19 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
         public List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args, int replicas,
                                             long timeoutMs) {
             Supplier<Object> send = () -> d.evalShaWithWait(script, keys, args, replicas, timeoutMs);
-            return asList(sync(script, send, send, answer -> java.util.Arrays.asList(answer, (long) replicas)));
+            Supplier<Object> withFallback = () -> { // NOSCRIPT here, so that a fault applies once
+                try {
+                    return send.get();
+                } catch (NoScriptException e) {
+                    try {
+                        return d.evalWithWaitAsync(ScriptCall.byText(script, keys, args), replicas, timeoutMs,
+                                Lane.APPLICATION).join();
+                    } catch (java.util.concurrent.CompletionException c) {
+                        throw c.getCause() instanceof RuntimeException re ? re : c;
+                    }
+                }
+            };
+            return asList(sync(script, send, withFallback, answer -> java.util.Arrays.asList(answer, (long) replicas)));
         }
 
         /** As {@link #evalAsync}, with WAIT: the same stall and faults (the answer rule's reply counts every replica). */

@@ -127,9 +127,11 @@ public abstract class ReplicaDefaultChapter extends TckChapter {
     /**
      * Rule 15.8: on a node with replicas (the Sentinel primary, a cluster master), the default
      * lock() and lockAsync() return only once every connected replica holds the lock's hash (read
-     * at once), unlock() only once none has it, and the node counted the WAITs.
+     * at once), unlock() only once none has it, and the node counted the WAITs; the watchdog's
+     * renewals of a held lock are followed by WAIT as well (as Redisson's).
      * When it fails: a lock write must be pipelined with {@code WAIT <connected replicas> 1000}:
-     * look at {@code ReplicaAcks.expected} and the driver's {@code evalShaWithWait}.
+     * look at {@code ReplicaAcks.expected} and the driver's {@code evalShaWithWait} (blocking) and
+     * {@code evalWithWaitAsync} (async calls and renewal, on the renewal lane).
      */
     @Test
     void rule15_8_default_nodeWithReplicas_writeReachesThemBeforeTheCallReturns() throws Exception {
@@ -156,6 +158,16 @@ public abstract class ReplicaDefaultChapter extends TckChapter {
         }
         lock.unlockAsync(7L).get();
         assertTrue(calls(key, "wait") >= waits + 4, "the node counted fewer WAITs than lock writes");
+        // Renewal waits too, as Redisson 4.7.0's (LockTask renews through syncedEval).
+        DistributedLock renewed = client(Duration.ofMillis(600)).getLock(key);
+        renewed.lock();
+        try {
+            long afterLock = calls(key, "wait");
+            Await.until(Duration.ofSeconds(5), () -> calls(key, "wait") > afterLock,
+                    () -> "no WAIT followed the watchdog's renewal of a held lock");
+        } finally {
+            renewed.unlock();
+        }
     }
 
     /**
