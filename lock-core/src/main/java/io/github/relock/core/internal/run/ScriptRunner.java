@@ -337,14 +337,25 @@ public final class ScriptRunner {
     }
 
     /**
-     * EVALSHA + WAIT on one connection. On NOSCRIPT the script is run once with EVAL (which also
-     * caches it), and WAIT is then sent behind a barrier write (a one-millisecond marker key in the
-     * first key's slot) so that it covers the EVAL even if it went out on another pooled connection.
+     * EVALSHA + WAIT on one connection. On NOSCRIPT the script goes once more by text with WAIT
+     * (the driver's async form, waited for); a driver whose async form cannot send text gets the
+     * script run once with EVAL (which also caches it) and WAIT sent behind a barrier write (a
+     * one-millisecond marker key in the first key's slot), so that it covers the EVAL even if it
+     * went out on another pooled connection.
      */
     private List<Object> evalWithReplicaWait(Script script, List<String> keys, List<String> args, int replicasToAck) {
         try {
             return executor.evalShaWithWait(script, keys, args, replicasToAck, replicaWaitMs);
         } catch (NoScriptException e) {
+            try {
+                return executor.evalWithWaitAsync(ScriptCall.byText(script, keys, args), replicasToAck, replicaWaitMs,
+                        Lane.APPLICATION).join();
+            } catch (java.util.concurrent.CompletionException | UnsupportedOperationException f) {
+                Throwable cause = unwrap(f);
+                if (!(cause instanceof UnsupportedOperationException)) {
+                    throw asRuntime(cause);
+                }
+            }
             Object reply = executor.eval(ScriptCall.byText(script, keys, args));
             return java.util.Arrays.asList(reply, barrierWait(keys, replicasToAck));
         }

@@ -94,6 +94,24 @@ class ReplicaAcksTest {
     }
 
     @Test
+    void expectedAsync_asyncWritesOnAnUnknownNode_shareOneLearningOnTheBackgroundThreads() {
+        Info redis = new Info();
+        redis.connected = 2;
+        java.util.List<Runnable> queued = new java.util.ArrayList<>();
+        ReplicaAcks acks = new ReplicaAcks(redis, 0, false, queued::add, System::nanoTime);
+        CompletableFuture<Integer> first = acks.expectedAsync("a");
+        CompletableFuture<Integer> second = acks.expectedAsync("b");
+        assertFalse(first.isDone(), "learned on the background threads, not the caller's");
+        assertEquals(1, queued.size(), "one learning for both writes on one node");
+        queued.get(0).run();
+        assertEquals(2, first.join());
+        assertEquals(2, second.join());
+        assertEquals(1, redis.calls.get());
+        assertEquals(2, acks.expectedAsync("c").join(), "known now: answered at once");
+        assertEquals(1, queued.size());
+    }
+
+    @Test
     void pinned_neverAsks_andIsShortBelowTheCount() {
         Info redis = new Info();
         ReplicaAcks acks = new ReplicaAcks(redis, 2, false, Runnable::run, System::nanoTime);

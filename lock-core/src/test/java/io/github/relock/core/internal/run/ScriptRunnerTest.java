@@ -162,9 +162,20 @@ class ScriptRunnerTest {
     }
 
     @Test
-    void runWrite_noScriptWithReplicaSync_evalsThenWaitsBehindABarrierInTheSameSlot() {
+    void runWrite_noScriptWithReplicaSync_sendsTheTextWithWait_noBarrierKey() {
         ScriptRunner runner = synced(1);
-        redis.waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null).reply("replica-barrier", 1L);
+        redis.waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null);
+
+        assertSame(Acquire.ACQUIRED, runner.runWrite("lock", acquire));
+
+        assertEquals(List.of("evalShaWithWait lock-acquire", "EVAL evalWithWait async lock-acquire"),
+                redis.calls().stream().map(c -> c.method() + " " + c.script()).toList());
+    }
+
+    @Test
+    void runWrite_noScript_driverCannotSendTextWithWait_evalsThenWaitsBehindABarrierInTheSameSlot() {
+        ScriptRunner runner = synced(1);
+        redis.noTextWithWait().waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null).reply("replica-barrier", 1L);
 
         assertSame(Acquire.ACQUIRED, runner.runWrite("lock", acquire));
 

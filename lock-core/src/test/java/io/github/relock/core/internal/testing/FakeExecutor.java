@@ -89,6 +89,8 @@ public final class FakeExecutor implements CommandExecutor {
     }
 
     /** What WAIT answers to {@link #evalShaWithWait}: how many replicas acknowledged. */
+    private boolean noTextWithWait;
+
     public synchronized FakeExecutor waitAcks(long acks) {
         return waitReply(acks);
     }
@@ -96,6 +98,12 @@ public final class FakeExecutor implements CommandExecutor {
     /** What WAIT answers to {@link #evalShaWithWait}, as the driver hands it back (a wrong type for malformed replies). */
     public synchronized FakeExecutor waitReply(Object reply) {
         this.waitReply = reply;
+        return this;
+    }
+
+    /** Answers a script by text with WAIT as the SPI's default does: UnsupportedOperationException. */
+    public synchronized FakeExecutor noTextWithWait() {
+        this.noTextWithWait = true;
         return this;
     }
 
@@ -210,8 +218,8 @@ public final class FakeExecutor implements CommandExecutor {
     @Override
     public synchronized CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs,
                                                                           Lane lane) {
-        if (!capabilities.contains(Capability.REPLICA_WAIT)) {
-            return CompletableFuture.failedFuture(new UnsupportedOperationException("no REPLICA_WAIT"));
+        if (!capabilities.contains(Capability.REPLICA_WAIT) || !call.bySha() && noTextWithWait) {
+            return CommandExecutor.super.evalWithWaitAsync(call, replicas, timeoutMs, lane);
         }
         String method = (call.bySha() ? "" : "EVAL ") + "evalWithWait" + (lane == Lane.RENEWAL ? " renewal" : " async");
         if (call.bySha() && noScript(call.script())) {
