@@ -148,8 +148,9 @@ public final class DefaultLockClient extends ClientObjects {
         } else {
             this.renewRounds = null;
         }
-        this.watchdog = new Watchdog(holds, runner::renewAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
-                executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events,
+        long renewTimeoutMs = Math.min(options.commandTimeout().toMillis(), watchdogMs);
+        this.watchdog = new Watchdog(holds, (s, k, a) -> runner.renewAsync(s, k, a, renewTimeoutMs / 2), timer,
+                watchdogMs, options.renewalBatchSize(), cluster, executor::nodeOfSlot, renewTimeoutMs, events,
                 renewRounds != null ? renewRounds : Runnable::run);
         watchdog.start();
         this.parts = new Parts(services, sync, new Inspector(runner));

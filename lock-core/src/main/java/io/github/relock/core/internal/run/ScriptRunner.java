@@ -153,18 +153,19 @@ public final class ScriptRunner {
             return run(call);
         }
         if (boundNanos > 0) { // a view's command timeout: the driver's async form, waited for bounded
-            return awaitBounded(sendWithWait(what, call, expected, Lane.APPLICATION),
+            return awaitBounded(sendWithWait(what, call, expected, Lane.APPLICATION, replicaWaitMs),
                     boundNanos + replicaWaitMs * 1_000_000L);
         }
-        return checked(what, call, expected, evalWithReplicaWait(call.script(), call.keys(), call.args(), expected));
+        return checked(what, call, expected, evalWithReplicaWait(call.script(), call.keys(), call.args(), expected),
+                replicaWaitMs);
     }
 
     /** As {@link #runWrite}, without blocking the caller (a write with WAIT goes through the driver's async form). */
     public <T> CompletableFuture<T> runWriteAsync(String what, Call<T> call) {
-        return writeAsync(what, call, Lane.APPLICATION, boundNanos);
+        return writeAsync(what, call, Lane.APPLICATION, boundNanos, replicaWaitMs);
     }
 
-    private <T> CompletableFuture<T> writeAsync(String what, Call<T> call, Lane lane, long bound) {
+    private <T> CompletableFuture<T> writeAsync(String what, Call<T> call, Lane lane, long bound, long waitMs) {
         String key = call.keys().isEmpty() ? null : call.keys().get(0);
         if (acks == null || key == null) {
             return lane == Lane.RENEWAL ? plainRenewal(call) : runAsync(call);
@@ -175,7 +176,7 @@ public final class ScriptRunner {
         }
         CompletableFuture<T> f;
         if (known > 0) {
-            f = sendWithWait(what, call, known, lane);
+            f = sendWithWait(what, call, known, lane, waitMs);
         } else { // the node's count is not known yet: learn it (one INFO per node), then send
             CompletableFuture<Integer> expected;
             try {
@@ -186,9 +187,9 @@ public final class ScriptRunner {
             }
             f = expected.thenCompose(n -> n == 0
                     ? (lane == Lane.RENEWAL ? plainRenewal(call) : runAsync(call))
-                    : sendWithWait(what, call, n, lane));
+                    : sendWithWait(what, call, n, lane, waitMs));
         }
-        return bound > 0 ? bounded(f, bound + replicaWaitMs * 1_000_000L) : f;
+        return bound > 0 ? bounded(f, bound + waitMs * 1_000_000L) : f;
     }
 
     private <T> CompletableFuture<T> plainRenewal(Call<T> call) {
@@ -196,11 +197,11 @@ public final class ScriptRunner {
     }
 
     /** The call and WAIT through the driver's async form; on NOSCRIPT once more by text. */
-    private <T> CompletableFuture<T> sendWithWait(String what, Call<T> call, int expected, Lane lane) {
+    private <T> CompletableFuture<T> sendWithWait(String what, Call<T> call, int expected, Lane lane, long waitMs) {
         ScriptCall sc = ScriptCall.bySha(call.script(), call.keys(), call.args());
         CompletableFuture<List<Object>> sent;
         try {
-            sent = executor.evalWithWaitAsync(sc, expected, replicaWaitMs, lane);
+            sent = executor.evalWithWaitAsync(sc, expected, waitMs, lane);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
@@ -209,10 +210,10 @@ public final class ScriptRunner {
             if (!(cause instanceof NoScriptException)) {
                 return CompletableFuture.failedFuture(cause);
             }
-            return executor.evalWithWaitAsync(sc.withText(), expected, replicaWaitMs, lane)
+            return executor.evalWithWaitAsync(sc.withText(), expected, waitMs, lane)
                     .exceptionallyCompose(t2 -> unwrap(t2) instanceof UnsupportedOperationException
                             ? barrierAsync(call, expected) : CompletableFuture.failedFuture(unwrap(t2)));
-        }).thenApply(r -> checked(what, call, expected, r));
+        }).thenApply(r -> checked(what, call, expected, r, waitMs));
     }
 
     /** A driver whose async form cannot send text: EVAL, then WAIT behind a barrier, on a replica-count thread. */
@@ -229,15 +230,15 @@ public final class ScriptRunner {
     }
 
     /** @return the outcome of a write sent with WAIT, or throws {@link ReplicaShortfall} */
-    private <T> T checked(String what, Call<T> call, int expected, List<Object> r) {
+    private <T> T checked(String what, Call<T> call, int expected, List<Object> r, long waitMs) {
         String key = call.keys().get(0);
         T outcome = call.decode(r.get(0));
         if (!(r.get(1) instanceof Long acked)) {
             throw Replies.malformed(r.get(1), call.script(), key, "WAIT's integer count of replicas");
         }
         if (acks.isShort(key, expected, acked)) {
-            throw acks.pinned() ? new ReplicaShortfall(what, outcome, acked, expected, replicaWaitMs)
-                    : ReplicaShortfall.noneOfConnected(what, outcome, expected, replicaWaitMs);
+            throw acks.pinned() ? new ReplicaShortfall(what, outcome, acked, expected, waitMs)
+                    : ReplicaShortfall.noneOfConnected(what, outcome, expected, waitMs);
         }
         return outcome;
     }
@@ -326,8 +327,19 @@ public final class ScriptRunner {
      * so the watchdog can tell "renewed on the master only" from "failed".
      */
     public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args) {
+        return renewAsync(script, keys, args, replicaWaitMs);
+    }
+
+    /**
+     * As {@link #renewAsync(Script, List, List)}, with WAIT bounded by {@code waitMs} as well (at
+     * most the replica timeout): the watchdog gives half its renewal deadline, so that slow
+     * replicas make a renewal short (reported, retried next period) rather than lose the script's
+     * answer to the deadline (a "not held" must still reach the holder).
+     */
+    public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args, long waitMs) {
         Call<Object> call = new Call<>(script, keys, args, reply -> reply);
-        return writeAsync("renewing locks", call, Lane.RENEWAL, 0).exceptionally(t -> {
+        return writeAsync("renewing locks", call, Lane.RENEWAL, 0, Math.max(1, Math.min(waitMs, replicaWaitMs)))
+                .exceptionally(t -> {
             Throwable cause = unwrap(t);
             if (cause instanceof ReplicaShortfall s) {
                 return s;
