@@ -7,7 +7,8 @@ import java.util.concurrent.Executor;
 
 /**
  * Immutable settings of a {@link LockClient}. Defaults match Redisson's code, so mixed fleets
- * agree: watchdog 30 s, fair-lock wait 300 s.
+ * agree: watchdog 30 s, fair-lock wait 300 s, lock writes acknowledged by the connected replicas
+ * within 1 s ({@link Builder#replicaSync(Duration)}).
  *
  * <pre>{@code
  * LockOptions options = LockOptions.builder().lockWatchdogTimeout(Duration.ofSeconds(10)).build();
@@ -51,6 +52,13 @@ public final class LockOptions {
     public static final int DEFAULT_COHORT_MAX_PASSES = 64;
     /** Longest time one run of cohort passes may last before the outsider signal is read again: 10 ms. */
     public static final Duration DEFAULT_COHORT_MAX_RUN = Duration.ofMillis(10);
+    /**
+     * How long a lock write waits for the connected replicas by default (Redisson's
+     * {@code slavesSyncTimeout}): 1 s.
+     */
+    public static final Duration DEFAULT_REPLICA_SYNC_TIMEOUT = Duration.ofSeconds(1);
+    /** {@code replicaSyncReplicas} meaning "the replicas the serving node has connected". */
+    private static final int CONNECTED_REPLICAS = -1;
 
     private final Duration lockWatchdogTimeout;
     private final Duration fairLockWaitTimeout;
@@ -192,14 +200,30 @@ public final class LockOptions {
         return spinBackOffMax;
     }
 
-    /** @return whether lock writes wait for replica acknowledgement (see {@link Builder#replicaSync}) */
+    /**
+     * @return whether lock writes wait for replica acknowledgement: the default
+     *     ({@link Builder#replicaSync(Duration)}) or a pinned count ({@link Builder#replicaSync(int, Duration)});
+     *     false only after {@link Builder#noReplicaSync()}
+     */
     public boolean replicaSyncEnabled() {
-        return replicaSyncReplicas > 0;
+        return replicaSyncReplicas != 0;
     }
 
-    /** @return how many replicas must acknowledge each lock write, or 0 when replica sync is off */
+    /**
+     * @return whether lock writes wait for the replicas the serving node has connected, failing only
+     *     when none acknowledged (the default, as Redisson's {@code checkLockSyncedSlaves})
+     */
+    public boolean replicaSyncConnected() {
+        return replicaSyncReplicas == CONNECTED_REPLICAS;
+    }
+
+    /**
+     * @return how many replicas must acknowledge each lock write when the count is pinned
+     *     ({@link Builder#replicaSync(int, Duration)}); 0 when replica sync is off or waits for the
+     *     connected replicas ({@link #replicaSyncConnected()})
+     */
     public int replicaSyncReplicas() {
-        return replicaSyncReplicas;
+        return Math.max(0, replicaSyncReplicas);
     }
 
     /** @return how long each lock write waits for replica acknowledgement, or empty when off */
@@ -269,8 +293,9 @@ public final class LockOptions {
                 + ", renewalBatchSize=" + renewalBatchSize
                 + ", clientId=" + (clientId == null ? "(random per client)" : clientId)
                 + ", spinBackOff=" + spinBackOffInitial + ".." + spinBackOffMax
-                + (replicaSyncReplicas == 0 ? ""
-                        : ", replicaSync=" + replicaSyncReplicas + " replica(s) within " + replicaSyncTimeout)
+                + (replicaSyncReplicas == 0 ? ", replicaSync=off"
+                        : ", replicaSync=" + (replicaSyncReplicas == CONNECTED_REPLICAS ? "connected"
+                                : String.valueOf(replicaSyncReplicas)) + " replica(s) within " + replicaSyncTimeout)
                 + (lockLostExecutor == null ? "" : ", lockLostExecutor=" + lockLostExecutor)
                 + (nameMapper == NameMapper.identity() ? "" : ", nameMapper=" + nameMapper)
                 + (localHandoffMaxConsecutive == 0 ? ", localHandoff=off"
@@ -296,8 +321,8 @@ public final class LockOptions {
         private Executor lockLostExecutor;
         private Duration spinBackOffInitial = DEFAULT_SPIN_BACK_OFF_INITIAL;
         private Duration spinBackOffMax = DEFAULT_SPIN_BACK_OFF_MAX;
-        private int replicaSyncReplicas;
-        private Duration replicaSyncTimeout;
+        private int replicaSyncReplicas = CONNECTED_REPLICAS;
+        private Duration replicaSyncTimeout = DEFAULT_REPLICA_SYNC_TIMEOUT;
         private NameMapper nameMapper = NameMapper.identity();
         private LockEventListener eventListener = LockEventListener.NOOP;
         private int localHandoffMaxConsecutive = DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE;
@@ -426,7 +451,37 @@ public final class LockOptions {
         }
 
         /**
-         * Opt-in replica acknowledgement ("synced" writes), off by default. Every lock write (acquire
+         * Replica acknowledgement for the replicas the serving node has connected: the default, with
+         * a timeout of {@link #DEFAULT_REPLICA_SYNC_TIMEOUT} (Redisson's {@code checkLockSyncedSlaves
+         * = true} with {@code slavesSyncTimeout = 1000}). Every lock write is pipelined with
+         * {@code WAIT n timeout}, where {@code n} is how many replicas the node serving the lock's key
+         * reports connected ({@code connected_slaves} of {@code INFO replication}); the call fails only
+         * when <em>none</em> of them acknowledged, as Redisson's does, in the ways listed on
+         * {@link #replicaSync(int, Duration)}.
+         *
+         * <p><b>Cost:</b> a node with no replicas gets no {@code WAIT} at all: each lock write is the
+         * plain script. The count is learned with one {@code INFO replication} per node when the
+         * client first writes there, cached, and learned
+         * again in the background after a {@code WAIT} counted a different number, after the pub/sub
+         * connection was re-established (a failover), and at most every ten seconds while locks are
+         * written, so a replica attached later is waited for. A node with replicas costs one
+         * replication round trip per lock write, as with a pinned count. Local hand-off is off on
+         * nodes with replicas.
+         *
+         * <p>A driver without the {@code REPLICA_WAIT} capability (relock's Spring Data driver) sends
+         * no {@code WAIT} in this mode, and says so once in the log at creation.
+         *
+         * @param timeout 1 ms to 1 minute; how long each write waits for the acknowledgements
+         * @return this builder
+         */
+        public Builder replicaSync(Duration timeout) {
+            this.replicaSyncTimeout = replicaSyncTimeoutOf(timeout);
+            this.replicaSyncReplicas = CONNECTED_REPLICAS;
+            return this;
+        }
+
+        /**
+         * Replica acknowledgement with a pinned count ("synced" writes). Every lock write (acquire
          * attempt, release, forceUnlock, watchdog renewal) is sent as {@code EVALSHA} pipelined with
          * {@code WAIT replicas timeout} on one connection, and counts as done only if at least
          * {@code replicas} replicas acknowledged it. Needs a driver with the {@code REPLICA_WAIT}
@@ -444,7 +499,8 @@ public final class LockOptions {
          * and a write that was not acknowledged may still have been applied on the master and on
          * some replicas.
          *
-         * <p><b>When fewer than {@code replicas} acknowledge:</b>
+         * <p><b>When fewer than {@code replicas} acknowledge</b> (in the default mode,
+         * {@link #replicaSync(Duration)}: when none of the connected replicas did):
          * <ul>
          * <li>acquire: what was just acquired is released again (best effort, not itself waited
          *     for) and the attempt fails with {@link RedisUnavailableException} saying how many
@@ -473,17 +529,27 @@ public final class LockOptions {
             if (replicas < 1) {
                 throw new IllegalArgumentException("replicaSync replicas must be at least 1, was " + replicas);
             }
+            this.replicaSyncTimeout = replicaSyncTimeoutOf(timeout);
+            this.replicaSyncReplicas = replicas;
+            return this;
+        }
+
+        private static Duration replicaSyncTimeoutOf(Duration timeout) {
             Duration t = atLeast("replicaSync timeout", timeout, Duration.ofMillis(1));
             if (t.compareTo(Duration.ofMinutes(1)) > 0) {
                 throw new IllegalArgumentException(
                         "replicaSync timeout must be at most 60000 ms, was " + describe(t));
             }
-            this.replicaSyncReplicas = replicas;
-            this.replicaSyncTimeout = t;
-            return this;
+            return t;
         }
 
-        /** @return this builder, with replica sync off again (the default) */
+        /**
+         * Turns replica acknowledgement off (Redisson's {@code checkLockSyncedSlaves = false} comes
+         * closest; Redisson still sends its {@code WAIT}): lock writes are plain scripts, never
+         * followed by {@code WAIT}.
+         *
+         * @return this builder
+         */
         public Builder noReplicaSync() {
             this.replicaSyncReplicas = 0;
             this.replicaSyncTimeout = null;
@@ -521,8 +587,8 @@ public final class LockOptions {
          *
          * <p>Applies to the reentrant and non-reentrant locks and to the fair lock (there only when
          * the waiting thread heads the fair queue in Redis). Not to the fenced lock (every grant must
-         * take a new token), the spin lock (no waiting), the read-write lock, nor with
-         * {@link #replicaSync}; asynchronous waiters ({@code lockAsync}) are woken by the ordinary
+         * take a new token), the spin lock (no waiting), the read-write lock, nor where lock
+         * writes wait for replicas ({@link #replicaSync(Duration)}: on a node with replicas); asynchronous waiters ({@code lockAsync}) are woken by the ordinary
          * release message.
          *
          * <p><b>Fairness bound</b> (reentrant locks): a run of consecutive hand-offs of one lock

@@ -315,12 +315,22 @@ class LockOptionsTest {
     }
 
     @Test
-    void replicaSync_offByDefault() {
+    void replicaSync_byDefaultWaitsForTheConnectedReplicasWithinOneSecond_offWhenTurnedOff() {
         LockOptions o = LockOptions.defaults();
-        assertFalse(o.replicaSyncEnabled());
+        assertTrue(o.replicaSyncEnabled());
+        assertTrue(o.replicaSyncConnected());
         assertEquals(0, o.replicaSyncReplicas());
-        assertEquals(Optional.empty(), o.replicaSyncTimeout());
-        assertFalse(o.toString().contains("replicaSync"), o.toString());
+        assertEquals(Optional.of(Duration.ofSeconds(1)), o.replicaSyncTimeout());
+        assertTrue(o.toString().contains("replicaSync=connected replica(s) within PT1S"), o.toString());
+        LockOptions off = o.toBuilder().noReplicaSync().build();
+        assertFalse(off.replicaSyncEnabled());
+        assertFalse(off.replicaSyncConnected());
+        assertEquals(Optional.empty(), off.replicaSyncTimeout());
+        assertTrue(off.toString().contains("replicaSync=off"), off.toString());
+        LockOptions slower = off.toBuilder().replicaSync(Duration.ofMillis(300)).build();
+        assertTrue(slower.replicaSyncConnected());
+        assertEquals(Optional.of(Duration.ofMillis(300)), slower.replicaSyncTimeout());
+        assertThrows(IllegalArgumentException.class, () -> LockOptions.builder().replicaSync(Duration.ZERO));
     }
 
     @Test
@@ -333,6 +343,7 @@ class LockOptionsTest {
         assertEquals(2, copy.replicaSyncReplicas());
         assertEquals(Optional.of(Duration.ofMillis(250)), copy.replicaSyncTimeout());
         assertTrue(o.toString().contains("replicaSync=2"), o.toString());
+        assertFalse(o.replicaSyncConnected(), "a pinned count is not the connected replicas");
         assertFalse(o.toBuilder().noReplicaSync().build().replicaSyncEnabled());
     }
 
@@ -355,7 +366,7 @@ class LockOptionsTest {
         assertMessageHas(assertThrows(IllegalArgumentException.class, () -> b.replicaSync(1, Duration.ofMillis(60_001))),
                 "replicaSync timeout", "at most 60000 ms", "was 60001 ms");
         assertThrows(NullPointerException.class, () -> b.replicaSync(1, null));
-        assertFalse(b.build().replicaSyncEnabled(), "a refused value leaves the builder unchanged");
+        assertTrue(b.build().replicaSyncConnected(), "a refused value leaves the builder unchanged");
     }
 
     @Test

@@ -119,6 +119,64 @@ public interface CommandExecutor extends AutoCloseable {
     }
 
     /**
+     * Only with {@link Capability#REPLICA_WAIT}: as {@link #evalShaWithWait}, without blocking the
+     * caller and on {@code lane}: {@code call} ({@code EVALSHA}, or {@code EVAL} when sent by text,
+     * which core does once after a NOSCRIPT) then {@code WAIT replicas timeoutMs}, on one
+     * connection of the node that serves the call's first key, so that WAIT covers the script's
+     * writes. A {@link Lane#RENEWAL} call never waits behind {@link Lane#APPLICATION} calls (core's
+     * watchdog renews through it when lock writes wait for replicas, as Redisson's does). Failures
+     * complete the future as {@link #evalAsync}'s do ({@link NoScriptException} by SHA: nothing ran).
+     * The default runs {@link #evalShaWithWait} on a thread of its own per call, and fails a call by
+     * text with {@link UnsupportedOperationException} (core then loads the script and sends a
+     * barrier write with WAIT instead); a driver sends both on its own async pipeline, as
+     * Redisson's {@code MULTI}/{@code EVALSHA}/{@code WAIT}/{@code EXEC} batch does.
+     *
+     * @param call the script, its KEYS (at least one) and ARGV, and how to send it
+     * @param replicas the replicas to wait for
+     * @param timeoutMs WAIT's timeout
+     * @param lane the lane, as {@link #evalAsync}'s
+     * @return a two-element list: the script's normalised reply, then WAIT's reply as a {@link Long}
+     */
+    default CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs,
+                                                              Lane lane) {
+        if (!call.bySha()) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getName()
+                    + " does not send a script by text with WAIT"));
+        }
+        CompletableFuture<List<Object>> out = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                out.complete(evalShaWithWait(call.script(), call.keys(), call.args(), replicas, timeoutMs));
+            } catch (RuntimeException | Error e) {
+                out.completeExceptionally(e);
+            }
+        }, "relock-wait-" + call.script().name());
+        t.setDaemon(true);
+        t.start();
+        return out;
+    }
+
+    /**
+     * Only with {@link Capability#REPLICA_WAIT}: the text of {@code INFO replication} from the node
+     * that serves {@code key} (the node {@link #evalShaWithWait} would send that key's script to),
+     * one round trip on the calling thread. Core reads its {@code connected_slaves} to learn how
+     * many replicas a lock write on that node waits for by default ({@code LockOptions.replicaSync(Duration)}),
+     * and caches it per node ({@link #nodeOfSlot}): it calls this when it first writes on a node,
+     * then again in the background after a {@code WAIT} counted a different number, after a
+     * pub/sub reconnect, and at most every ten seconds, never once per lock call. The default
+     * runs {@code INFO replication} inside a script by {@code EVAL}, routed by {@code key}; a
+     * driver sends the command itself so that scripts counted on the server are the engine's only.
+     *
+     * @param key a key whose slot picks the node
+     * @return the node's {@code INFO replication} text
+     */
+    default String replicationInfo(String key) {
+        Object reply = eval(ScriptCall.byText(new Script("replication-info", "return redis.call('INFO', 'replication')"),
+                List.of(key), List.of()));
+        return String.valueOf(reply);
+    }
+
+    /**
      * Only with {@link Capability#CLUSTER}: which node serves {@code slot} now, as a token equal for
      * every slot one node serves (its node id or address), or {@code null} when the driver cannot
      * tell or the servers are older than Redis 7. With tokens, core renews the watchdog locks of

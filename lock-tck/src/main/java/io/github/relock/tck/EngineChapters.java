@@ -115,6 +115,14 @@ abstract class EngineChapters extends DriverKit {
         }
     }
 
+    /** Chapter 15, continued: {@link ReplicaDefaultChapter}. */
+    @Nested
+    class ReplicaDefault extends ReplicaDefaultChapter {
+        ReplicaDefault() {
+            super(EngineChapters.this);
+        }
+    }
+
     /** Chapter 31: {@link InspectionChapter}. */
     @Nested
     class Inspection extends InspectionChapter {

@@ -13,11 +13,14 @@ import io.github.relock.spi.Script;
 import io.github.relock.spi.ScriptCall;
 import io.github.relock.spi.Subscription;
 import java.net.URI;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A driver that wraps the driver under test and injects {@link Faults} into its script calls:
@@ -98,26 +101,37 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
         }
 
         private Object sync(ScriptCall call) {
-            Script script = call.script();
+            return sync(call.script(), () -> d.eval(call), () -> runSync(call), answer -> answer);
+        }
+
+        /**
+         * A blocking call with the fault its script's name matches.
+         *
+         * @param direct the call as the driver sends it
+         * @param withFallback the call with the NOSCRIPT fallback done here
+         * @param answer turns a rule's answer into the call's reply
+         */
+        private Object sync(Script script, Supplier<Object> direct, Supplier<Object> withFallback,
+                            UnaryOperator<Object> answer) {
             Faults.Rule r = faults.match(script.name());
             if (r == null) {
-                return d.eval(call);
+                return direct.get();
             }
             switch (r.kind) {
                 case FAIL_BEFORE_SEND, FAIL_SYNCHRONOUSLY -> throw injected(script, "failed before sending");
                 case ANSWER -> {
-                    return r.answer;
+                    return answer.apply(r.answer);
                 }
                 case BEFORE_SEND -> {
                     r.hook.run();
-                    return runSync(call);
+                    return withFallback.get();
                 }
                 case FAIL_AFTER_RUN, DROP_REPLY -> {
-                    runSync(call);
+                    withFallback.get();
                     throw injected(script, "reply lost after the script ran");
                 }
                 case DELAY_REPLY_FOR -> {
-                    Object reply = runSync(call);
+                    Object reply = withFallback.get();
                     try {
                         Thread.sleep(r.delay.toMillis());
                     } catch (InterruptedException e) {
@@ -126,7 +140,7 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
                     return reply;
                 }
                 case DELAY_REPLY -> {
-                    Object reply = runSync(call);
+                    Object reply = withFallback.get();
                     try {
                         r.gate.opened().get(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
@@ -141,45 +155,53 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
         }
 
         private CompletableFuture<Object> async(ScriptCall call, Lane lane) {
-            Faults.Stall stall = faults.stall();
-            if (stall != null) {
-                return faults.track(stall.submit(() -> send(call, lane)));
-            }
-            return send(call, lane);
+            return async(call.script(), () -> d.evalAsync(call, lane), () -> runAsync(call, lane), answer -> answer);
         }
 
-        private CompletableFuture<Object> send(ScriptCall call, Lane lane) {
-            Script script = call.script();
+        /** An async call with the stall and the fault its script's name matches; as {@link #sync(Script, Supplier, Supplier, UnaryOperator)}. */
+        private CompletableFuture<Object> async(Script script, Supplier<CompletableFuture<Object>> direct,
+                                                Supplier<CompletableFuture<Object>> withFallback,
+                                                UnaryOperator<Object> answer) {
+            Faults.Stall stall = faults.stall();
+            if (stall != null) {
+                return faults.track(stall.submit(() -> send(script, direct, withFallback, answer)));
+            }
+            return send(script, direct, withFallback, answer);
+        }
+
+        private CompletableFuture<Object> send(Script script, Supplier<CompletableFuture<Object>> direct,
+                                               Supplier<CompletableFuture<Object>> withFallback,
+                                               UnaryOperator<Object> answer) {
             Faults.Rule r = faults.match(script.name());
             if (r == null) {
-                return faults.track(d.evalAsync(call, lane));
+                return faults.track(direct.get());
             }
             return switch (r.kind) {
                 case FAIL_SYNCHRONOUSLY -> CompletableFuture.failedFuture(injected(script, "failed synchronously"));
                 case FAIL_BEFORE_SEND -> faults.track(CompletableFuture.supplyAsync(() -> {
                     throw injected(script, "failed before sending");
                 }));
-                case ANSWER -> CompletableFuture.completedFuture(r.answer);
+                case ANSWER -> CompletableFuture.completedFuture(answer.apply(r.answer));
                 case BEFORE_SEND -> {
                     r.hook.run();
-                    yield faults.track(runAsync(call, lane));
+                    yield faults.track(withFallback.get());
                 }
-                case FAIL_AFTER_RUN -> faults.track(runAsync(call, lane).handle((v, t) -> {
+                case FAIL_AFTER_RUN -> faults.track(withFallback.get().handle((v, t) -> {
                     throw injected(script, "reply lost after the script ran");
                 }));
                 case DROP_REPLY -> {
                     CompletableFuture<Object> never = new CompletableFuture<>();
-                    runAsync(call, lane);
+                    withFallback.get();
                     faults.dropped(never);
                     yield faults.track(never);
                 }
-                case DELAY_REPLY -> faults.track(runAsync(call, lane)
+                case DELAY_REPLY -> faults.track(withFallback.get()
                         .thenCombine(r.gate.opened(), (reply, open) -> reply));
                 case DELAY_REPLY_FOR -> {
                     CompletableFuture<Object> late = new CompletableFuture<>();
                     java.util.concurrent.Executor later = CompletableFuture.delayedExecutor(r.delay.toNanos(),
                             TimeUnit.NANOSECONDS);
-                    runAsync(call, lane).whenComplete((reply, t) -> later.execute(() -> {
+                    withFallback.get().whenComplete((reply, t) -> later.execute(() -> {
                         if (t != null) {
                             late.completeExceptionally(t);
                         } else {
@@ -230,6 +252,59 @@ public final class FaultInjectingDriver implements RedisDriverProvider {
         @Override
         public Set<Capability> capabilities() {
             return d.capabilities();
+        }
+
+        /** The same faults as {@link #eval}, by the script's name: a lock write sent with WAIT meets them too. */
+        @Override
+        public List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args, int replicas,
+                                            long timeoutMs) {
+            Supplier<Object> send = () -> d.evalShaWithWait(script, keys, args, replicas, timeoutMs);
+            Supplier<Object> withFallback = () -> { // NOSCRIPT here, so that a fault applies once
+                try {
+                    return send.get();
+                } catch (NoScriptException e) {
+                    try {
+                        return d.evalWithWaitAsync(ScriptCall.byText(script, keys, args), replicas, timeoutMs,
+                                Lane.APPLICATION).join();
+                    } catch (java.util.concurrent.CompletionException c) {
+                        throw c.getCause() instanceof RuntimeException re ? re : c;
+                    }
+                }
+            };
+            return asList(sync(script, send, withFallback, answer -> java.util.Arrays.asList(answer, (long) replicas)));
+        }
+
+        /** As {@link #evalAsync}, with WAIT: the same stall and faults (the answer rule's reply counts every replica). */
+        @Override
+        public CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs,
+                                                                 Lane lane) {
+            Supplier<CompletableFuture<Object>> direct = () -> d.evalWithWaitAsync(call, replicas, timeoutMs, lane)
+                    .thenApply(r -> (Object) r);
+            CompletableFuture<Object> f;
+            if (call.bySha()) {
+                Supplier<CompletableFuture<Object>> withFallback = () -> direct.get().exceptionallyCompose(t -> {
+                    Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                            ? t.getCause() : t;
+                    return c instanceof NoScriptException
+                            ? d.evalWithWaitAsync(call.withText(), replicas, timeoutMs, lane).thenApply(r -> (Object) r)
+                            : CompletableFuture.failedFuture(c);
+                });
+                f = async(call.script(), direct, withFallback, answer -> java.util.Arrays.asList(answer, (long) replicas));
+            } else {
+                Faults.Stall stall = faults.stall();
+                f = faults.track(stall != null ? stall.submit(direct::get) : direct.get());
+            }
+            return f.thenApply(Executor::asList);
+        }
+
+        @Override
+        public String replicationInfo(String key) {
+            return d.replicationInfo(key);
+        }
+
+        @SuppressWarnings("unchecked")
+        private static List<Object> asList(Object reply) {
+            return (List<Object>) reply;
         }
 
         @Override

@@ -36,6 +36,9 @@ import org.junit.jupiter.api.Test;
  * release script names that thread the owner in the same step: Redis never shows the lock free,
  * nothing is published, and the waiter wakes as the owner. Runs of hand-offs are bounded so that
  * other clients' waiters are not starved; the fair lock hands off only to its queue's head.
+ * Hand-off does not apply on a node whose lock writes wait for replicas (replica acknowledgement,
+ * on by default, waits on the Sentinel and cluster fixtures), so this chapter's clients turn it off
+ * ({@code noReplicaSync()}).
  *
  * <p>The rules see a waiter "parked in the hand-off" by its park blocker, a
  * {@link WaitingForLock} with its hand-off offer armed; from then on the outcome of an unlock is
@@ -49,6 +52,16 @@ public abstract class LocalHandoffChapter extends TckChapter {
     /** @param kit the enclosing kit */
     protected LocalHandoffChapter(DriverKit kit) {
         super(kit);
+    }
+
+    /**
+     * @return a client with default options but replica acknowledgement off: hand-off is off on a
+     *     node whose lock writes wait for replicas (the default on the Sentinel and cluster
+     *     fixtures), so this chapter's clients turn the wait off to show hand-off everywhere
+     */
+    @Override
+    protected LockClient client() {
+        return kit.newLockClient(LockOptions.builder().noReplicaSync().build());
     }
 
     /**
@@ -218,7 +231,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      */
     @Test
     void rule20_3_handedOffHold_isRenewedByTheWatchdog() throws Exception {
-        LockClient client = kit.newLockClient(LockOptions.builder().lockWatchdogTimeout(Duration.ofSeconds(2)).build());
+        LockClient client = kit.newLockClient(LockOptions.builder().noReplicaSync().lockWatchdogTimeout(Duration.ofSeconds(2)).build());
         DistributedLock lock = client.getLock("tck:handoff-renew");
         lock.lock();
         AtomicInteger count = new AtomicInteger(-1);
@@ -279,7 +292,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      */
     @Test
     void rule20_4_boundedRuns_otherClientsWaiterIsNotStarved() throws Exception {
-        LockClient local = kit.newLockClient(LockOptions.builder().localHandoff(4, Duration.ofMillis(20)).build());
+        LockClient local = kit.newLockClient(LockOptions.builder().noReplicaSync().localHandoff(4, Duration.ofMillis(20)).build());
         LockClient outside = client();
         assertOutsiderProgresses(local.getLock("tck:handoff-bound"), outside.getLock("tck:handoff-bound"));
     }
@@ -449,7 +462,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      */
     @Test
     void rule20_7_asyncWaiterOfTheSameClient_isNotStarved() throws Exception {
-        LockClient local = kit.newLockClient(LockOptions.builder().localHandoff(4, Duration.ofMillis(20)).build());
+        LockClient local = kit.newLockClient(LockOptions.builder().noReplicaSync().localHandoff(4, Duration.ofMillis(20)).build());
         DistributedLock lock = local.getLock("tck:handoff-async");
         assertOutsiderProgresses(lock, new AsyncAsLock(lock));
     }
@@ -589,7 +602,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
      */
     @Test
     void rule20_8_handoffOff_unlockPublishesAndTheWaiterAcquiresItself() throws Exception {
-        LockClient client = kit.newLockClient(LockOptions.builder().noLocalHandoff().build());
+        LockClient client = kit.newLockClient(LockOptions.builder().noReplicaSync().noLocalHandoff().build());
         DistributedLock lock = client.getLock("tck:handoff-off");
         lock.lock();
         try (Waiter w = new Waiter(lock, "tck-handoff-off-waiter")) {
@@ -670,7 +683,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
     void rule20_15_lateHandOff_toAWaiterThatGaveUpOnTheClaim_isTheWaitersToTake() throws Exception {
         Faults faults = new Faults();
         try {
-            LockClient client = kit.newFaultyLockClient(LockOptions.builder().commandTimeout(LATE_COMMAND_TIMEOUT)
+            LockClient client = kit.newFaultyLockClient(LockOptions.builder().noReplicaSync().commandTimeout(LATE_COMMAND_TIMEOUT)
                     .build(), faults);
             String name = "tck:late-handoff";
             String channel = "redisson_lock__channel:{" + name + "}";
@@ -719,7 +732,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
     void rule20_16_timedOutWaiterLockingAgainAsItsLateTransferLands_holdsOnce_renewed() throws Exception {
         Faults faults = new Faults();
         try {
-            LockClient client = kit.newFaultyLockClient(LockOptions.builder().commandTimeout(LATE_COMMAND_TIMEOUT)
+            LockClient client = kit.newFaultyLockClient(LockOptions.builder().noReplicaSync().commandTimeout(LATE_COMMAND_TIMEOUT)
                     .lockWatchdogTimeout(Duration.ofSeconds(2)).build(), faults);
             String name = "tck:late-handoff-relock";
             DistributedLock lock = client.getLock(name);
@@ -848,7 +861,7 @@ public abstract class LocalHandoffChapter extends TckChapter {
     void rule20_18_publishedRelease_wakesOnlyTheEarliestLocalWaiter() throws Exception {
         String name = "tck:handoff-fifo";
         DistributedLock held = client().getLock(name); // another client: its release has nobody to hand to
-        LockClient client = kit.newLockClient(LockOptions.builder() // no renewal scripts while the rule counts
+        LockClient client = kit.newLockClient(LockOptions.builder().noReplicaSync() // no renewal scripts while the rule counts
                 .lockWatchdogTimeout(Duration.ofMinutes(3)).build());
         DistributedLock lock = client.getLock(name);
         assertTrue(held.tryLock(0, 60, TimeUnit.SECONDS)); // loads the scripts: no NOSCRIPT retry is counted below

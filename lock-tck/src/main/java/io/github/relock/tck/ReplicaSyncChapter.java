@@ -31,7 +31,8 @@ import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Chapter 15: opt-in replica acknowledgement ({@code LockOptions.replicaSync}). Every lock write
+ * Chapter 15: replica acknowledgement — here with a pinned count ({@code LockOptions.replicaSync(n,
+ * timeout)}; the default, waiting for the connected replicas, is {@link ReplicaDefaultChapter}). Every lock write
  * is pipelined with {@code WAIT n timeout}; a call returns only once {@code n} replicas have the
  * write, an acquisition too few replicas acknowledged is given back and fails with
  * {@link RedisUnavailableException}, renewals short twice in a row lose the hold, and a driver

@@ -9,6 +9,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.providers.ConnectionProvider;
 import redis.clients.jedis.util.Pool;
@@ -43,6 +44,9 @@ interface JedisAccess {
      *     let the driver hold the connection
      */
     void subscribe(JedisPubSub pubsub, String[] channels, Consumer<Connection> held);
+
+    /** @return {@code INFO <section>} from the node serving {@code key} (the pipelines' node for it) */
+    String info(String key, String section);
 
     /** Closes the client or pool. */
     void close();
@@ -118,6 +122,16 @@ interface JedisAccess {
             }
 
             @Override
+            public String info(String key, String section) {
+                if (cluster == null) {
+                    return client.info(section);
+                }
+                Object reply = client.sendCommand(key, Protocol.Command.INFO, section); // routed by key, not sent
+                return reply instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+                        : String.valueOf(reply);
+            }
+
+            @Override
             public void close() {
                 client.close();
             }
@@ -150,6 +164,13 @@ interface JedisAccess {
             public <T> T pipelined(Function<AbstractPipeline, T> body) {
                 try (Jedis j = pool.getResource(); Pipeline p = j.pipelined()) {
                     return body.apply(p);
+                }
+            }
+
+            @Override
+            public String info(String key, String section) {
+                try (Jedis j = pool.getResource()) {
+                    return j.info(section);
                 }
             }
 

@@ -173,14 +173,32 @@ final class JedisCommandExecutor implements CommandExecutor {
     @Override
     public List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args,
                                         int replicas, long timeoutMs) {
+        return withWait(ScriptCall.bySha(script, keys, args), replicas, timeoutMs);
+    }
+
+    /** The blocking pipeline of {@link #evalShaWithWait} on the lane's threads, as {@link #evalAsync}. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs, Lane lane) {
+        Objects.requireNonNull(call, "call must not be null");
+        Objects.requireNonNull(lane, "lane must not be null");
+        return submit(lane == Lane.RENEWAL ? urgent : async, () -> withWait(call, replicas, timeoutMs),
+                (call.bySha() ? "EVALSHA " : "EVAL ") + call.script().name() + " + WAIT " + replicas)
+                .thenApply(r -> (List<Object>) r);
+    }
+
+    private List<Object> withWait(ScriptCall call, int replicas, long timeoutMs) {
+        Script script = call.script();
+        List<String> keys = call.keys();
+        List<String> args = call.args();
         checkArgs(script, keys, args);
         if (replicas < 0 || timeoutMs < 0) {
             throw new IllegalArgumentException("replicas and timeoutMs must be >= 0, were " + replicas + " and " + timeoutMs);
         }
-        String what = "EVALSHA " + script.name() + " + WAIT " + replicas;
+        String what = (call.bySha() ? "EVALSHA " : "EVAL ") + script.name() + " + WAIT " + replicas;
         ensureOpen(what);
         try {
-            return pipelineWithWait(script, keys, args, replicas, timeoutMs, what);
+            return pipelineWithWait(call, replicas, timeoutMs, what);
         } catch (RedisErrorException e) {
             if (keys.isEmpty() || !capabilities.contains(Capability.CLUSTER) || e.getMessage() == null
                     || !e.getMessage().contains("MOVED")) {
@@ -189,15 +207,18 @@ final class JedisCommandExecutor implements CommandExecutor {
             // A cluster pipeline does not follow MOVED: the node refused, so nothing ran. One keyed
             // read follows the redirect and refreshes Jedis' slot cache; then send it once more.
             cluster.exists(keys.get(0));
-            return pipelineWithWait(script, keys, args, replicas, timeoutMs, what);
+            return pipelineWithWait(call, replicas, timeoutMs, what);
         }
     }
 
-    private List<Object> pipelineWithWait(Script script, List<String> keys, List<String> args, int replicas,
-                                          long timeoutMs, String what) {
+    private List<Object> pipelineWithWait(ScriptCall call, int replicas, long timeoutMs, String what) {
+        Script script = call.script();
+        List<String> keys = call.keys();
+        List<String> args = call.args();
         try {
             return client.pipelined(p -> {
-                Response<Object> reply = p.evalsha(script.sha1(), keys, args);
+                Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), keys, args)
+                        : p.eval(script.text(), keys, args);
                 Response<Long> acked;
                 if (!keys.isEmpty()) {
                     acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
@@ -220,6 +241,21 @@ final class JedisCommandExecutor implements CommandExecutor {
                 }
                 return java.util.Arrays.asList(first, acked.get());
             });
+        } catch (RedisErrorException | RedisUnavailableException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, what);
+        }
+    }
+
+    /** {@code INFO replication} from the node serving {@code key}: a plain command, no script. */
+    @Override
+    public String replicationInfo(String key) {
+        Objects.requireNonNull(key, "key");
+        String what = "INFO replication";
+        ensureOpen(what);
+        try {
+            return client.info(key, "replication");
         } catch (RedisErrorException | RedisUnavailableException e) {
             throw e;
         } catch (RuntimeException e) {

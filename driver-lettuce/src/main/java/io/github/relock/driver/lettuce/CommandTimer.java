@@ -54,6 +54,16 @@ final class CommandTimer {
      * @param what the operation and its target, for the message (only called on expiry)
      */
     void failAfterTimeout(CompletableFuture<?> f, Future<?> raw, Supplier<String> what) {
+        failAfter(f, raw, 0, what);
+    }
+
+    /**
+     * As {@link #failAfterTimeout}, with {@code extraNanos} on top of the command timeout (a
+     * command pipelined with {@code WAIT}, which may take its own timeout).
+     */
+    void failAfter(CompletableFuture<?> f, Future<?> raw, long extraNanos, Supplier<String> what) {
+        long timeoutNanos = this.timeoutNanos + extraNanos;
+        Duration timeout = Duration.ofNanos(timeoutNanos);
         if (f.isDone()) {
             return;
         }

@@ -43,6 +43,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -89,7 +90,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
     private final StatefulConnection<String, String> renewalConnection;
     private final BaseRedisAsyncCommands<String, String> renewals;
     /** The async commands of the one connection serving a key's slot, for EVALSHA + WAIT. */
-    private final Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands;
+    private final BiFunction<String, Lane, BaseRedisAsyncCommands<String, String>> nodeCommands;
     private final Set<Capability> capabilities;
     private final AbstractRedisClient ownedClient;
 
@@ -107,7 +108,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
                                    BaseRedisAsyncCommands<String, String> commands,
                                    StatefulConnection<String, String> renewalConnection,
                                    BaseRedisAsyncCommands<String, String> renewals,
-                                   Function<String, BaseRedisAsyncCommands<String, String>> nodeCommands,
+                                   BiFunction<String, Lane, BaseRedisAsyncCommands<String, String>> nodeCommands,
                                    StatefulRedisPubSubConnection<String, String> pubSub,
                                    Set<Capability> capabilities, AbstractRedisClient client, boolean owned) {
         this.target = target;
@@ -164,7 +165,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
             caps.add(Capability.SHARDED_PUBSUB);
         }
         StatefulRedisConnection<String, String> c = conn;
-        return new LettuceCommandExecutor(target, options, conn, conn.async(), renewal, renewal.async(), key -> c.async(), ps,
+        return new LettuceCommandExecutor(target, options, conn, conn.async(), renewal, renewal.async(),
+                (key, lane) -> lane == Lane.RENEWAL ? renewal.async() : c.async(), ps,
                 caps, client, owned);
     }
 
@@ -193,7 +195,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
             nameConnection(renewal, renewal.async(), options.clientName());
         }
         StatefulRedisClusterConnection<String, String> c = conn;
-        Function<String, BaseRedisAsyncCommands<String, String>> node = key -> {
+        BiFunction<String, Lane, BaseRedisAsyncCommands<String, String>> node = (key, lane) -> {
             if (key == null) {
                 throw new IllegalArgumentException(
                         "evalShaWithWait on a cluster needs at least one key to choose the node, got none");
@@ -202,7 +204,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
             if (master == null) {
                 throw new RedisUnavailableException("no master known for the slot of key '" + key + "' in " + target);
             }
-            return c.getConnection(master.getNodeId()).async();
+            return (lane == Lane.RENEWAL ? renewal : c).getConnection(master.getNodeId()).async();
         };
         EnumSet<Capability> caps = EnumSet.of(Capability.CLUSTER, Capability.REPLICA_WAIT);
         if (supportsShardedPubSub(conn.async(), options.commandTimeout())) {
@@ -254,7 +256,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
         RedisFuture<Object> reply;
         RedisFuture<Long> acked;
         try {
-            BaseRedisAsyncCommands<String, String> node = nodeCommands.apply(keys.isEmpty() ? null : keys.get(0));
+            BaseRedisAsyncCommands<String, String> node = nodeCommands.apply(keys.isEmpty() ? null : keys.get(0), Lane.APPLICATION);
             // Two writes on the same connection: Lettuce keeps their order, so WAIT covers the script's writes.
             reply = node.dispatch(CommandType.EVALSHA, new ReplyOutput(), scriptArgs(script.sha1(), keys, args));
             acked = node.waitForReplication(replicas, timeoutMs);
@@ -266,6 +268,61 @@ final class LettuceCommandExecutor implements CommandExecutor {
         Object scriptReply = await(reply, deadline, "EVALSHA+WAIT", script);
         Long waitReply = await(acked, deadline, "EVALSHA+WAIT", script);
         return Collections.unmodifiableList(Arrays.asList(scriptReply, waitReply));
+    }
+
+    /**
+     * The script and {@code WAIT} dispatched on one connection of the lane to the key's node (on a
+     * cluster, the lane's connection to the master of its slot): Lettuce keeps their order, and
+     * neither blocks a thread. Bounded by the command timeout plus WAIT's.
+     */
+    @Override
+    public CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs, Lane lane) {
+        Objects.requireNonNull(call, "call must not be null");
+        Objects.requireNonNull(lane, "lane must not be null");
+        validate(call.script(), call.keys(), call.args());
+        if (replicas < 0 || timeoutMs < 0) {
+            throw new IllegalArgumentException("replicas and timeoutMs must be >= 0, were " + replicas + " and " + timeoutMs);
+        }
+        if (closed.get()) {
+            return CompletableFuture.failedFuture(closedException());
+        }
+        Op op = call.bySha() ? Op.EVALSHA : Op.EVAL;
+        RedisFuture<Object> reply;
+        RedisFuture<Long> acked;
+        try {
+            BaseRedisAsyncCommands<String, String> node = nodeCommands.apply(
+                    call.keys().isEmpty() ? null : call.keys().get(0), lane);
+            reply = dispatch(node, op, call.script(), call.keys(), call.args());
+            acked = node.waitForReplication(replicas, timeoutMs);
+        } catch (IllegalArgumentException | LockException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(Errors.translate(e, describe(op + "+WAIT", call.script())));
+        }
+        CompletableFuture<Object> scriptReply = Errors.translated(reply, () -> describe(op + "+WAIT", call.script()));
+        CompletableFuture<Long> waitReply = Errors.translated(acked, () -> describe(op + "+WAIT", call.script()));
+        CompletableFuture<List<Object>> out = scriptReply.thenCombine(waitReply,
+                (r, w) -> Collections.unmodifiableList(Arrays.asList(r, (Object) w)));
+        timer.failAfter(out, reply, TimeUnit.MILLISECONDS.toNanos(timeoutMs), () -> describe(op + "+WAIT", call.script()));
+        return out;
+    }
+
+    /** {@code INFO replication} on the connection {@link #evalShaWithWait} uses for {@code key}: no script. */
+    @Override
+    public String replicationInfo(String key) {
+        Objects.requireNonNull(key, "key");
+        ensureOpen();
+        long deadline = System.nanoTime() + timeoutNanos;
+        RedisFuture<Object> reply;
+        try {
+            reply = nodeCommands.apply(key, Lane.APPLICATION).dispatch(CommandType.INFO, new ReplyOutput(),
+                    new CommandArgs<>(StringCodec.UTF8).add("replication"));
+        } catch (IllegalArgumentException | LockException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, "INFO replication");
+        }
+        return String.valueOf(await(reply, deadline, "INFO replication", null));
     }
 
     private Object sync(Op op, Script script, List<String> keys, List<String> args) {
@@ -363,7 +420,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
     }
 
     private String describe(Object op, Script script) {
-        return op + " " + script.name() + " (" + script.sha1() + ") on " + target;
+        return script == null ? op + " on " + target : op + " " + script.name() + " (" + script.sha1() + ") on " + target;
     }
 
     // ---------------------------------------------------------------- pub/sub: core's ConnectionPubSub

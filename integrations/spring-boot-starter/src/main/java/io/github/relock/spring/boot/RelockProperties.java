@@ -59,7 +59,10 @@ public class RelockProperties {
     /** The spin lock's back-off. */
     private final SpinBackOff spinBackOff = new SpinBackOff();
 
-    /** Opt-in replica acknowledgement of every lock write (WAIT); off unless replicas is set. */
+    /**
+     * Replica acknowledgement of every lock write (WAIT): by default for the replicas the serving
+     * node has connected, within 1 s (Redisson's default); pinned with replicas; off with enabled=false.
+     */
     private final ReplicaSync replicaSync = new ReplicaSync();
 
     /** Micrometer metrics of the auto-configured client, when Micrometer is present. */
@@ -225,13 +228,19 @@ public class RelockProperties {
             Duration run = localHandoff.maxRun != null ? localHandoff.maxRun : LockOptions.DEFAULT_LOCAL_HANDOFF_MAX_RUN;
             set("relock.local-handoff", "max-consecutive " + max + ", max-run " + run, max, m -> b.localHandoff(m, run));
         }
-        if (replicaSync.replicas != null) {
-            set("relock.replica-sync", "replicas " + replicaSync.replicas + ", timeout " + replicaSync.timeout,
-                    replicaSync.replicas, r -> b.replicaSync(r, replicaSync.timeout));
-        } else if (replicaSync.timeout != null) {
-            throw new InvalidRelockPropertyException("relock.replica-sync.timeout", String.valueOf(replicaSync.timeout),
-                    "relock.replica-sync.timeout must be set only with relock.replica-sync.replicas (at least 1),"
-                            + " which turns replica acknowledgement on, was set alone", null);
+        if (!replicaSync.enabled) {
+            if (replicaSync.replicas != null || replicaSync.timeout != null) {
+                throw new InvalidRelockPropertyException("relock.replica-sync.enabled", "false",
+                        "relock.replica-sync.replicas and .timeout need relock.replica-sync.enabled=true (the default),"
+                                + " was set with enabled=false", null);
+            }
+            b.noReplicaSync();
+        } else if (replicaSync.replicas != null) {
+            Duration timeout = replicaSync.timeout != null ? replicaSync.timeout : LockOptions.DEFAULT_REPLICA_SYNC_TIMEOUT;
+            set("relock.replica-sync", "replicas " + replicaSync.replicas + ", timeout " + timeout,
+                    replicaSync.replicas, r -> b.replicaSync(r, timeout));
+        } else {
+            set("relock.replica-sync.timeout", replicaSync.timeout, t -> b.replicaSync(t));
         }
         return b.build();
     }
@@ -382,17 +391,30 @@ public class RelockProperties {
      */
     public static class ReplicaSync {
 
-        /** How many replicas must acknowledge each lock write; unset turns the feature off. */
+        /** Whether lock writes wait for replicas at all (true: the default, as Redisson's checkLockSyncedSlaves). */
+        private boolean enabled = true;
+
+        /** How many replicas must acknowledge each lock write; unset: the replicas the serving node has connected. */
         private Integer replicas;
 
-        /** How long each write waits for the replicas, 1 ms to 1 minute; required with replicas. */
+        /** How long each write waits for the replicas, 1 ms to 1 minute; unset: 1 s (Redisson's slavesSyncTimeout). */
         private Duration timeout;
 
-        /** Creates the properties with replica acknowledgement off; Spring's binder then sets what is configured. */
+        /** Creates the properties with the default (the connected replicas, 1 s); Spring's binder then sets what is configured. */
         public ReplicaSync() {
         }
 
-        /** @return the replica count, or null when off */
+        /** @return whether replica acknowledgement is on */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled false turns replica acknowledgement off */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the pinned replica count, or null for the connected replicas */
         public Integer getReplicas() {
             return replicas;
         }

@@ -58,11 +58,11 @@ class InvalidPropertyFailureAnalysisTest {
     }
 
     @Test
-    void replicaSyncTimeoutWithoutReplicas_isReported_namingTheMissingProperty() {
-        FailureAnalysis analysis = startWith(Map.of("relock.replica-sync.timeout", "1s"));
-        assertTrue(analysis.getDescription().contains("relock.replica-sync.timeout")
-                && analysis.getDescription().contains("'1s'"), analysis.getDescription());
-        assertTrue(analysis.getAction().contains("relock.replica-sync.replicas"), analysis.getAction());
+    void replicaSyncTimeoutWithReplicaSyncOff_isReported_namingTheContradiction() {
+        FailureAnalysis analysis = startWith(Map.of("relock.replica-sync.enabled", "false", "relock.replica-sync.timeout", "1s"));
+        assertTrue(analysis.getDescription().contains("relock.replica-sync.enabled")
+                && analysis.getDescription().contains("'false'"), analysis.getDescription());
+        assertTrue(analysis.getAction().contains("relock.replica-sync.replicas and .timeout"), analysis.getAction());
     }
 
     /** An application of one Lettuce client bean and the relock auto-configuration, nothing else. */

@@ -127,10 +127,31 @@ class RelockAutoConfigurationTest {
             LockOptions o = context.getBean(LockOptions.class);
             assertEquals(LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT, o.lockWatchdogTimeout());
             assertEquals(LockOptions.DEFAULT_COMMAND_TIMEOUT, o.commandTimeout());
-            assertFalse(o.replicaSyncEnabled());
+            assertTrue(o.replicaSyncConnected(), "by default lock writes wait for the connected replicas");
             assertTrue(o.clientId().isEmpty(), "no client id set: each client picks a random one");
             assertEquals(LockOptions.DEFAULT_LOCAL_HANDOFF_MAX_CONSECUTIVE, o.localHandoffMaxConsecutive());
         });
+    }
+
+    @Test
+    void replicaSyncProperties_bindToOffPinnedOrTheDefaultsTimeout() {
+        runner.withUserConfiguration(LettuceClientConfig.class)
+                .withPropertyValues("relock.replica-sync.enabled=false")
+                .run(context -> assertFalse(context.getBean(LockOptions.class).replicaSyncEnabled()));
+        runner.withUserConfiguration(LettuceClientConfig.class)
+                .withPropertyValues("relock.replica-sync.replicas=2")
+                .run(context -> {
+                    LockOptions o = context.getBean(LockOptions.class);
+                    assertEquals(2, o.replicaSyncReplicas());
+                    assertEquals(java.util.Optional.of(LockOptions.DEFAULT_REPLICA_SYNC_TIMEOUT), o.replicaSyncTimeout());
+                });
+        runner.withUserConfiguration(LettuceClientConfig.class)
+                .withPropertyValues("relock.replica-sync.timeout=300ms")
+                .run(context -> {
+                    LockOptions o = context.getBean(LockOptions.class);
+                    assertTrue(o.replicaSyncConnected());
+                    assertEquals(java.util.Optional.of(java.time.Duration.ofMillis(300)), o.replicaSyncTimeout());
+                });
     }
 
     @Test
@@ -152,11 +173,11 @@ class RelockAutoConfigurationTest {
                             "the failure names the property and the allowed range: " + messages);
                 });
         runner.withUserConfiguration(LettuceClientConfig.class)
-                .withPropertyValues("relock.replica-sync.timeout=1s")
+                .withPropertyValues("relock.replica-sync.enabled=false", "relock.replica-sync.replicas=1")
                 .run(context -> {
                     String messages = causes(context.getStartupFailure());
-                    assertTrue(messages.contains("relock.replica-sync.replicas"),
-                            "a timeout without a replica count says what is missing: " + messages);
+                    assertTrue(messages.contains("relock.replica-sync.enabled"),
+                            "a replica count with replica sync off says what contradicts it: " + messages);
                 });
     }
 
@@ -216,7 +237,7 @@ class RelockAutoConfigurationTest {
         for (String name : List.of("relock.enabled", "relock.lock-watchdog-timeout", "relock.fair-lock-wait-timeout",
                 "relock.command-timeout", "relock.subscription-timeout", "relock.renewal-batch-size",
                 "relock.client-id", "relock.key-prefix", "relock.spin-back-off.initial", "relock.spin-back-off.max",
-                "relock.replica-sync.replicas", "relock.replica-sync.timeout", "relock.metrics.enabled",
+                "relock.replica-sync.enabled", "relock.replica-sync.replicas", "relock.replica-sync.timeout", "relock.metrics.enabled",
                 "relock.integration.enabled", "relock.integration.registry-key")) {
             int at = json.indexOf("\"name\": \"" + name + "\"");
             assertTrue(at >= 0, name + " is missing from the metadata:\n" + json);

@@ -65,4 +65,12 @@ public abstract class RedissonTck extends DriverKit {
             super(RedissonTck.this);
         }
     }
+
+    /** Chapter 15, with Redisson: {@link ReplicaInteropChapter}. */
+    @Nested
+    class ReplicaInterop extends ReplicaInteropChapter {
+        ReplicaInterop() {
+            super(RedissonTck.this);
+        }
+    }
 }

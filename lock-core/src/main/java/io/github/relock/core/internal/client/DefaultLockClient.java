@@ -25,9 +25,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,6 +46,8 @@ import java.util.function.Consumer;
  */
 public final class DefaultLockClient extends ClientObjects {
     private static final System.Logger LOG = System.getLogger(DefaultLockClient.class.getName());
+    /** Threads that run async lock writes waiting for replicas (each holds one for a replication round trip). */
+    private static final int REPLICA_COUNT_THREADS = 2;
     private static final AtomicLong THREAD_IDS = new AtomicLong();
 
     private final CommandExecutor executor;
@@ -84,9 +86,23 @@ public final class DefaultLockClient extends ClientObjects {
         boolean sharded = cluster && executor.capabilities().contains(Capability.SHARDED_PUBSUB);
         LockEvents events = new LockEvents(options.eventListener());
         int replicasToAck = options.replicaSyncReplicas();
-        this.replicaWaitRunner = replicasToAck == 0 ? null
-                : Executors.newCachedThreadPool(r -> daemon(r, "relock-replica-wait-"));
-        ScriptRunner runner = new ScriptRunner(executor, replicasToAck,
+        boolean connectedReplicas = options.replicaSyncConnected()
+                && executor.capabilities().contains(Capability.REPLICA_WAIT);
+        if (options.replicaSyncConnected() && !connectedReplicas) {
+            LOG.log(System.Logger.Level.INFO, "lock writes of client " + clientId + " do not wait for replicas: "
+                    + executor.getClass().getName() + " does not declare " + Capability.REPLICA_WAIT
+                    + " (LockOptions.replicaSync's default needs it)");
+        }
+        // Learns the replica count of a node (INFO replication), once per node and in the background
+        // every ten seconds; writes with WAIT go through the driver's async form, never these threads.
+        ThreadPoolExecutor replicaWaits = null;
+        if (replicasToAck > 0 || connectedReplicas) {
+            replicaWaits = new ThreadPoolExecutor(REPLICA_COUNT_THREADS, REPLICA_COUNT_THREADS, 60, TimeUnit.SECONDS,
+                    new java.util.concurrent.LinkedBlockingQueue<>(), r -> daemon(r, "relock-replica-count-"));
+            replicaWaits.allowCoreThreadTimeOut(true);
+        }
+        this.replicaWaitRunner = replicaWaits;
+        ScriptRunner runner = new ScriptRunner(executor, replicasToAck, connectedReplicas,
                 options.replicaSyncTimeout().map(java.time.Duration::toMillis).orElse(0L), replicaWaitRunner, clientId);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "relock-timer-"));
         this.timer.setRemoveOnCancelPolicy(true);
@@ -101,6 +117,7 @@ public final class DefaultLockClient extends ClientObjects {
             @Override
             public void onReconnect() {
                 pubSubReconnecting = false;
+                runner.forgetReplicaCounts();
                 waiters.onReconnect();
             }
 
@@ -131,8 +148,9 @@ public final class DefaultLockClient extends ClientObjects {
         } else {
             this.renewRounds = null;
         }
-        this.watchdog = new Watchdog(holds, runner::renewAsync, timer, watchdogMs, options.renewalBatchSize(), cluster,
-                executor::nodeOfSlot, Math.min(options.commandTimeout().toMillis(), watchdogMs), events,
+        long renewTimeoutMs = Math.min(options.commandTimeout().toMillis(), watchdogMs);
+        this.watchdog = new Watchdog(holds, (s, k, a) -> runner.renewAsync(s, k, a, renewTimeoutMs / 2), timer,
+                watchdogMs, options.renewalBatchSize(), cluster, executor::nodeOfSlot, renewTimeoutMs, events,
                 renewRounds != null ? renewRounds : Runnable::run);
         watchdog.start();
         this.parts = new Parts(services, sync, new Inspector(runner));
@@ -171,7 +189,7 @@ public final class DefaultLockClient extends ClientObjects {
     public static DefaultLockClient open(CommandExecutor executor, LockOptions options, boolean ownsExecutor) {
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(options, "options");
-        if (options.replicaSyncEnabled() && !executor.capabilities().contains(Capability.REPLICA_WAIT)) {
+        if (options.replicaSyncReplicas() > 0 && !executor.capabilities().contains(Capability.REPLICA_WAIT)) {
             IllegalArgumentException refused = new IllegalArgumentException("LockOptions.replicaSync("
                     + options.replicaSyncReplicas() + ", " + options.replicaSyncTimeout().orElseThrow()
                     + ") needs a driver with " + Capability.REPLICA_WAIT + ", and "

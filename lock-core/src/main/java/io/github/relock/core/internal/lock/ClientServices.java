@@ -73,7 +73,7 @@ public final class ClientServices {
         this.watches = new LockWatches();
         this.waits = new WaitContext(waiters, handoff, this::scheduleWait, closed::get, clientId,
                 options.subscriptionTimeout().toNanos(), options.commandTimeout().toNanos(),
-                options.lockWatchdogTimeout().toMillis(), runner.replicaSync());
+                options.lockWatchdogTimeout().toMillis());
     }
 
     private ClientServices(ClientServices base, ScriptRunner runner) {

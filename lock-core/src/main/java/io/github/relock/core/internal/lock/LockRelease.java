@@ -136,7 +136,7 @@ final class LockRelease {
         long ttl = services.holds().beginRelease(lock.name, field);
         Handoff.Offer to = null;
         String family = lock.protocol.handoffFamily();
-        if (family != null && services.handoff().enabled() && !services.runner().replicaSync()
+        if (family != null && services.handoff().enabled() && !services.runner().waitsForReplicas(lock.name)
                 && services.holds().lastHold(lock.name, field)) {
             to = services.handoff().claim(Handoff.line(family, lock.name), !lock.protocol.handsOffToQueueHead());
         }

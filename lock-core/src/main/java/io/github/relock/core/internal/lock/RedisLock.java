@@ -174,15 +174,17 @@ public class RedisLock extends AbstractLock implements WaitTarget {
                         protocol.acquire(services.holds().redisField(name, field), ttlArg(ttlMs), mode))
                 .handle((outcome, error) -> {
                     if (error == null) {
-                        return outcome;
+                        return CompletableFuture.completedFuture(outcome);
                     }
                     Throwable cause = ScriptRunner.unwrap(error);
                     if (cause instanceof ReplicaShortfall shortfall) {
-                        return undoShortAcquire(shortfall, ttlMs, field); // on the replica-wait threads: may block
+                        // On a driver thread (a Lettuce event loop): give it back without blocking.
+                        return undoShortAcquireAsync(shortfall, ttlMs, field);
                     }
                     reportUnknown(cause, "acquire");
                     throw ScriptRunner.asRuntime(cause);
                 })
+                .thenCompose(f -> f)
                 .thenApply(outcome -> acquired(outcome, ttlMs, ownerId, field, sentAt));
     }
 
@@ -230,15 +232,40 @@ public class RedisLock extends AbstractLock implements WaitTarget {
         if (!(outcome instanceof Acquire.Acquired)) {
             return outcome;
         }
-        RedisUnavailableException failure = new RedisUnavailableException("lock '" + name + "' not acquired: only "
-                + e.acknowledged() + " of " + e.required() + " replica(s) acknowledged the acquisition in time"
-                + " (LockOptions.replicaSync); it was given back", e);
+        RedisUnavailableException failure = notAcquired(e);
         try {
             services.runner().run(protocol.release(field, ttlArg(ttlMs), null));
         } catch (RuntimeException undoFailed) {
             failure.addSuppressed(undoFailed); // not given back: it expires with its TTL
         }
         throw failure;
+    }
+
+    /** As {@link #undoShortAcquire}, without blocking: the future fails once the acquisition was given back. */
+    private CompletableFuture<Acquire> undoShortAcquireAsync(ReplicaShortfall e, long ttlMs, String field) {
+        Acquire outcome = e.outcome(Acquire.class);
+        if (!(outcome instanceof Acquire.Acquired)) {
+            return CompletableFuture.completedFuture(outcome);
+        }
+        RedisUnavailableException failure = notAcquired(e);
+        CompletableFuture<?> undo;
+        try {
+            undo = services.runner().runAsync(protocol.release(field, ttlArg(ttlMs), null));
+        } catch (RuntimeException undoFailed) {
+            undo = CompletableFuture.failedFuture(undoFailed);
+        }
+        return undo.handle((v, undoFailed) -> {
+            if (undoFailed != null) {
+                failure.addSuppressed(ScriptRunner.unwrap(undoFailed)); // not given back: it expires with its TTL
+            }
+            throw failure;
+        });
+    }
+
+    private RedisUnavailableException notAcquired(ReplicaShortfall e) {
+        return new RedisUnavailableException("lock '" + name + "' not acquired: "
+                + e.acknowledgements() + " acknowledged the acquisition in time (" + e.option()
+                + "); it was given back", e);
     }
 
     /** Registers an acquisition's hold; gives the lock back if the client closed while the script ran. */

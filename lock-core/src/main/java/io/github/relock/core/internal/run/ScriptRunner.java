@@ -3,6 +3,7 @@ package io.github.relock.core.internal.run;
 import io.github.relock.core.internal.protocol.Call;
 import io.github.relock.core.internal.util.Replies;
 import io.github.relock.core.internal.util.Scripts;
+import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
 import io.github.relock.spi.Lane;
 import io.github.relock.spi.NoScriptException;
@@ -19,18 +20,28 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * Sends the engine's calls through the driver: blocking ({@link #run}) or not ({@link #runAsync}),
  * with the NOSCRIPT fallback (one EVAL, which also caches the script) and, with
- * {@code LockOptions.replicaSync}, lock writes pipelined with WAIT ({@link #runWrite}): a write
+ * {@code LockOptions.replicaSync}, lock writes sent with WAIT ({@link #runWrite}): a write
  * too few replicas acknowledged throws {@link ReplicaShortfall} carrying its outcome on the master.
- * The synced write is blocking in the SPI, so its async form runs on a small cached pool.
+ * How many replicas a write waits for is {@link ReplicaAcks}' answer: a pinned count, or (the
+ * default) the replicas its node has connected, where a node with none gets the plain script.
+ *
+ * <p>Design: a blocking write uses the driver's blocking {@code evalShaWithWait}; an async write and
+ * the watchdog's renewal use its async form ({@code evalWithWaitAsync}) on their own lane, so a
+ * renewal never waits behind application writes (issue 33) and no engine thread is held per
+ * waiting write. On NOSCRIPT the async form sends the script by text with WAIT (the same script
+ * count as a plain call); the blocking form, and a driver whose async form cannot send text, run
+ * the script by EVAL and then send WAIT behind a barrier write. The only engine threads are the
+ * ones that learn a node's replica count ({@code INFO replication}, once per node).
  *
  * <p>Thread-safety: safe for use by several threads.
  */
 public final class ScriptRunner {
     private final CommandExecutor executor;
-    private final int replicasToAck;
+    /** Null when replica sync is off. */
+    private final ReplicaAcks acks;
     private final long replicaWaitMs;
-    /** Runs synced writes for the async API; null when replica sync is off. */
-    private final ExecutorService replicaWaitRunner;
+    /** Learns replica counts; null when replica sync is off. */
+    private final ExecutorService replicaCounts;
     private final String clientId;
     /** A view's own command timeout (LockClient.withCommandTimeout), in ns; 0: the driver's alone. */
     private final long boundNanos;
@@ -39,24 +50,41 @@ public final class ScriptRunner {
      * @param executor the driver
      * @param replicasToAck replicas each lock write must reach (0: replica sync off)
      * @param replicaWaitMs how long WAIT may take
-     * @param replicaWaitRunner runs synced writes for the async API (null when off)
+     * @param replicaCounts learns replica counts (null when off)
      * @param clientId the client's id, for messages
      */
-    public ScriptRunner(CommandExecutor executor, int replicasToAck, long replicaWaitMs, ExecutorService replicaWaitRunner,
+    public ScriptRunner(CommandExecutor executor, int replicasToAck, long replicaWaitMs, ExecutorService replicaCounts,
                         String clientId) {
+        this(executor, replicasToAck, false, replicaWaitMs, replicaCounts, clientId);
+    }
+
+    /**
+     * @param executor the driver
+     * @param replicasToAck replicas each lock write must reach when pinned (0: not pinned)
+     * @param connectedReplicas with {@code replicasToAck} 0: wait for the replicas each node has
+     *     connected (the default); false with 0: replica sync off
+     * @param replicaWaitMs how long WAIT may take
+     * @param replicaCounts learns replica counts in the background (null when off)
+     * @param clientId the client's id, for messages
+     */
+    public ScriptRunner(CommandExecutor executor, int replicasToAck, boolean connectedReplicas, long replicaWaitMs,
+                        ExecutorService replicaCounts, String clientId) {
         this.executor = executor;
-        this.replicasToAck = replicasToAck;
+        this.acks = replicasToAck > 0 || connectedReplicas
+                ? new ReplicaAcks(executor, replicasToAck, executor.capabilities().contains(Capability.CLUSTER),
+                        replicaCounts, System::nanoTime)
+                : null;
         this.replicaWaitMs = replicaWaitMs;
-        this.replicaWaitRunner = replicaWaitRunner;
+        this.replicaCounts = replicaCounts;
         this.clientId = clientId;
         this.boundNanos = 0;
     }
 
     private ScriptRunner(ScriptRunner base, long boundNanos) {
         this.executor = base.executor;
-        this.replicasToAck = base.replicasToAck;
+        this.acks = base.acks;
         this.replicaWaitMs = base.replicaWaitMs;
-        this.replicaWaitRunner = base.replicaWaitRunner;
+        this.replicaCounts = base.replicaCounts;
         this.clientId = base.clientId;
         this.boundNanos = boundNanos;
     }
@@ -65,8 +93,9 @@ public final class ScriptRunner {
      * A runner whose calls wait at most {@code timeout} for their reply (a view's command timeout,
      * shorter than the driver's): a blocking call goes through the driver's async path and is waited
      * for, uninterruptibly, for that long; an async call's future fails at that deadline. Either
-     * fails with a {@link RedisUnavailableException} that is not a not-sent signal: the call may
-     * still run. Renewal ({@link #renewAsync}) keeps the driver's timeout.
+     * fails with a {@link io.github.relock.api.RedisUnavailableException} that is not a not-sent signal: the call may
+     * still run. A write that waits for replicas gets WAIT's timeout on top. Renewal
+     * ({@link #renewAsync}) keeps the driver's timeout.
      *
      * @param timeout the bound, positive
      * @return the bounded runner
@@ -75,9 +104,25 @@ public final class ScriptRunner {
         return new ScriptRunner(this, timeout.toNanos());
     }
 
-    /** @return whether lock writes are sent with WAIT (LockOptions.replicaSync) */
+    /** @return whether lock writes may be sent with WAIT (LockOptions.replicaSync: pinned or the default) */
     public boolean replicaSync() {
-        return replicasToAck > 0;
+        return acks != null;
+    }
+
+    /**
+     * @param key a lock's key
+     * @return whether lock writes on its node wait for replicas: always with a pinned count; by
+     *     default when the node has replicas, or its count is not yet known (never a round trip)
+     */
+    public boolean waitsForReplicas(String key) {
+        return acks != null && (acks.pinned() || acks.known(key) != 0);
+    }
+
+    /** Forgets the replica counts learned per node: the pub/sub connection came back, the serving node may differ. */
+    public void forgetReplicaCounts() {
+        if (acks != null) {
+            acks.forget();
+        }
     }
 
     /** Sends {@code call} on the calling thread. */
@@ -92,49 +137,110 @@ public final class ScriptRunner {
 
     /**
      * Sends a lock write (acquire, release, force unlock) on the calling thread: as {@link #run}
-     * without replica sync; otherwise pipelined with WAIT.
+     * without replica sync or on a node without replicas (nothing to wait for, nothing measurable);
+     * otherwise with WAIT.
      *
      * @param what the operation, for the shortfall's message
      * @throws ReplicaShortfall if fewer replicas than asked acknowledged (the outcome is in it)
      */
     public <T> T runWrite(String what, Call<T> call) {
-        if (replicasToAck == 0) {
+        String key = call.keys().isEmpty() ? null : call.keys().get(0);
+        if (acks == null || key == null) {
             return run(call);
         }
-        if (boundNanos > 0 && !onReplicaWaitThread()) { // the synced write blocks in the SPI: wait for it bounded
-            return awaitBounded(runWriteAsync(what, call), boundNanos + replicaWaitMs * 1_000_000L);
+        int expected = acks.expected(key);
+        if (expected == 0) { // a node without replicas: no WAIT at all
+            return run(call);
         }
-        List<Object> r = evalWithReplicaWait(call.script(), call.keys(), call.args());
-        T outcome = call.decode(r.get(0));
-        if (!(r.get(1) instanceof Long acked)) {
-            throw Replies.malformed(r.get(1), call.script(), call.keys().isEmpty() ? "" : call.keys().get(0),
-                    "WAIT's integer count of replicas");
+        if (boundNanos > 0) { // a view's command timeout: the driver's async form, waited for bounded
+            return awaitBounded(sendWithWait(what, call, expected, Lane.APPLICATION, replicaWaitMs),
+                    boundNanos + replicaWaitMs * 1_000_000L);
         }
-        if (acked < replicasToAck) {
-            throw new ReplicaShortfall(what, outcome, acked, replicasToAck, replicaWaitMs);
-        }
-        return outcome;
+        return checked(what, call, expected, evalWithReplicaWait(call.script(), call.keys(), call.args(), expected),
+                replicaWaitMs);
     }
 
-    /** As {@link #runWrite}, without blocking the caller (a write with WAIT runs on the replica-wait threads). */
+    /** As {@link #runWrite}, without blocking the caller (a write with WAIT goes through the driver's async form). */
     public <T> CompletableFuture<T> runWriteAsync(String what, Call<T> call) {
-        if (replicasToAck == 0) {
-            return runAsync(call);
+        return writeAsync(what, call, Lane.APPLICATION, boundNanos, replicaWaitMs);
+    }
+
+    private <T> CompletableFuture<T> writeAsync(String what, Call<T> call, Lane lane, long bound, long waitMs) {
+        String key = call.keys().isEmpty() ? null : call.keys().get(0);
+        if (acks == null || key == null) {
+            return lane == Lane.RENEWAL ? plainRenewal(call) : runAsync(call);
         }
+        int known = acks.known(key);
+        if (known == 0) {
+            return lane == Lane.RENEWAL ? plainRenewal(call) : runAsync(call);
+        }
+        CompletableFuture<T> f;
+        if (known > 0) {
+            f = sendWithWait(what, call, known, lane, waitMs);
+        } else { // the node's count is not known yet: learn it (one INFO per node), then send
+            CompletableFuture<Integer> expected;
+            try {
+                expected = acks.expectedAsync(key);
+            } catch (RejectedExecutionException e) {
+                return CompletableFuture.failedFuture(new IllegalStateException("this LockClient (" + clientId
+                        + ") is closed", e));
+            }
+            f = expected.thenCompose(n -> n == 0
+                    ? (lane == Lane.RENEWAL ? plainRenewal(call) : runAsync(call))
+                    : sendWithWait(what, call, n, lane, waitMs));
+        }
+        return bound > 0 ? bounded(f, bound + waitMs * 1_000_000L) : f;
+    }
+
+    private <T> CompletableFuture<T> plainRenewal(Call<T> call) {
+        return evalAsync(ScriptCall.bySha(call.script(), call.keys(), call.args()), Lane.RENEWAL).thenApply(call::decode);
+    }
+
+    /** The call and WAIT through the driver's async form; on NOSCRIPT once more by text. */
+    private <T> CompletableFuture<T> sendWithWait(String what, Call<T> call, int expected, Lane lane, long waitMs) {
+        ScriptCall sc = ScriptCall.bySha(call.script(), call.keys(), call.args());
+        CompletableFuture<List<Object>> sent;
         try {
-            CompletableFuture<T> f = CompletableFuture.supplyAsync(() -> {
-                REPLICA_WAIT_THREAD.set(Boolean.TRUE);
-                try {
-                    return runWrite(what, call);
-                } finally {
-                    REPLICA_WAIT_THREAD.remove();
-                }
-            }, replicaWaitRunner);
-            return boundNanos > 0 ? bounded(f, boundNanos + replicaWaitMs * 1_000_000L) : f;
+            sent = executor.evalWithWaitAsync(sc, expected, waitMs, lane);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.exceptionallyCompose(t -> {
+            Throwable cause = unwrap(t);
+            if (!(cause instanceof NoScriptException)) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            return executor.evalWithWaitAsync(sc.withText(), expected, waitMs, lane)
+                    .exceptionallyCompose(t2 -> unwrap(t2) instanceof UnsupportedOperationException
+                            ? barrierAsync(call, expected) : CompletableFuture.failedFuture(unwrap(t2)));
+        }).thenApply(r -> checked(what, call, expected, r, waitMs));
+    }
+
+    /** A driver whose async form cannot send text: EVAL, then WAIT behind a barrier, on a replica-count thread. */
+    private <T> CompletableFuture<List<Object>> barrierAsync(Call<T> call, int expected) {
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                Object reply = executor.eval(ScriptCall.byText(call.script(), call.keys(), call.args()));
+                return java.util.Arrays.asList(reply, barrierWait(call.keys(), expected));
+            }, replicaCounts);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new IllegalStateException("this LockClient (" + clientId
                     + ") is closed", e));
         }
+    }
+
+    /** @return the outcome of a write sent with WAIT, or throws {@link ReplicaShortfall} */
+    private <T> T checked(String what, Call<T> call, int expected, List<Object> r, long waitMs) {
+        String key = call.keys().get(0);
+        T outcome = call.decode(r.get(0));
+        if (!(r.get(1) instanceof Long acked)) {
+            throw Replies.malformed(r.get(1), call.script(), key, "WAIT's integer count of replicas");
+        }
+        if (acks.isShort(key, expected, acked)) {
+            throw acks.pinned() ? new ReplicaShortfall(what, outcome, acked, expected, waitMs)
+                    : ReplicaShortfall.noneOfConnected(what, outcome, expected, waitMs);
+        }
+        return outcome;
     }
 
     /** Runs a script on the calling thread, falling back to EVAL once on NOSCRIPT. */
@@ -154,13 +260,6 @@ public final class ScriptRunner {
     public CompletableFuture<Object> evalAsync(Script script, List<String> keys, List<String> args) {
         CompletableFuture<Object> f = evalAsync(ScriptCall.bySha(script, keys, args), Lane.APPLICATION);
         return boundNanos > 0 ? bounded(f, boundNanos) : f;
-    }
-
-    /** Marks the replica-wait threads while they run a synced write, so its blocking form is not bounded twice. */
-    private static final ThreadLocal<Boolean> REPLICA_WAIT_THREAD = new ThreadLocal<>();
-
-    private static boolean onReplicaWaitThread() {
-        return REPLICA_WAIT_THREAD.get() != null;
     }
 
     /** {@code f}, failing with a reply-lost RedisUnavailableException when it has not completed within {@code nanos}. */
@@ -221,17 +320,26 @@ public final class ScriptRunner {
     }
 
     /**
-     * The watchdog's script runner: on the driver's renewal lane
-     * ({@link Lane#RENEWAL}) when replica sync is off; otherwise synced, and a reply
-     * acknowledged by too few replicas comes back as a {@link ReplicaShortfall} object (not
-     * thrown), so the watchdog can tell "renewed on the master only" from "failed".
+     * The watchdog's script runner, always on the driver's renewal lane ({@link Lane#RENEWAL}):
+     * plain on a node without replicas; otherwise with WAIT, as Redisson 4.7.0's renewal
+     * ({@code LockTask} through {@code syncedEval}), one script per batch as without it. A reply
+     * acknowledged by too few replicas comes back as a {@link ReplicaShortfall} object (not thrown),
+     * so the watchdog can tell "renewed on the master only" from "failed".
      */
     public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args) {
-        if (replicasToAck == 0) { // on the driver's renewal lane, never behind the application's calls
-            return evalAsync(ScriptCall.bySha(script, keys, args), Lane.RENEWAL);
-        }
+        return renewAsync(script, keys, args, replicaWaitMs);
+    }
+
+    /**
+     * As {@link #renewAsync(Script, List, List)}, with WAIT bounded by {@code waitMs} as well (at
+     * most the replica timeout): the watchdog gives half its renewal deadline, so that slow
+     * replicas make a renewal short (reported, retried next period) rather than lose the script's
+     * answer to the deadline (a "not held" must still reach the holder).
+     */
+    public CompletableFuture<Object> renewAsync(Script script, List<String> keys, List<String> args, long waitMs) {
         Call<Object> call = new Call<>(script, keys, args, reply -> reply);
-        return runWriteAsync("renewing locks", call).exceptionally(t -> {
+        return writeAsync("renewing locks", call, Lane.RENEWAL, 0, Math.max(1, Math.min(waitMs, replicaWaitMs)))
+                .exceptionally(t -> {
             Throwable cause = unwrap(t);
             if (cause instanceof ReplicaShortfall s) {
                 return s;
@@ -241,25 +349,41 @@ public final class ScriptRunner {
     }
 
     /**
-     * EVALSHA + WAIT on one connection. On NOSCRIPT the script is run once with EVAL (which also
-     * caches it), and WAIT is then sent behind a barrier write (a one-millisecond marker key in the
-     * first key's slot) so that it covers the EVAL even if it went out on another pooled connection.
+     * EVALSHA + WAIT on one connection. On NOSCRIPT the script goes once more by text with WAIT
+     * (the driver's async form, waited for); a driver whose async form cannot send text gets the
+     * script run once with EVAL (which also caches it) and WAIT sent behind a barrier write (a
+     * one-millisecond marker key in the first key's slot), so that it covers the EVAL even if it
+     * went out on another pooled connection.
      */
-    private List<Object> evalWithReplicaWait(Script script, List<String> keys, List<String> args) {
+    private List<Object> evalWithReplicaWait(Script script, List<String> keys, List<String> args, int replicasToAck) {
         try {
             return executor.evalShaWithWait(script, keys, args, replicasToAck, replicaWaitMs);
         } catch (NoScriptException e) {
-            Object reply = executor.eval(ScriptCall.byText(script, keys, args));
-            List<String> barrierKeys = List.of(Scripts.barrierKey(keys.get(0)));
-            List<Object> w;
             try {
-                w = executor.evalShaWithWait(Scripts.REPLICA_BARRIER, barrierKeys, List.of(), replicasToAck, replicaWaitMs);
-            } catch (NoScriptException again) { // the barrier is idempotent: load it by running it
-                executor.eval(ScriptCall.byText(Scripts.REPLICA_BARRIER, barrierKeys, List.of()));
-                w = executor.evalShaWithWait(Scripts.REPLICA_BARRIER, barrierKeys, List.of(), replicasToAck, replicaWaitMs);
+                return executor.evalWithWaitAsync(ScriptCall.byText(script, keys, args), replicasToAck, replicaWaitMs,
+                        Lane.APPLICATION).join();
+            } catch (java.util.concurrent.CompletionException | UnsupportedOperationException f) {
+                Throwable cause = unwrap(f);
+                if (!(cause instanceof UnsupportedOperationException)) {
+                    throw asRuntime(cause);
+                }
             }
-            return java.util.Arrays.asList(reply, w.get(1));
+            Object reply = executor.eval(ScriptCall.byText(script, keys, args));
+            return java.util.Arrays.asList(reply, barrierWait(keys, replicasToAck));
         }
+    }
+
+    /** @return WAIT's count after a barrier write in the slot of {@code keys.get(0)} */
+    private Object barrierWait(List<String> keys, int replicasToAck) {
+        List<String> barrierKeys = List.of(Scripts.barrierKey(keys.get(0)));
+        List<Object> w;
+        try {
+            w = executor.evalShaWithWait(Scripts.REPLICA_BARRIER, barrierKeys, List.of(), replicasToAck, replicaWaitMs);
+        } catch (NoScriptException again) { // the barrier is idempotent: load it by running it
+            executor.eval(ScriptCall.byText(Scripts.REPLICA_BARRIER, barrierKeys, List.of()));
+            w = executor.evalShaWithWait(Scripts.REPLICA_BARRIER, barrierKeys, List.of(), replicasToAck, replicaWaitMs);
+        }
+        return w.get(1);
     }
 
     /** @return {@code t} without its CompletionException / ExecutionException wrappers */

@@ -102,8 +102,10 @@ abstract class Wait implements Channel.Parked {
         this.field = target.field(ownerId);
         this.channel = protocol.waitChannel(field);
         String family = protocol.handoffFamily();
-        this.line = family != null && ctx.handoff().enabled() && !ctx.replicaSync()
-                ? Handoff.line(family, target.name()) : null;
+        // Posted also where lock writes wait for replicas: no release claims an offer there
+        // (LockRelease), but a release of another lock type on the name wakes it through its offer
+        // (rule 13.5.1: a fair waiter on its own channel hears no reentrant release).
+        this.line = family != null && ctx.handoff().enabled() ? Handoff.line(family, target.name()) : null;
         this.ordered = protocol.resolvesLostReplies();
     }
 

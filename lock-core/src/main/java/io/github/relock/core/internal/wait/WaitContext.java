@@ -17,11 +17,9 @@ import java.util.function.BooleanSupplier;
  *     attempts may fail for want of Redis (a failover) before a wait gives up
  * @param commandTimeoutNanos the command timeout (a claim is settled within twice that)
  * @param watchdogMs the watchdog timeout (a key without expiry is polled a third of it apart)
- * @param replicaSync whether lock writes wait for replicas (no hand-off then)
  */
 public record WaitContext(Waiters waiters, Handoff handoff, Timer timer, BooleanSupplier closed, String clientId,
-                          long subscriptionTimeoutNanos, long commandTimeoutNanos, long watchdogMs,
-                          boolean replicaSync) {
+                          long subscriptionTimeoutNanos, long commandTimeoutNanos, long watchdogMs) {
 
     /** A one-shot timer the async waits park on. */
     public interface Timer {

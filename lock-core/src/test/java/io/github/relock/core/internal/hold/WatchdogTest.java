@@ -385,7 +385,7 @@ class WatchdogTest {
         w.tick();
 
         assertEquals(List.of(Reason.RENEWAL_FAILED), f.reasons());
-        assertEquals("evalShaWithWait", redis.calls(RENEW).get(0).method());
+        assertEquals("evalWithWait renewal", redis.calls(RENEW).get(0).method()); // the renewal lane, as without WAIT
     }
 
     // ---------------------------------------------------------------- lifecycle

@@ -162,9 +162,20 @@ class ScriptRunnerTest {
     }
 
     @Test
-    void runWrite_noScriptWithReplicaSync_evalsThenWaitsBehindABarrierInTheSameSlot() {
+    void runWrite_noScriptWithReplicaSync_sendsTheTextWithWait_noBarrierKey() {
         ScriptRunner runner = synced(1);
-        redis.waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null).reply("replica-barrier", 1L);
+        redis.waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null);
+
+        assertSame(Acquire.ACQUIRED, runner.runWrite("lock", acquire));
+
+        assertEquals(List.of("evalShaWithWait lock-acquire", "EVAL evalWithWait async lock-acquire"),
+                redis.calls().stream().map(c -> c.method() + " " + c.script()).toList());
+    }
+
+    @Test
+    void runWrite_noScript_driverCannotSendTextWithWait_evalsThenWaitsBehindABarrierInTheSameSlot() {
+        ScriptRunner runner = synced(1);
+        redis.noTextWithWait().waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null).reply("replica-barrier", 1L);
 
         assertSame(Acquire.ACQUIRED, runner.runWrite("lock", acquire));
 
@@ -197,15 +208,44 @@ class ScriptRunnerTest {
     }
 
     @Test
-    void runWriteAsync_syncPoolRefusesTask_failsWithClientClosed() {
+    void runWriteAsync_countNotKnownAndLearningRefused_failsWithClientClosed() {
         redis.capabilities(Capability.REPLICA_WAIT);
-        ScriptRunner runner = new ScriptRunner(redis, 1, 250, DirectExecutorService.rejecting(), "client-9");
+        ScriptRunner runner = new ScriptRunner(redis, 0, true, 250, DirectExecutorService.rejecting(), "client-9");
 
         Throwable e = failure(runner.runWriteAsync("lock", acquire));
 
         assertInstanceOf(IllegalStateException.class, e);
         assertEquals("this LockClient (client-9) is closed", e.getMessage());
         assertTrue(redis.calls().isEmpty());
+    }
+
+    @Test
+    void runWriteAsync_withReplicaSync_usesTheDriversAsyncFormOnTheApplicationLane_noEngineThread() {
+        redis.capabilities(Capability.REPLICA_WAIT);
+        ScriptRunner runner = new ScriptRunner(redis, 1, 250, DirectExecutorService.rejecting(), "c");
+        redis.waitAcks(1).reply(ACQUIRE, (Object) null);
+
+        assertSame(Acquire.ACQUIRED, runner.runWriteAsync("lock", acquire).join());
+        assertEquals(List.of("evalWithWait async"), redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
+    }
+
+    @Test
+    void runWriteAsync_noScript_sendsTheTextWithWaitOnce_noBarrier() {
+        ScriptRunner runner = synced(1);
+        redis.waitAcks(1).noScriptOnce(ACQUIRE).reply(ACQUIRE, (Object) null);
+
+        assertSame(Acquire.ACQUIRED, runner.runWriteAsync("lock", acquire).join());
+        assertEquals(List.of("evalWithWait async", "EVAL evalWithWait async"),
+                redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
+    }
+
+    @Test
+    void renewAsync_withReplicaSync_waitsOnTheRenewalLane_oneScriptAsWithout() {
+        ScriptRunner runner = synced(1);
+        redis.waitAcks(1).reply("lock-renew", List.of(1L));
+
+        assertEquals(List.of(1L), runner.renewAsync(Scripts.LOCK_RENEW, List.of("orders"), List.of("30000", "c:1", "")).join());
+        assertEquals(List.of("evalWithWait renewal"), redis.calls().stream().map(FakeExecutor.Invocation::method).toList());
     }
 
     @Test

@@ -35,7 +35,8 @@ public final class FakeExecutor implements CommandExecutor {
 
     /**
      * One call as the engine made it; {@code method} is {@code EVALSHA} or {@code EVAL} (blocking),
-     * either with {@code " async"} or {@code " renewal"} (its lane), or {@code evalShaWithWait}.
+     * either with {@code " async"} or {@code " renewal"} (its lane), or {@code evalShaWithWait}, or
+     * {@code evalWithWait async} / {@code evalWithWait renewal}.
      */
     public record Invocation(String method, String script, List<String> keys, List<String> args) {
     }
@@ -88,6 +89,8 @@ public final class FakeExecutor implements CommandExecutor {
     }
 
     /** What WAIT answers to {@link #evalShaWithWait}: how many replicas acknowledged. */
+    private boolean noTextWithWait;
+
     public synchronized FakeExecutor waitAcks(long acks) {
         return waitReply(acks);
     }
@@ -95,6 +98,12 @@ public final class FakeExecutor implements CommandExecutor {
     /** What WAIT answers to {@link #evalShaWithWait}, as the driver hands it back (a wrong type for malformed replies). */
     public synchronized FakeExecutor waitReply(Object reply) {
         this.waitReply = reply;
+        return this;
+    }
+
+    /** Answers a script by text with WAIT as the SPI's default does: UnsupportedOperationException. */
+    public synchronized FakeExecutor noTextWithWait() {
+        this.noTextWithWait = true;
         return this;
     }
 
@@ -200,6 +209,25 @@ public final class FakeExecutor implements CommandExecutor {
             throw new NoScriptException("NOSCRIPT No matching script.", null);
         }
         return Arrays.asList(blocking(next("evalShaWithWait", script, keys, args)), waitReply);
+    }
+
+    /**
+     * Recorded as {@code evalWithWait async} or {@code evalWithWait renewal} (its lane), {@code EVAL}
+     * prefixed when sent by text; NOSCRIPT once per script if asked, by SHA only.
+     */
+    @Override
+    public synchronized CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs,
+                                                                          Lane lane) {
+        if (!capabilities.contains(Capability.REPLICA_WAIT) || !call.bySha() && noTextWithWait) {
+            return CommandExecutor.super.evalWithWaitAsync(call, replicas, timeoutMs, lane);
+        }
+        String method = (call.bySha() ? "" : "EVAL ") + "evalWithWait" + (lane == Lane.RENEWAL ? " renewal" : " async");
+        if (call.bySha() && noScript(call.script())) {
+            calls.add(new Invocation(method, call.script().name(), call.keys(), call.args()));
+            return CompletableFuture.failedFuture(new NoScriptException("NOSCRIPT No matching script.", null));
+        }
+        Object ack = waitReply;
+        return async(next(method, call.script(), call.keys(), call.args())).thenApply(r -> Arrays.asList(r, ack));
     }
 
     @Override

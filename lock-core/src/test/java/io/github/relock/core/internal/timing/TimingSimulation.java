@@ -309,7 +309,7 @@ final class TimingSimulation {
             f.setAccessible(true);
             WaitContext w = (WaitContext) f.get(services);
             f.set(services, new WaitContext(w.waiters(), w.handoff(), w.timer(), w.closed(), w.clientId(),
-                    w.subscriptionTimeoutNanos(), 1, w.watchdogMs(), w.replicaSync()));
+                    w.subscriptionTimeoutNanos(), 1, w.watchdogMs()));
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("cannot set the waits' command timeout", e);
         }

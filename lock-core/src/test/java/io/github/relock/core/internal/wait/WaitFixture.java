@@ -32,7 +32,7 @@ final class WaitFixture {
         this.handoff = new Handoff(handoffOn ? 16 : 0, TimeUnit.MILLISECONDS.toNanos(20));
         this.ctx = new WaitContext(waiters, handoff, timer, closed::get, CLIENT,
                 TimeUnit.MILLISECONDS.toNanos(subscriptionTimeoutMs), TimeUnit.MILLISECONDS.toNanos(commandTimeoutMs),
-                30_000, false);
+                30_000);
     }
 
     FakeLock reentrant(String name) {

@@ -54,6 +54,16 @@ class ForwardingExecutor implements CommandExecutor {
     }
 
     @Override
+    public CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs, Lane lane) {
+        return inner.evalWithWaitAsync(call, replicas, timeoutMs, lane);
+    }
+
+    @Override
+    public String replicationInfo(String key) {
+        return inner.replicationInfo(key);
+    }
+
+    @Override
     public Object nodeOfSlot(int slot) {
         return inner.nodeOfSlot(slot);
     }
