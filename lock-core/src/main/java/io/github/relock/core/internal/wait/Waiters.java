@@ -84,7 +84,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private volatile boolean alsoSharded;
     /** Told once per fallback (the client's events report each once): a server lacking a feature. */
     private final BiConsumer<ServerFallback, String> fallbacks;
+    /** Entries by channel, and by wake channel where they have one (directed wake-ups). */
     private final Map<String, Channel> entries = new ConcurrentHashMap<>();
+    /** Sends an entry's leave call (directed wake-ups); set once by the client. */
+    private volatile java.util.function.Consumer<io.github.relock.core.internal.protocol.Call<?>> leaveRunner = call -> { };
     private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     /** Hears the sharded copies, so lock listeners can pair a release heard both ways. */
@@ -122,6 +125,17 @@ public final class Waiters implements MessageListener, ConnectionListener {
         }
     }
 
+    /** @param runner sends the leave call of an entry whose last waiter left without the lock */
+    public void leaveRunner(java.util.function.Consumer<io.github.relock.core.internal.protocol.Call<?>> runner) {
+        this.leaveRunner = runner;
+    }
+
+    /** @return how many waits of this client are joined on {@code channel} now (directed wake-ups) */
+    public int joined(String channel) {
+        Channel e = entries.get(channel);
+        return e == null ? 0 : e.refs;
+    }
+
     /** Joins (or creates and subscribes) a lock channel's entry; pair with {@link #leave(Channel)}. */
     Channel join(String channel) {
         return join(channel, MessageWakes.LOCK);
@@ -132,6 +146,17 @@ public final class Waiters implements MessageListener, ConnectionListener {
      * {@code wakes} says (the first joiner's; one channel serves one kind of synchronizer).
      */
     Channel join(String channel, MessageWakes wakes) {
+        return join(channel, wakes, null, null, null);
+    }
+
+    /**
+     * As {@link #join(String, MessageWakes)}; a new entry also listens on {@code wakeChannel}
+     * (directed wake-ups: see fragments/wake.lua), where the payload {@code wakeId} wakes one of its
+     * waiters, and when its last waiter leaves without the lock sends {@code leaveCall} (the client
+     * leaves the lock's set of waiting clients, passing on a wake-up the lock is free for).
+     */
+    Channel join(String channel, MessageWakes wakes, String wakeChannel, String wakeId,
+                 io.github.relock.core.internal.protocol.Call<?> leaveCall) {
         ReentrantLock lock = stripe(channel);
         lock.lock();
         try {
@@ -139,9 +164,15 @@ public final class Waiters implements MessageListener, ConnectionListener {
             if (e == null) {
                 CompletableFuture<Void> pending = unsubscribing.get(channel);
                 CompletableFuture<Subscription> sub = pending == null
-                        ? subscribe(channel)
-                        : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel));
+                        ? subscribe(channel, wakeChannel)
+                        : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel, wakeChannel));
                 e = new Channel(channel, sub, wakes);
+                if (wakeChannel != null) {
+                    e.wakeChannel = wakeChannel;
+                    e.wakeId = wakeId;
+                    e.leaveCall = leaveCall;
+                    entries.put(wakeChannel, e);
+                }
                 entries.put(channel, e);
             }
             e.refs++;
@@ -149,6 +180,53 @@ public final class Waiters implements MessageListener, ConnectionListener {
             return e;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Subscribes {@code channel}, then at once (on the same pub/sub connection, so the server sees
+     * them in this order) {@code wakeChannel} if not null; unsubscribes them in the opposite order. So the
+     * server never counts this client on the wake channel without its subscription to the lock's
+     * channel, which is what lets a release tell relock's waiting clients from other subscribers.
+     * Should the wake channel's subscription fail, the waiters wait on the lock's channel alone.
+     */
+    private CompletableFuture<Subscription> subscribe(String channel, String wakeChannel) {
+        CompletableFuture<Subscription> main = subscribe(channel);
+        if (wakeChannel == null) {
+            return main;
+        }
+        CompletableFuture<Subscription> wake;
+        try {
+            wake = executor.subscribe(wakeChannel, false, this);
+        } catch (RuntimeException e) {
+            wake = CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<Subscription> w = wake;
+        return main.thenCompose(m -> w.handle((s, t) -> {
+            if (t != null) {
+                LOG.log(System.Logger.Level.DEBUG, "subscription to {0} failed; waiting on {1} alone: {2}",
+                        wakeChannel, channel, t);
+                return m;
+            }
+            return (Subscription) new WithWake(m, s);
+        })).whenComplete((s, t) -> {
+            if (t != null) { // the lock's channel failed: undo the wake channel's
+                w.thenAccept(Subscription::unsubscribe);
+            }
+        });
+    }
+
+    /** A lock channel with its wake channel: the wake channel is unsubscribed first. */
+    private record WithWake(Subscription main, Subscription wake) implements Subscription {
+        @Override
+        public String channel() {
+            return main.channel();
+        }
+
+        @Override
+        public CompletableFuture<Void> unsubscribe() {
+            CompletableFuture<Void> w = wake.unsubscribe();
+            return CompletableFuture.allOf(w, main.unsubscribe());
         }
     }
 
@@ -252,6 +330,14 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     /** Leaves the entry; the last one out unsubscribes the channel. */
     void leave(Channel e) {
+        leave(e, true);
+    }
+
+    /**
+     * Leaves the entry; the last one out unsubscribes the channel, and, leaving without the lock
+     * ({@code holds} false), takes the client off the lock's waiting clients (directed wake-ups).
+     */
+    void leave(Channel e, boolean holds) {
         ReentrantLock lock = stripe(e.channel);
         lock.lock();
         try {
@@ -260,6 +346,12 @@ public final class Waiters implements MessageListener, ConnectionListener {
                 return;
             }
             entries.remove(e.channel, e);
+            if (e.wakeChannel != null) {
+                entries.remove(e.wakeChannel, e);
+                if (!holds && e.leaveCall != null) {
+                    leaveRunner.accept(e.leaveCall);
+                }
+            }
             CompletableFuture<Void> done = e.subscribed
                     .thenCompose(Subscription::unsubscribe)
                     .exceptionally(t -> null); // a failed subscribe has nothing to undo
@@ -290,7 +382,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     /** @return the number of channels with waiters (for stats, tests and leak checks) */
     public int activeChannels() {
-        return entries.size();
+        return (int) entries.entrySet().stream().filter(en -> en.getKey().equals(en.getValue().channel)).count();
     }
 
     /** @return the calls now waiting for a lock: joined on a channel, or spinning */
@@ -376,6 +468,12 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private void deliver(String channel, String message, boolean sharded) {
         Channel e = entries.get(channel);
         if (e == null) {
+            return;
+        }
+        if (channel.equals(e.wakeChannel)) { // a directed wake-up: for one waiting client, named
+            if (message.equals(e.wakeId)) {
+                e.wakeOne();
+            }
             return;
         }
         int n = Math.min(e.wakes.wakes(message), e.refs); // never bank more wake-ups than it has waiters

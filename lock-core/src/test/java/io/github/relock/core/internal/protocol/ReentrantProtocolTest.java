@@ -66,8 +66,8 @@ class ReentrantProtocolTest {
         Call<Release> c = protocol(Variant.REENTRANT).release("c:1", 30_000, null);
 
         assertEquals(Scripts.LOCK_RELEASE, c.script());
-        assertEquals(List.of("orders", CHANNEL), c.keys());
-        assertEquals(List.of("30000", "c:1", "PUBLISH"), c.args());
+        assertEquals(List.of("orders", CHANNEL, "relock__waiters:{orders}", "relock__wake:{orders}"), c.keys());
+        assertEquals(List.of("30000", "c:1", "PUBLISH", "", "0"), c.args());
         assertEquals(new Release.Released(1), c.decode(List.of(1L, 1L)));
     }
 
@@ -79,16 +79,33 @@ class ReentrantProtocolTest {
         Call<Release> cluster = new ReentrantProtocol(SHARDED_CLUSTER, "orders", Variant.REENTRANT)
                 .release("c:1", 30_000, next);
 
-        assertEquals(List.of("30000", "c:1", "PUBLISH", "c:2", "15000", "1", "0"), oneServer.args());
-        assertEquals(List.of("30000", "c:1", "BOTH", "c:2", "15000", "1", "1"), cluster.args());
+        assertEquals(List.of("30000", "c:1", "PUBLISH", "", "0", "c:2", "15000", "1", "0"), oneServer.args());
+        assertEquals(List.of("30000", "c:1", "BOTH", "", "0", "c:2", "15000", "1", "1"), cluster.args());
         assertEquals(new Release.HandedOff(), oneServer.decode(List.of(2L, 0L)));
+    }
+
+    @Test
+    void directedWakes_aWaitsAttemptRegistersTheClient_andAReleaseSaysWhetherItStillWaits() {
+        int[] joined = {0};
+        ProtocolContext ctx = new ProtocolContext("PUBLISH", 300_000, 5, 100, 0, key -> 1, "client-a", ch -> joined[0]);
+        ReentrantProtocol p = new ReentrantProtocol(ctx, "orders", Variant.REENTRANT);
+
+        assertEquals(List.of("orders"), p.acquire("c:1", 30_000, AttemptMode.TRY).keys());
+        assertEquals(List.of("orders", "relock__waiters:{orders}"), p.acquire("c:1", 30_000, AttemptMode.QUEUE).keys());
+        assertEquals(List.of("30000", "c:1", "", "", "client-a"), p.acquire("c:1", 30_000, AttemptMode.QUEUE).args());
+        assertEquals(List.of("30000", "c:1", "PUBLISH", "client-a", "0"), p.release("c:1", 30_000, null).args());
+        joined[0] = 2;
+        assertEquals(List.of("30000", "c:1", "PUBLISH", "client-a", "1"), p.release("c:1", 30_000, null).args());
+        assertEquals("relock__wake:{orders}", p.wakeChannel());
+        assertNull(new ReentrantProtocol(ctx, "orders", Variant.SPIN).wakeChannel());
+        assertNull(new ReentrantProtocol(ctx, "orders", Variant.FENCED).wakeChannel());
     }
 
     @Test
     void spin_publishesNoneAndHasNoChannel() {
         LockProtocol p = protocol(Variant.SPIN);
 
-        assertEquals(List.of("30000", "c:1", "NONE"), p.release("c:1", 30_000, null).args());
+        assertEquals(List.of("30000", "c:1", "NONE", "", "0"), p.release("c:1", 30_000, null).args());
         assertEquals(List.of("NONE"), p.forceRelease().args());
         assertNull(p.waitChannel("c:1"));
         assertNull(p.handoffFamily());
@@ -150,7 +167,7 @@ class ReentrantProtocolTest {
         Call<LockState> state = p.state("c:1");
 
         assertEquals(Scripts.LOCK_FORCE_RELEASE, force.script());
-        assertEquals(List.of("orders", CHANNEL), force.keys());
+        assertEquals(List.of("orders", CHANNEL, "relock__waiters:{orders}", "relock__wake:{orders}"), force.keys());
         assertEquals(List.of("PUBLISH"), force.args());
         assertEquals(Scripts.LOCK_EXPIRE, expire.script());
         assertEquals(List.of("orders"), expire.keys());
