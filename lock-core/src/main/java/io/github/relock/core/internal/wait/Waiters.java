@@ -130,10 +130,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
         this.leaveRunner = runner;
     }
 
-    /** @return how many waits of this client are joined on {@code channel} now (directed wake-ups) */
+    /** @return how many waits of this client are joined on {@code channel} now, lock listeners not counted (directed wake-ups) */
     public int joined(String channel) {
         Channel e = entries.get(channel);
-        return e == null ? 0 : e.refs;
+        return e == null ? 0 : Math.max(0, e.refs - e.observers.size());
     }
 
     /** Joins (or creates and subscribes) a lock channel's entry; pair with {@link #leave(Channel)}. */

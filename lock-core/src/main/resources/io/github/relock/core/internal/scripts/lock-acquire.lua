@@ -9,7 +9,8 @@
 --   that grant, kept (its TTL set) instead of counted again; or ''
 -- ARGV[5] optional: the attempt is a wait's and directed wake-ups are on; the client's id, which
 --   a failed attempt registers in KEYS[2] (at the back unless already there), to be woken by a
---   release (fragments/wake.lua); the set lives a minute past the holder's TTL
+--   release (fragments/wake.lua), and a granted one takes off; the set lives a minute past the
+--   holder's TTL
 -- Returns nil when acquired or re-entered; -3 when a non-reentrant lock's holder asks again
 -- (a PTTL is never below -2); otherwise the holder's remaining PTTL in ms.
 if ARGV[4] == 'resolve' and redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
@@ -22,6 +23,9 @@ end
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
+    if ARGV[5] then
+        redis.call('zrem', KEYS[2], ARGV[5]) -- granted: its release registers it again if it has other waiters
+    end
     return nil
 end
 local ttl = redis.call('pttl', KEYS[1])

@@ -90,10 +90,12 @@ class ReentrantProtocolTest {
         ProtocolContext ctx = new ProtocolContext("PUBLISH", 300_000, 5, 100, 0, key -> 1, "client-a", ch -> joined[0]);
         ReentrantProtocol p = new ReentrantProtocol(ctx, "orders", Variant.REENTRANT);
 
+        assertEquals(List.of("30000", "c:1", "PUBLISH", "client-a", "0"), p.release("c:1", 30_000, null).args());
+        assertEquals(List.of("orders"), p.acquire("c:1", 30_000, AttemptMode.QUEUE).keys(), "not listening yet");
+        joined[0] = 1;
         assertEquals(List.of("orders"), p.acquire("c:1", 30_000, AttemptMode.TRY).keys());
         assertEquals(List.of("orders", "relock__waiters:{orders}"), p.acquire("c:1", 30_000, AttemptMode.QUEUE).keys());
         assertEquals(List.of("30000", "c:1", "", "", "client-a"), p.acquire("c:1", 30_000, AttemptMode.QUEUE).args());
-        assertEquals(List.of("30000", "c:1", "PUBLISH", "client-a", "0"), p.release("c:1", 30_000, null).args());
         joined[0] = 2;
         assertEquals(List.of("30000", "c:1", "PUBLISH", "client-a", "1"), p.release("c:1", 30_000, null).args());
         assertEquals("relock__wake:{orders}", p.wakeChannel());

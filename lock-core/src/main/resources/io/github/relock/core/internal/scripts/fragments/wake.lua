@@ -9,7 +9,9 @@
 -- registered client (one waiter in it), taken off the set; it registers again in the step its
 -- attempt fails. Otherwise (or nobody registered, or `waiters` is empty: directed wake-ups off,
 -- a cluster) Redisson's "0" goes out exactly as before, and every subscribed client wakes one
--- waiter. `self` (the releasing client, or '') leaves the set, or, when `selfWaits` is '1' (it
+-- waiter. A client registers only once it listens (its attempts after joining the channel), so
+-- more registered clients than listeners means a registered one is gone: then the set is cleared
+-- and "0" goes out (every live waiter attempts and registers again). `self` (the releasing client, or '') leaves the set, or, when `selfWaits` is '1' (it
 -- has waiters of its own on the lock), stays or joins it at the back.
 -- Only classic PUBLISH (one server): on a cluster a node cannot count classic subscribers of
 -- other nodes. Returns how many subscribers of this server received the wake-up.
@@ -24,12 +26,20 @@ local function wake(channel, mode, waiters, wakeChannel, self, selfWaits)
             redis.call('zrem', waiters, self)
         end
     end
-    if mode == 'PUBLISH' and waiters ~= nil and redis.call('exists', waiters) == 1
-            and redis.call('pubsub', 'numsub', channel)[2] <= redis.call('pubsub', 'numsub', wakeChannel)[2] then
-        local next = redis.call('zpopmin', waiters)
-        local heard = redis.call('publish', wakeChannel, next[1])
-        if heard > 0 then
-            return heard
+    if mode == 'PUBLISH' and waiters ~= nil and redis.call('exists', waiters) == 1 then
+        local listening = redis.call('pubsub', 'numsub', wakeChannel)[2]
+        if redis.call('pubsub', 'numsub', channel)[2] <= listening then
+            if redis.call('zcard', waiters) <= listening then
+                local next = redis.call('zpopmin', waiters)
+                local heard = redis.call('publish', wakeChannel, next[1])
+                if heard > 0 then
+                    return heard
+                end
+            else
+                -- More clients registered than listen: one died (or lost its subscription) while
+                -- registered. Wake everyone as before; the live waiters register again as they fail.
+                redis.call('del', waiters)
+            end
         end
     end
     return notify(channel, '0', mode)
