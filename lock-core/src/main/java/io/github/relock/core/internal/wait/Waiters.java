@@ -54,6 +54,28 @@ import java.util.function.BiConsumer;
  * to its next park; passed on if it leaves without the lock). A copy that comes alone (the other
  * subscription is down, or a Redisson client published it) wakes as any message does.
  *
+ * Directed wake-ups (issue 37 item 4; the script side is fragments/wake.lua): with every client
+ * subscribed to Redisson's channel, a "0" per release wakes one waiter in each client, so a release
+ * costs a script per waiting client (25.8 scripts per acquisition with 32 clients). On one server a
+ * reentrant lock's waiters therefore also listen on the lock's wake channel relock__wake:{N} (same
+ * entry: subscribed right after Redisson's channel on the same connection, unsubscribed first), and
+ * each attempt a wait sends once it listens registers the client in relock__waiters:{N} if it
+ * fails. A release that finds no subscriber of Redisson's channel beyond the wake channel's (so no
+ * Redisson waiter, older relock or listener) pops the oldest registered client and publishes its id
+ * on the wake channel: every relock client hears it, the named one wakes one waiter (as a "0"
+ * would), the others nobody. Anyone else listening: "0" as before. Liveness, as for "0": the woken
+ * waiter attempts; if it fails it registers again and the holder's release wakes the next; if it
+ * leaves unused the message goes to the next local waiter (Channel.left), and when a client's last
+ * waiter leaves without the lock the entry sends the protocol's leave call (lock-wake-leave.lua:
+ * unregister, and wake the next client if the lock is free), so a wake-up banked on an entry nobody
+ * parks on again is passed on. A client that dies registered leaves more registrations than wake
+ * channel listeners: the next release sees it, clears the set and publishes "0" (the live waiters
+ * register again). What is left to the TTL bound, as before: a wake-up delivered to a client whose
+ * entry is already gone while its leave call is in flight is covered by that call; one popped for a
+ * dead client while a live unregistered listener hides it from the count is lost, and the others
+ * wait at most the TTL they saw. Cluster: off (a node cannot count other nodes' classic
+ * subscribers); a driver without it or -Drelock.directedWakes=off: "0" as before.
+ *
  * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
  * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
  * count is touched only by calls that found the lock busy, never on the uncontended path.
