@@ -122,12 +122,4 @@ abstract class EngineChapters extends DriverKit {
             super(EngineChapters.this);
         }
     }
-
-    /** Chapter 34: {@link DirectedWakeChapter}. */
-    @Nested
-    class DirectedWake extends DirectedWakeChapter {
-        DirectedWake() {
-            super(EngineChapters.this);
-        }
-    }
 }
