@@ -145,6 +145,24 @@ public abstract class DirectedWakeChapter extends TckChapter {
         waiters.forEach(Waiter::close);
     }
 
+    /** What a rule does with a held lock and waiting clients. */
+    @FunctionalInterface
+    private interface WithWaiters {
+        void run(DistributedLock held, List<Waiter> waiters) throws Exception;
+    }
+
+    /** Holds lock {@code name} by a client of its own, parks {@code clients} waiting clients, runs {@code rule}, lets them go. */
+    private void withParkedWaiters(String name, int clients, WithWaiters rule) throws Exception {
+        DistributedLock lock = client().getLock(name);
+        lock.lock();
+        List<Waiter> waiters = parkedWaiters(name, clients);
+        try {
+            rule.run(lock, waiters);
+        } finally {
+            closeAll(waiters);
+        }
+    }
+
     /**
      * Rule 34.1: with four relock clients parked on a lock (one thread each), an unlock costs O(1)
      * scripts, not one per client: from the unlock until one waiter holds the lock and the other
@@ -156,11 +174,7 @@ public abstract class DirectedWakeChapter extends TckChapter {
     @Test
     void rule34_1_releaseWithManyWaitingRelockClients_runsConstantScripts() throws Exception {
         assumeDirected("a node cannot count other nodes' classic subscribers: releases publish \"0\"");
-        String name = "tck:directed-o1";
-        DistributedLock lock = client().getLock(name);
-        lock.lock();
-        List<Waiter> waiters = parkedWaiters(name, 4);
-        try {
+        withParkedWaiters("tck:directed-o1", 4, (lock, waiters) -> {
             long before = scriptCallsServed();
             lock.unlock();
             Await.until(Duration.ofSeconds(10), () -> waiters.stream().filter(w -> w.acquired.isDone()).count() == 1
@@ -169,9 +183,7 @@ public abstract class DirectedWakeChapter extends TckChapter {
             long scripts = scriptCallsServed() - before;
             assertTrue(scripts <= 3, "an unlock with four waiting relock clients ran " + scripts
                     + " scripts until one held the lock; directed wake-ups run the release and one attempt");
-        } finally {
-            closeAll(waiters);
-        }
+        });
     }
 
     /**
@@ -185,19 +197,16 @@ public abstract class DirectedWakeChapter extends TckChapter {
     void rule34_2_foreignSubscriberOnRedissonsChannel_stillHearsTheUnlock() throws Exception {
         String name = "tck:directed-foreign";
         String channel = "redisson_lock__channel:{" + name + "}";
-        DistributedLock lock = client().getLock(name);
-        lock.lock();
-        List<Waiter> waiters = parkedWaiters(name, 1);
-        try (RespClient sub = kit.topology().adminFor(channel)) {
-            sub.call("SUBSCRIBE", channel);
-            lock.unlock();
-            Object reply = sub.readReply();
-            Object payload = reply instanceof List<?> l && l.size() == 3 ? l.get(2) : reply;
-            assertEquals("0", String.valueOf(payload), "the foreign subscriber must hear Redisson's unlock message");
-            waiters.get(0).acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
-        } finally {
-            closeAll(waiters);
-        }
+        withParkedWaiters(name, 1, (lock, waiters) -> {
+            try (RespClient sub = kit.topology().adminFor(channel)) {
+                sub.call("SUBSCRIBE", channel);
+                lock.unlock();
+                Object reply = sub.readReply();
+                Object payload = reply instanceof List<?> l && l.size() == 3 ? l.get(2) : reply;
+                assertEquals("0", String.valueOf(payload), "the foreign subscriber must hear Redisson's unlock message");
+                waiters.get(0).acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        });
     }
 
     /**
@@ -210,16 +219,11 @@ public abstract class DirectedWakeChapter extends TckChapter {
     void rule34_3_deadRegisteredClient_doesNotBlockTheWakeUp() throws Exception {
         assumeDirected("no registrations");
         String name = "tck:directed-dead";
-        DistributedLock lock = client().getLock(name);
-        lock.lock();
-        List<Waiter> waiters = parkedWaiters(name, 1);
-        try {
+        withParkedWaiters(name, 1, (lock, waiters) -> {
             redis("ZADD", waitersKey(name), "-1", "tck-dead-client"); // registered before the live one, never listening
             lock.unlock();
             waiters.get(0).acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
-        } finally {
-            closeAll(waiters);
-        }
+        });
     }
 
     /**
@@ -258,16 +262,11 @@ public abstract class DirectedWakeChapter extends TckChapter {
     @Test
     void rule34_5_forceUnlock_wakesAWaitingClient() throws Exception {
         String name = "tck:directed-force";
-        DistributedLock lock = client().getLock(name);
-        lock.lock();
-        List<Waiter> waiters = parkedWaiters(name, 2);
-        try {
+        withParkedWaiters(name, 2, (lock, waiters) -> {
             assertTrue(client().getLock(name).forceUnlock());
             Await.until(WOKEN, () -> waiters.stream().anyMatch(w -> w.acquired.isDone()),
                     () -> "no waiting client was woken by forceUnlock");
-        } finally {
-            closeAll(waiters);
-        }
+        });
     }
 
     /**
@@ -280,10 +279,7 @@ public abstract class DirectedWakeChapter extends TckChapter {
     @Test
     void rule34_6_clusterPublishesAsBefore_oneServerPopsTheWokenClient() throws Exception {
         String name = "tck:directed-topology";
-        DistributedLock lock = client().getLock(name);
-        lock.lock();
-        List<Waiter> waiters = parkedWaiters(name, 1);
-        try {
+        withParkedWaiters(name, 1, (lock, waiters) -> {
             if (cluster()) {
                 assertEquals(0L, ((Number) redis("EXISTS", waitersKey(name))).longValue(),
                         "no client registers on a cluster");
@@ -292,8 +288,6 @@ public abstract class DirectedWakeChapter extends TckChapter {
             waiters.get(0).acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
             assertNull(redis("ZSCORE", waitersKey(name), waiters.get(0).client.clientId()),
                     "the woken client holds the lock and is no longer registered");
-        } finally {
-            closeAll(waiters);
-        }
+        });
     }
 }

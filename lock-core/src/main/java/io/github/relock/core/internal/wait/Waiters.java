@@ -217,39 +217,19 @@ public final class Waiters implements MessageListener, ConnectionListener {
         if (wakeChannel == null) {
             return main;
         }
-        CompletableFuture<Subscription> wake;
-        try {
-            wake = executor.subscribe(wakeChannel, false, this);
-        } catch (RuntimeException e) {
-            wake = CompletableFuture.failedFuture(e);
-        }
-        CompletableFuture<Subscription> w = wake;
+        CompletableFuture<Subscription> w = trySubscribe(wakeChannel, false, this);
         return main.thenCompose(m -> w.handle((s, t) -> {
             if (t != null) {
                 LOG.log(System.Logger.Level.DEBUG, "subscription to {0} failed; waiting on {1} alone: {2}",
                         wakeChannel, channel, t);
                 return m;
             }
-            return (Subscription) new WithWake(m, s);
+            return (Subscription) new Joint(m, s);
         })).whenComplete((s, t) -> {
             if (t != null) { // the lock's channel failed: undo the wake channel's
                 w.thenAccept(Subscription::unsubscribe);
             }
         });
-    }
-
-    /** A lock channel with its wake channel: the wake channel is unsubscribed first. */
-    private record WithWake(Subscription main, Subscription wake) implements Subscription {
-        @Override
-        public String channel() {
-            return main.channel();
-        }
-
-        @Override
-        public CompletableFuture<Void> unsubscribe() {
-            CompletableFuture<Void> w = wake.unsubscribe();
-            return CompletableFuture.allOf(w, main.unsubscribe());
-        }
     }
 
     /**
@@ -262,16 +242,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
         if (!alsoSharded) {
             return classic;
         }
-        CompletableFuture<Subscription> sharded;
-        try {
-            sharded = executor.subscribe(channel, true, shardedEar);
-        } catch (RuntimeException e) {
-            sharded = CompletableFuture.failedFuture(e);
-        }
-        CompletableFuture<Subscription> shard = sharded;
+        CompletableFuture<Subscription> shard = trySubscribe(channel, true, shardedEar);
         return classic.handle((c, ct) -> shard.handle((s, st) -> {
             if (ct == null && st == null) {
-                return (Subscription) new Both(c, s);
+                return (Subscription) new Joint(c, s);
             }
             if (ct == null) {
                 // The classic ear works: relock's unlocks and Redisson 3's arrive on it; a Redisson 4
@@ -290,6 +264,15 @@ public final class Waiters implements MessageListener, ConnectionListener {
             }
             throw ct instanceof CompletionException ce ? ce : new CompletionException(ct);
         })).thenCompose(f -> f);
+    }
+
+    /** @return the driver's subscription, or a failed future if the driver threw instead */
+    private CompletableFuture<Subscription> trySubscribe(String channel, boolean sharded, MessageListener listener) {
+        try {
+            return executor.subscribe(channel, sharded, listener);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**
@@ -317,16 +300,21 @@ public final class Waiters implements MessageListener, ConnectionListener {
         fallbacks.accept(ServerFallback.TTL_POLLING, "SUBSCRIBE " + channel + ": " + cause.getMessage());
     }
 
-    /** A channel subscribed both ways. */
-    private record Both(Subscription classic, Subscription sharded) implements Subscription {
+    /**
+     * Two subscriptions as one: a channel subscribed both ways (classic and sharded), or a lock
+     * channel with its wake channel; {@code extra} is unsubscribed first (the wake channel before
+     * the lock's, see {@link #subscribe(String, String)}).
+     */
+    private record Joint(Subscription main, Subscription extra) implements Subscription {
         @Override
         public String channel() {
-            return classic.channel();
+            return main.channel();
         }
 
         @Override
         public CompletableFuture<Void> unsubscribe() {
-            return CompletableFuture.allOf(classic.unsubscribe(), sharded.unsubscribe());
+            CompletableFuture<Void> first = extra.unsubscribe();
+            return CompletableFuture.allOf(first, main.unsubscribe());
         }
     }
 
