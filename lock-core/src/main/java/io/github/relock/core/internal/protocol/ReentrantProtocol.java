@@ -146,15 +146,19 @@ public final class ReentrantProtocol implements LockProtocol {
     @Override
     public Call<Release> release(String field, long ttlMs, Candidate transferTo) {
         Script s = Scripts.LOCK_RELEASE;
-        String self = wakeId == null ? "" : wakeId;
-        String selfWaits = wakeId != null && ctx.localWaiters().applyAsInt(channel) > 0 ? "1" : "0";
-        List<String> args = transferTo == null
-                ? List.of(Long.toString(ttlMs), field, publishMode, self, selfWaits)
-                : List.of(Long.toString(ttlMs), field, publishMode, self, selfWaits, transferTo.field(),
-                        Long.toString(transferTo.ttlMs()),
-                        Integer.toString(ctx.ownClassicSubscriptions().applyAsInt(name)),
-                        Integer.toString(ctx.ownShardedSubscriptions()));
-        return new Call<>(s, releaseKeys, args, Decoders.release(s, name));
+        List<String> args = new java.util.ArrayList<>(List.of(Long.toString(ttlMs), field, publishMode));
+        if (transferTo != null) {
+            args.addAll(List.of(transferTo.field(), Long.toString(transferTo.ttlMs()),
+                    Integer.toString(ctx.ownClassicSubscriptions().applyAsInt(name)),
+                    Integer.toString(ctx.ownShardedSubscriptions())));
+        } else if (wakeId != null) {
+            args.addAll(List.of("", "", "", "")); // no hand-off
+        }
+        if (wakeId != null) { // ARGV[8], ARGV[9]: the releasing client, and whether it stays registered
+            args.add(wakeId);
+            args.add(ctx.localWaiters().applyAsInt(channel) > 0 ? "1" : "0");
+        }
+        return new Call<>(s, releaseKeys, List.copyOf(args), Decoders.release(s, name));
     }
 
     @Override
