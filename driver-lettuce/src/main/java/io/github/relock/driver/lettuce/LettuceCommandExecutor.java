@@ -63,6 +63,9 @@ import java.util.function.Supplier;
  *       API, so the caller never blocks on Lettuce and the reply keeps its exact shape
  *       ({@link ReplyOutput}). Keys are added as keys, so a cluster connection routes by the first
  *       one. The sync methods await the same future uninterruptibly with a deadline.</li>
+ *   <li><b>Script + WAIT</b> go to one node connection (the partition table's master of the key's
+ *       slot), which follows no redirect: a {@code MOVED} or {@code ASK} reply (nothing ran) sends
+ *       both once more to the node the reply names; no other reply is ever sent twice.</li>
  *   <li><b>Timeouts</b> are ours, not the client's: a handed-in client may have command timeouts
  *       off, and Lettuce buffers commands while reconnecting, so without a deadline a future could
  *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
