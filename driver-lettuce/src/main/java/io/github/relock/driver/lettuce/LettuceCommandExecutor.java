@@ -305,9 +305,18 @@ final class LettuceCommandExecutor implements CommandExecutor {
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedException());
         }
-        return withWait(call, replicas, timeoutMs, lane);
+        try {
+            return withWait(call, replicas, timeoutMs, lane);
+        } catch (IllegalArgumentException | LockException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
+    /**
+     * @return the replies of the script and WAIT, sent again once after a redirect
+     * @throws IllegalArgumentException no key on a cluster
+     * @throws LockException the first send could not be made
+     */
     private CompletableFuture<List<Object>> withWait(ScriptCall call, int replicas, long timeoutMs, Lane lane) {
         Op op = call.bySha() ? Op.EVALSHA : Op.EVAL;
         String what = describe(op + "+WAIT", call.script());
@@ -317,9 +326,9 @@ final class LettuceCommandExecutor implements CommandExecutor {
                     call.keys().isEmpty() ? null : call.keys().get(0), lane);
             first = replies(send(node, op, call, replicas, timeoutMs), timeoutMs, what);
         } catch (IllegalArgumentException | LockException e) {
-            return CompletableFuture.failedFuture(e);
+            throw e;
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(Errors.translate(e, what));
+            throw Errors.translate(e, what);
         }
         Reroute to = reroute;
         if (to == null) {
