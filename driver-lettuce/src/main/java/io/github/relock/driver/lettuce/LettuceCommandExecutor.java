@@ -227,6 +227,9 @@ final class LettuceCommandExecutor implements CommandExecutor {
                 node, ps, caps, client, owned);
         ex.classicNode = classicNode;
         ex.reroute = new Reroute() {
+            /** One reload at a time: after a reshard every write to the slot answers MOVED. */
+            private final AtomicBoolean reloading = new AtomicBoolean();
+
             @Override
             public CompletableFuture<StatefulRedisConnection<String, String>> to(String host, int port, Lane lane) {
                 return (lane == Lane.RENEWAL ? renewal : c).getConnectionAsync(host, port);
@@ -234,7 +237,17 @@ final class LettuceCommandExecutor implements CommandExecutor {
 
             @Override
             public void refresh() {
-                client.refreshPartitionsAsync().whenComplete((ok, failed) -> {
+                if (!reloading.compareAndSet(false, true)) {
+                    return;
+                }
+                CompletionStage<Void> reload;
+                try {
+                    reload = client.refreshPartitionsAsync();
+                } catch (RuntimeException e) { // a client shutting down: the next write retries
+                    reload = CompletableFuture.failedFuture(e);
+                }
+                reload.whenComplete((ok, failed) -> {
+                    reloading.set(false);
                     if (failed != null) {
                         LOG.log(System.Logger.Level.DEBUG, "refreshing the slot table of " + target + " failed", failed);
                     }
