@@ -363,7 +363,9 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
      * slot moved to another master behind the client's slot cache (a reshard, or a failover the
      * client has not learned yet) is routed again and runs exactly once: the blocking
      * {@code evalShaWithWait}, the async {@code evalWithWaitAsync} and a lock client with default
-     * options (which waits for the node's connected replicas) each leave one hash field of value 1.
+     * options (which waits for the node's connected replicas) each leave one hash field of value 1;
+     * so does {@code evalShaWithWait} for a key of a slot being migrated, which its old master
+     * answers with {@code ASK}.
      * When it fails: the driver sent the script and {@code WAIT} straight to the connection of the
      * node its cache names, and passed the node's {@code MOVED} on. A {@code MOVED} or {@code ASK}
      * reply means the node refused before running anything: route once more (refreshed slot table,
@@ -427,6 +429,44 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
                 owner.call("DEL", syncKey, asyncKey, tag + ":lock");
             }
             cluster.moveEmptySlot(slot, before);
+        }
+        askedWriteWithWait_runsOnceOnTheImportingMaster(cluster, blocking, once);
+    }
+
+    /**
+     * Rule 28.21's {@code ASK}: a slot half-way to another master (its old one {@code MIGRATING},
+     * the new one {@code IMPORTING}) answers a write of a key it does not hold with {@code ASK};
+     * the write runs once, on the importing master.
+     */
+    private static void askedWriteWithWait_runsOnceOnTheImportingMaster(RedisCluster cluster, CommandExecutor executor,
+                                                                     Script once) {
+        String key = null;
+        RedisServer source = null;
+        for (int i = 0; key == null; i++) {
+            String k = "{tck:ask-wait:" + i + "}";
+            RedisServer m = cluster.masterFor(k);
+            if ((Long) m.call("CLUSTER", "COUNTKEYSINSLOT", Integer.toString(RedisCluster.slot(k))) == 0) {
+                key = k;
+                source = m;
+            }
+        }
+        RedisServer from = source;
+        RedisServer to = cluster.masters().stream().filter(m -> m.port() != from.port()).findFirst().orElseThrow();
+        String slot = Integer.toString(RedisCluster.slot(key));
+        to.call("CLUSTER", "SETSLOT", slot, "IMPORTING", (String) from.call("CLUSTER", "MYID"));
+        from.call("CLUSTER", "SETSLOT", slot, "MIGRATING", (String) to.call("CLUSTER", "MYID"));
+        try (RespClient importing = to.admin()) {
+            List<Object> reply = executor.evalShaWithWait(once, List.of(key), List.of("f"), 1, 1000);
+            assertEquals(1L, reply.get(0), "evalShaWithWait answered ASK ran the script once on the importing master");
+            importing.call("ASKING");
+            assertEquals(List.of("f", "1"), importing.call("HGETALL", key), key + " on the importing master");
+        } finally {
+            try (RespClient importing = to.admin()) {
+                importing.call("ASKING");
+                importing.call("DEL", key);
+            }
+            to.call("CLUSTER", "SETSLOT", slot, "STABLE");
+            from.call("CLUSTER", "SETSLOT", slot, "STABLE");
         }
     }
 
