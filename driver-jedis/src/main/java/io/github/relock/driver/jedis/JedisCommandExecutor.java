@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
@@ -200,6 +201,10 @@ final class JedisCommandExecutor implements CommandExecutor {
         try {
             return pipelineWithWait(call, replicas, timeoutMs, what);
         } catch (RedisErrorException e) {
+            if (!keys.isEmpty() && capabilities.contains(Capability.CLUSTER) && e.getMessage() != null
+                    && e.getMessage().startsWith("ASK ")) {
+                return askedWithWait(call, replicas, timeoutMs, what, e);
+            }
             if (keys.isEmpty() || !capabilities.contains(Capability.CLUSTER) || e.getMessage() == null
                     || !e.getMessage().contains("MOVED")) {
                 throw e;
@@ -208,6 +213,46 @@ final class JedisCommandExecutor implements CommandExecutor {
             // read follows the redirect and refreshes Jedis' slot cache; then send it once more.
             cluster.exists(keys.get(0));
             return pipelineWithWait(call, replicas, timeoutMs, what);
+        }
+    }
+
+    /**
+     * After {@code ASK} (the key's slot is being migrated; the node ran nothing): {@code ASKING},
+     * the script and {@code WAIT} pipelined on one connection borrowed from the node the reply names,
+     * so no other command comes between {@code ASKING} and the script. Sent once; without a pool
+     * for that node, the {@code ASK} is the answer.
+     */
+    private List<Object> askedWithWait(ScriptCall call, int replicas, long timeoutMs, String what,
+                                       RedisErrorException asked) {
+        String[] parts = asked.getMessage().split(" ");
+        ConnectionPool pool;
+        try {
+            pool = parts.length < 3 ? null : JedisVersions.clusterNodes(cluster).get().get(parts[2].trim());
+        } catch (RuntimeException noPools) {
+            pool = null;
+        }
+        if (pool == null) {
+            throw asked;
+        }
+        Script script = call.script();
+        try (Connection c = pool.getResource()) {
+            Pipeline p = new Pipeline(c);
+            p.sendCommand(Protocol.Command.ASKING, new String[0]);
+            Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), call.keys(), call.args())
+                    : p.eval(script.text(), call.keys(), call.args());
+            Response<Long> acked = p.waitReplicas(replicas, timeoutMs);
+            p.sync();
+            Object first;
+            try {
+                first = Replies.normalise(reply.get());
+            } catch (RuntimeException e) {
+                throw Errors.translate(e, what);
+            }
+            return java.util.Arrays.asList(first, acked.get());
+        } catch (RedisErrorException | RedisUnavailableException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, what);
         }
     }
 
