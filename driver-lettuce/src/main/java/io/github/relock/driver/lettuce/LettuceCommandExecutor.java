@@ -358,10 +358,20 @@ final class LettuceCommandExecutor implements CommandExecutor {
             }
             return to.to(redirect.host(), redirect.port(), lane).handle((conn, noConn) -> noConn != null
                     ? CompletableFuture.<List<Object>>failedFuture(Errors.translate(noConn, what))
-                    : replies(redirect.ask() ? sendAsking(conn, op, call, replicas, timeoutMs)
-                            : send(conn.async(), op, call, replicas, timeoutMs), timeoutMs, what))
+                    : resend(conn, redirect.ask(), op, call, replicas, timeoutMs, what))
                     .thenCompose(Function.identity());
         }).thenCompose(Function.identity());
+    }
+
+    /** The one send after a redirect, on the named node's connection; a failure to send, translated. */
+    private CompletableFuture<List<Object>> resend(StatefulRedisConnection<String, String> conn, boolean ask, Op op,
+                                                   ScriptCall call, int replicas, long timeoutMs, String what) {
+        try {
+            return replies(ask ? sendAsking(conn, op, call, replicas, timeoutMs)
+                    : send(conn.async(), op, call, replicas, timeoutMs), timeoutMs, what);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(Errors.translate(e, what));
+        }
     }
 
     /** The script's reply and WAIT's, one send: their futures. */
