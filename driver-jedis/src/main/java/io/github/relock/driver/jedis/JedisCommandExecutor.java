@@ -235,22 +235,39 @@ final class JedisCommandExecutor implements CommandExecutor {
             throw asked;
         }
         Script script = call.script();
-        try (Connection c = pool.getResource()) {
-            Pipeline p = new Pipeline(c);
-            p.sendCommand(Protocol.Command.ASKING, new String[0]);
-            Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), call.keys(), call.args())
-                    : p.eval(script.text(), call.keys(), call.args());
-            Response<Long> acked = p.waitReplicas(replicas, timeoutMs);
-            p.sync();
-            Object first;
-            try {
-                first = Replies.normalise(reply.get());
-            } catch (RuntimeException e) {
-                throw Errors.translate(e, what);
+        ConnectionPool node = pool;
+        return translating(what, () -> {
+            try (Connection c = node.getResource()) {
+                Pipeline p = new Pipeline(c);
+                p.sendCommand(Protocol.Command.ASKING, new String[0]);
+                Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), call.keys(), call.args())
+                        : p.eval(script.text(), call.keys(), call.args());
+                Response<Long> acked = p.waitReplicas(replicas, timeoutMs);
+                p.sync();
+                return java.util.Arrays.asList(scriptReply(reply, what), acked.get());
             }
-            return java.util.Arrays.asList(first, acked.get());
+        });
+    }
+
+    /** @return what {@code body} returns; a Jedis failure translated, relock's own passed on */
+    private static <T> T translating(String what, Supplier<T> body) {
+        try {
+            return body.get();
         } catch (RedisErrorException | RedisUnavailableException e) {
             throw e;
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, what);
+        }
+    }
+
+    /** @return the synced pipeline's script reply; its error reply, or none (the node's connection failed), thrown */
+    private Object scriptReply(Response<Object> reply, String what) {
+        try {
+            return Replies.normalise(reply.get());
+        } catch (IllegalStateException notBuilt) {
+            // The pipeline ended without this reply (its node's connection failed).
+            throw new RedisUnavailableException(what + " on " + description
+                    + " got no reply; whether it ran is unknown", notBuilt);
         } catch (RuntimeException e) {
             throw Errors.translate(e, what);
         }
@@ -260,37 +277,21 @@ final class JedisCommandExecutor implements CommandExecutor {
         Script script = call.script();
         List<String> keys = call.keys();
         List<String> args = call.args();
-        try {
-            return client.pipelined(p -> {
-                Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), keys, args)
-                        : p.eval(script.text(), keys, args);
-                Response<Long> acked;
-                if (!keys.isEmpty()) {
-                    acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
-                } else if (p instanceof Pipeline single) {
-                    acked = single.waitReplicas(replicas, timeoutMs);
-                } else {
-                    throw new IllegalArgumentException("evalShaWithWait on a cluster needs at least one key to pick the node, "
-                            + "got none for " + script);
-                }
-                p.sync();
-                Object first;
-                try {
-                    first = Replies.normalise(reply.get());
-                } catch (IllegalStateException notBuilt) {
-                    // The pipeline ended without this reply (its node's connection failed).
-                    throw new RedisUnavailableException(what + " on " + description
-                            + " got no reply; whether it ran is unknown", notBuilt);
-                } catch (RuntimeException e) {
-                    throw Errors.translate(e, what);
-                }
-                return java.util.Arrays.asList(first, acked.get());
-            });
-        } catch (RedisErrorException | RedisUnavailableException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.translate(e, what);
-        }
+        return translating(what, () -> client.pipelined(p -> {
+            Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), keys, args)
+                    : p.eval(script.text(), keys, args);
+            Response<Long> acked;
+            if (!keys.isEmpty()) {
+                acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
+            } else if (p instanceof Pipeline single) {
+                acked = single.waitReplicas(replicas, timeoutMs);
+            } else {
+                throw new IllegalArgumentException("evalShaWithWait on a cluster needs at least one key to pick the node, "
+                        + "got none for " + script);
+            }
+            p.sync();
+            return java.util.Arrays.asList(scriptReply(reply, what), acked.get());
+        }));
     }
 
     /** {@code INFO replication} from the node serving {@code key}: a plain command, no script. */
