@@ -435,6 +435,13 @@ public final class Waiters implements MessageListener, ConnectionListener {
         }
     }
 
+    /** A directed wake-up naming this client, for entry {@code e} as the message found it (it may have expired since). */
+    void wakeNamed(Channel e) {
+        if (!e.wakeOneUnlessRetired()) {
+            passOn(e); // its linger expired as the message came: nobody here takes it
+        }
+    }
+
     /** A wake-up naming this client reached an entry no waiter will take it from: the leave call passes it on. */
     private void passOn(Channel e) {
         if (e.leaveCall != null) {
@@ -575,8 +582,8 @@ public final class Waiters implements MessageListener, ConnectionListener {
             return;
         }
         if (channel.equals(e.wakeChannel)) { // a directed wake-up: for one waiting client, named
-            if (message.equals(e.wakeId) && !e.wakeOneUnlessRetired()) {
-                passOn(e); // its linger expired as the message came: nobody here takes it
+            if (message.equals(e.wakeId)) {
+                wakeNamed(e);
             }
             return;
         }
