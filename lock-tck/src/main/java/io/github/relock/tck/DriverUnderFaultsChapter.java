@@ -359,6 +359,118 @@ public abstract class DriverUnderFaultsChapter extends TckChapter {
     }
 
     /**
+     * Rule 28.21: on a cluster with replicas, a lock write sent with {@code WAIT} for a key whose
+     * slot moved to another master behind the client's slot cache (a reshard, or a failover the
+     * client has not learned yet) is routed again and runs exactly once: the blocking
+     * {@code evalShaWithWait}, the async {@code evalWithWaitAsync} and a lock client with default
+     * options (which waits for the node's connected replicas) each leave one hash field of value 1;
+     * so does {@code evalShaWithWait} for a key of a slot being migrated, which its old master
+     * answers with {@code ASK}.
+     * When it fails: the driver sent the script and {@code WAIT} straight to the connection of the
+     * node its cache names, and passed the node's {@code MOVED} on. A {@code MOVED} or {@code ASK}
+     * reply means the node refused before running anything: route once more (refreshed slot table,
+     * or the node the reply names); never send again after any other reply, since that script ran.
+     */
+    @Test
+    @RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "needs a cluster with replicas and a driver"
+            + " with REPLICA_WAIT")
+    void rule28_21_writeWithWaitForAMovedSlot_routedAgain_runsOnce() throws Exception {
+        assumeTrue(kit.topology() instanceof RedisCluster, "needs a cluster: a slot moves between its masters");
+        RedisCluster cluster = (RedisCluster) kit.topology();
+        String tag = null;
+        RedisServer node = null;
+        for (int i = 0; tag == null; i++) { // an empty slot whose master has a replica
+            String t = "{tck:moved-wait:" + i + "}";
+            RedisServer m = cluster.masterFor(t);
+            if ((Long) m.call("CLUSTER", "COUNTKEYSINSLOT", Integer.toString(RedisCluster.slot(t))) == 0
+                    && cluster.replicasOf(m).stream().anyMatch(RedisServer::isRunning)) {
+                tag = t;
+                node = m;
+            }
+        }
+        RedisServer from = node;
+        var elsewhere = cluster.masters().stream().filter(m -> m.port() != from.port()).findFirst().orElseThrow();
+        // Three clients that cache the slot's owner before it moves
+        CommandExecutor blocking = kit.newExecutor();
+        assumeTrue(blocking.capabilities().contains(Capability.REPLICA_WAIT), "the driver does not declare REPLICA_WAIT");
+        CommandExecutor async = kit.newExecutor();
+        LockClient locks = kit.newLockClient(LockOptions.builder().build());
+        DistributedLock lock = locks.getLock(tag + ":lock");
+        lock.isLocked(); // the client's first call: it has its slot table now
+        String syncKey = tag + ":sync";
+        String asyncKey = tag + ":async";
+        Script once = new Script("tck-moved-wait", "-- " + java.util.UUID.randomUUID()
+                + "\nreturn redis.call('hincrby', KEYS[1], ARGV[1], 1)");
+        for (RedisServer m : cluster.masters()) {
+            m.call("SCRIPT", "LOAD", once.text()); // EVALSHA finds it on whichever master serves the key
+        }
+        int slot = RedisCluster.slot(tag);
+        RedisServer before = cluster.moveEmptySlot(slot, elsewhere);
+        try {
+            List<Object> sync = blocking.evalShaWithWait(once, List.of(syncKey), List.of("f"), 1, 1000);
+            assertEquals(1L, sync.get(0), "evalShaWithWait ran the script once on the slot's new master");
+            List<Object> viaAsync = async.evalWithWaitAsync(ScriptCall.byText(once, List.of(asyncKey), List.of("f")), 1,
+                    1000, Lane.APPLICATION).get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+            assertEquals(1L, viaAsync.get(0), "evalWithWaitAsync ran the script once on the slot's new master");
+            lock.lock();
+            try {
+                assertTrue(lock.isHeldByCurrentThread(), "the lock is held after lock() on the moved slot");
+                assertEquals(1, lock.getHoldCount(), "the lock's hold count");
+                assertEquals(1, ((List<?>) elsewhere.call("HGETALL", tag + ":lock")).size() / 2,
+                        "fields of the lock's hash on the slot's new master");
+            } finally {
+                lock.unlock();
+            }
+            for (String key : List.of(syncKey, asyncKey)) {
+                assertEquals(List.of("f", "1"), elsewhere.call("HGETALL", key), key + " on the slot's new master");
+            }
+        } finally {
+            try (RespClient owner = cluster.adminFor(tag)) {
+                owner.call("DEL", syncKey, asyncKey, tag + ":lock");
+            }
+            cluster.moveEmptySlot(slot, before);
+        }
+        askedWriteWithWait_runsOnceOnTheImportingMaster(cluster, blocking, once);
+    }
+
+    /**
+     * Rule 28.21's {@code ASK}: a slot half-way to another master (its old one {@code MIGRATING},
+     * the new one {@code IMPORTING}) answers a write of a key it does not hold with {@code ASK};
+     * the write runs once, on the importing master.
+     */
+    private static void askedWriteWithWait_runsOnceOnTheImportingMaster(RedisCluster cluster, CommandExecutor executor,
+                                                                     Script once) {
+        String key = null;
+        RedisServer source = null;
+        for (int i = 0; key == null; i++) {
+            String k = "{tck:ask-wait:" + i + "}";
+            RedisServer m = cluster.masterFor(k);
+            if ((Long) m.call("CLUSTER", "COUNTKEYSINSLOT", Integer.toString(RedisCluster.slot(k))) == 0) {
+                key = k;
+                source = m;
+            }
+        }
+        RedisServer from = source;
+        RedisServer to = cluster.masters().stream().filter(m -> m.port() != from.port()).findFirst().orElseThrow();
+        String slot = Integer.toString(RedisCluster.slot(key));
+        to.call("CLUSTER", "SETSLOT", slot, "IMPORTING", (String) from.call("CLUSTER", "MYID"));
+        from.call("CLUSTER", "SETSLOT", slot, "MIGRATING", (String) to.call("CLUSTER", "MYID"));
+        try (RespClient importing = to.admin()) {
+            List<Object> reply = executor.evalShaWithWait(once, List.of(key), List.of("f"), 1, 1000);
+            assertEquals(1L, reply.get(0), "evalShaWithWait answered ASK ran the script once on the importing master");
+            importing.call("ASKING");
+            assertEquals(List.of("f", "1"), importing.call("HGETALL", key), key + " on the importing master");
+        } finally {
+            try (RespClient importing = to.admin()) {
+                importing.call("ASKING");
+                importing.call("DEL", key);
+            }
+            to.call("CLUSTER", "SETSLOT", slot, "STABLE");
+            from.call("CLUSTER", "SETSLOT", slot, "STABLE");
+        }
+    }
+
+    /**
      * Rule 28.5: after the native client was stopped and started again (a Spring connection
      * factory's {@code stop()} and {@code start()}, as a context restart, a Spring Cloud refresh or
      * a CRaC checkpoint does), the executor made before it still works: scripts run, a channel

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
@@ -200,6 +201,10 @@ final class JedisCommandExecutor implements CommandExecutor {
         try {
             return pipelineWithWait(call, replicas, timeoutMs, what);
         } catch (RedisErrorException e) {
+            if (!keys.isEmpty() && capabilities.contains(Capability.CLUSTER) && e.getMessage() != null
+                    && e.getMessage().startsWith("ASK ")) {
+                return askedWithWait(call, replicas, timeoutMs, what, e);
+            }
             if (keys.isEmpty() || !capabilities.contains(Capability.CLUSTER) || e.getMessage() == null
                     || !e.getMessage().contains("MOVED")) {
                 throw e;
@@ -211,41 +216,82 @@ final class JedisCommandExecutor implements CommandExecutor {
         }
     }
 
-    private List<Object> pipelineWithWait(ScriptCall call, int replicas, long timeoutMs, String what) {
-        Script script = call.script();
-        List<String> keys = call.keys();
-        List<String> args = call.args();
+    /**
+     * After {@code ASK} (the key's slot is being migrated; the node ran nothing): {@code ASKING},
+     * the script and {@code WAIT} pipelined on one connection borrowed from the node the reply names,
+     * so no other command comes between {@code ASKING} and the script. Sent once; without a pool
+     * for that node, the {@code ASK} is the answer.
+     */
+    private List<Object> askedWithWait(ScriptCall call, int replicas, long timeoutMs, String what,
+                                       RedisErrorException asked) {
+        String[] parts = asked.getMessage().split(" ");
+        ConnectionPool pool;
         try {
-            return client.pipelined(p -> {
-                Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), keys, args)
-                        : p.eval(script.text(), keys, args);
-                Response<Long> acked;
-                if (!keys.isEmpty()) {
-                    acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
-                } else if (p instanceof Pipeline single) {
-                    acked = single.waitReplicas(replicas, timeoutMs);
-                } else {
-                    throw new IllegalArgumentException("evalShaWithWait on a cluster needs at least one key to pick the node, "
-                            + "got none for " + script);
-                }
+            pool = parts.length < 3 ? null : JedisVersions.clusterNodes(cluster).get().get(parts[2].trim());
+        } catch (RuntimeException noPools) {
+            pool = null;
+        }
+        if (pool == null) {
+            throw asked;
+        }
+        Script script = call.script();
+        ConnectionPool node = pool;
+        return translating(what, () -> {
+            try (Connection c = node.getResource()) {
+                Pipeline p = new Pipeline(c);
+                p.sendCommand(Protocol.Command.ASKING, new String[0]);
+                Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), call.keys(), call.args())
+                        : p.eval(script.text(), call.keys(), call.args());
+                Response<Long> acked = p.waitReplicas(replicas, timeoutMs);
                 p.sync();
-                Object first;
-                try {
-                    first = Replies.normalise(reply.get());
-                } catch (IllegalStateException notBuilt) {
-                    // The pipeline ended without this reply (its node's connection failed).
-                    throw new RedisUnavailableException(what + " on " + description
-                            + " got no reply; whether it ran is unknown", notBuilt);
-                } catch (RuntimeException e) {
-                    throw Errors.translate(e, what);
-                }
-                return java.util.Arrays.asList(first, acked.get());
-            });
+                return java.util.Arrays.asList(scriptReply(reply, what), acked.get());
+            }
+        });
+    }
+
+    /** @return what {@code body} returns; a Jedis failure translated, relock's own passed on */
+    private static <T> T translating(String what, Supplier<T> body) {
+        try {
+            return body.get();
         } catch (RedisErrorException | RedisUnavailableException e) {
             throw e;
         } catch (RuntimeException e) {
             throw Errors.translate(e, what);
         }
+    }
+
+    /** @return the synced pipeline's script reply; its error reply, or none (the node's connection failed), thrown */
+    private Object scriptReply(Response<Object> reply, String what) {
+        try {
+            return Replies.normalise(reply.get());
+        } catch (IllegalStateException notBuilt) {
+            // The pipeline ended without this reply (its node's connection failed).
+            throw new RedisUnavailableException(what + " on " + description
+                    + " got no reply; whether it ran is unknown", notBuilt);
+        } catch (RuntimeException e) {
+            throw Errors.translate(e, what);
+        }
+    }
+
+    private List<Object> pipelineWithWait(ScriptCall call, int replicas, long timeoutMs, String what) {
+        Script script = call.script();
+        List<String> keys = call.keys();
+        List<String> args = call.args();
+        return translating(what, () -> client.pipelined(p -> {
+            Response<Object> reply = call.bySha() ? p.evalsha(script.sha1(), keys, args)
+                    : p.eval(script.text(), keys, args);
+            Response<Long> acked;
+            if (!keys.isEmpty()) {
+                acked = p.waitReplicas(keys.get(0), replicas, timeoutMs); // same node as the script
+            } else if (p instanceof Pipeline single) {
+                acked = single.waitReplicas(replicas, timeoutMs);
+            } else {
+                throw new IllegalArgumentException("evalShaWithWait on a cluster needs at least one key to pick the node, "
+                        + "got none for " + script);
+            }
+            p.sync();
+            return java.util.Arrays.asList(scriptReply(reply, what), acked.get());
+        }));
     }
 
     /** {@code INFO replication} from the node serving {@code key}: a plain command, no script. */

@@ -1,6 +1,7 @@
 package io.github.relock.driver.lettuce;
 
 import io.github.relock.api.LockException;
+import io.github.relock.api.RedisErrorException;
 import io.github.relock.api.RedisUnavailableException;
 import io.github.relock.spi.Capability;
 import io.github.relock.spi.CommandExecutor;
@@ -26,6 +27,10 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -58,6 +63,9 @@ import java.util.function.Supplier;
  *       API, so the caller never blocks on Lettuce and the reply keeps its exact shape
  *       ({@link ReplyOutput}). Keys are added as keys, so a cluster connection routes by the first
  *       one. The sync methods await the same future uninterruptibly with a deadline.</li>
+ *   <li><b>Script + WAIT</b> go to one node connection (the partition table's master of the key's
+ *       slot), which follows no redirect: a {@code MOVED} or {@code ASK} reply (nothing ran) sends
+ *       both once more to the node the reply names; no other reply is ever sent twice.</li>
  *   <li><b>Timeouts</b> are ours, not the client's: a handed-in client may have command timeouts
  *       off, and Lettuce buffers commands while reconnecting, so without a deadline a future could
  *       wait forever. Async futures fail after {@link DriverOptions#commandTimeout()} through
@@ -102,6 +110,8 @@ final class LettuceCommandExecutor implements CommandExecutor {
     private volatile IntFunction<Object> slotNodes = slot -> null;
     /** On a cluster: where the classic pub/sub connection is; otherwise null. */
     private volatile ClassicPubSubNode classicNode;
+    /** On a cluster: where a write with WAIT that a node refused with MOVED or ASK goes; otherwise null. */
+    private volatile Reroute reroute;
 
     private LettuceCommandExecutor(String target, DriverOptions options,
                                    StatefulConnection<String, String> commandConnection,
@@ -216,6 +226,34 @@ final class LettuceCommandExecutor implements CommandExecutor {
         LettuceCommandExecutor ex = new LettuceCommandExecutor(target, options, conn, conn.async(), renewal, renewal.async(),
                 node, ps, caps, client, owned);
         ex.classicNode = classicNode;
+        ex.reroute = new Reroute() {
+            /** One reload at a time: after a reshard every write to the slot answers MOVED. */
+            private final AtomicBoolean reloading = new AtomicBoolean();
+
+            @Override
+            public CompletableFuture<StatefulRedisConnection<String, String>> to(String host, int port, Lane lane) {
+                return (lane == Lane.RENEWAL ? renewal : c).getConnectionAsync(host, port);
+            }
+
+            @Override
+            public void refresh() {
+                if (!reloading.compareAndSet(false, true)) {
+                    return;
+                }
+                CompletionStage<Void> reload;
+                try {
+                    reload = client.refreshPartitionsAsync();
+                } catch (RuntimeException e) { // a client shutting down: the next write retries
+                    reload = CompletableFuture.failedFuture(e);
+                }
+                reload.whenComplete((ok, failed) -> {
+                    reloading.set(false);
+                    if (failed != null) {
+                        LOG.log(System.Logger.Level.DEBUG, "refreshing the slot table of " + target + " failed", failed);
+                    }
+                });
+            }
+        };
         if (caps.contains(Capability.SHARDED_PUBSUB)) { // Redis 7+: renewal may span a node's slots
             ex.slotNodes = slot -> {
                 RedisClusterNode master = c.getPartitions().getMasterBySlot(slot);
@@ -241,6 +279,7 @@ final class LettuceCommandExecutor implements CommandExecutor {
                 call.script(), call.keys(), call.args());
     }
 
+    /** As {@link #evalWithWaitAsync} by SHA on the application lane, awaited uninterruptibly. */
     @Override
     public List<Object> evalShaWithWait(Script script, List<String> keys, List<String> args, int replicas,
                                         long timeoutMs) {
@@ -252,28 +291,21 @@ final class LettuceCommandExecutor implements CommandExecutor {
             throw new IllegalArgumentException("timeoutMs must be >= 0 (0 = WAIT without timeout), was " + timeoutMs);
         }
         ensureOpen();
-        long deadline = System.nanoTime() + timeoutNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        RedisFuture<Object> reply;
-        RedisFuture<Long> acked;
-        try {
-            BaseRedisAsyncCommands<String, String> node = nodeCommands.apply(keys.isEmpty() ? null : keys.get(0), Lane.APPLICATION);
-            // Two writes on the same connection: Lettuce keeps their order, so WAIT covers the script's writes.
-            reply = node.dispatch(CommandType.EVALSHA, new ReplyOutput(), scriptArgs(script.sha1(), keys, args));
-            acked = node.waitForReplication(replicas, timeoutMs);
-        } catch (IllegalArgumentException | LockException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw Errors.translate(e, describe("EVALSHA+WAIT", script));
-        }
-        Object scriptReply = await(reply, deadline, "EVALSHA+WAIT", script);
-        Long waitReply = await(acked, deadline, "EVALSHA+WAIT", script);
-        return Collections.unmodifiableList(Arrays.asList(scriptReply, waitReply));
+        // Each send fails on its own after the command timeout plus WAIT's; a reroute may send twice.
+        long once = timeoutNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long deadline = System.nanoTime() + 2 * once + timeoutNanos;
+        CompletableFuture<List<Object>> out = withWait(ScriptCall.bySha(script, keys, args), replicas, timeoutMs,
+                Lane.APPLICATION);
+        return await(out, deadline, "EVALSHA+WAIT", script);
     }
 
     /**
      * The script and {@code WAIT} dispatched on one connection of the lane to the key's node (on a
      * cluster, the lane's connection to the master of its slot): Lettuce keeps their order, and
-     * neither blocks a thread. Bounded by the command timeout plus WAIT's.
+     * neither blocks a thread. Bounded by the command timeout plus WAIT's, per send. On a cluster,
+     * a script the node refused with {@code MOVED} or {@code ASK} (its slot moved behind the
+     * partition table: nothing ran) is sent once more to the node the reply names; any other
+     * reply is final, since that script ran.
      */
     @Override
     public CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs, Lane lane) {
@@ -286,25 +318,130 @@ final class LettuceCommandExecutor implements CommandExecutor {
         if (closed.get()) {
             return CompletableFuture.failedFuture(closedException());
         }
+        try {
+            return withWait(call, replicas, timeoutMs, lane);
+        } catch (IllegalArgumentException | LockException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * @return the replies of the script and WAIT, sent again once after a redirect
+     * @throws IllegalArgumentException no key on a cluster
+     * @throws LockException the first send could not be made
+     */
+    private CompletableFuture<List<Object>> withWait(ScriptCall call, int replicas, long timeoutMs, Lane lane) {
         Op op = call.bySha() ? Op.EVALSHA : Op.EVAL;
-        RedisFuture<Object> reply;
-        RedisFuture<Long> acked;
+        String what = describe(op + "+WAIT", call.script());
+        CompletableFuture<List<Object>> first;
         try {
             BaseRedisAsyncCommands<String, String> node = nodeCommands.apply(
                     call.keys().isEmpty() ? null : call.keys().get(0), lane);
-            reply = dispatch(node, op, call.script(), call.keys(), call.args());
-            acked = node.waitForReplication(replicas, timeoutMs);
+            first = replies(send(node, op, call, replicas, timeoutMs), timeoutMs, what);
         } catch (IllegalArgumentException | LockException e) {
-            return CompletableFuture.failedFuture(e);
+            throw e;
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(Errors.translate(e, describe(op + "+WAIT", call.script())));
+            throw Errors.translate(e, what);
         }
-        CompletableFuture<Object> scriptReply = Errors.translated(reply, () -> describe(op + "+WAIT", call.script()));
-        CompletableFuture<Long> waitReply = Errors.translated(acked, () -> describe(op + "+WAIT", call.script()));
-        CompletableFuture<List<Object>> out = scriptReply.thenCombine(waitReply,
+        Reroute to = reroute;
+        if (to == null) {
+            return first;
+        }
+        return first.handle((ok, failed) -> {
+            Redirect redirect = failed == null ? null : Redirect.of(Errors.translate(failed, what));
+            if (redirect == null) {
+                return failed == null ? CompletableFuture.completedFuture(ok)
+                        : CompletableFuture.<List<Object>>failedFuture(Errors.translate(failed, what));
+            }
+            if (!redirect.ask()) {
+                to.refresh(); // the next calls route by the new owner
+            }
+            return to.to(redirect.host(), redirect.port(), lane).handle((conn, noConn) -> noConn != null
+                    ? CompletableFuture.<List<Object>>failedFuture(Errors.translate(noConn, what))
+                    : resend(conn, redirect.ask(), op, call, replicas, timeoutMs, what))
+                    .thenCompose(Function.identity());
+        }).thenCompose(Function.identity());
+    }
+
+    /** The one send after a redirect, on the named node's connection; a failure to send, translated. */
+    private CompletableFuture<List<Object>> resend(StatefulRedisConnection<String, String> conn, boolean ask, Op op,
+                                                   ScriptCall call, int replicas, long timeoutMs, String what) {
+        try {
+            return replies(ask ? sendAsking(conn, op, call, replicas, timeoutMs)
+                    : send(conn.async(), op, call, replicas, timeoutMs), timeoutMs, what);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(Errors.translate(e, what));
+        }
+    }
+
+    /** The script's reply and WAIT's, one send: their futures. */
+    private record Sent(CompletableFuture<Object> reply, CompletableFuture<Long> acked) {
+    }
+
+    /** The script then {@code WAIT} on {@code node}'s connection: Lettuce keeps their order. */
+    private Sent send(BaseRedisAsyncCommands<String, String> node, Op op, ScriptCall call, int replicas,
+                      long timeoutMs) {
+        RedisFuture<Object> reply = dispatch(node, op, call.script(), call.keys(), call.args());
+        RedisFuture<Long> acked = node.waitForReplication(replicas, timeoutMs);
+        return new Sent(reply.toCompletableFuture(), acked.toCompletableFuture());
+    }
+
+    /**
+     * As {@link #send}, after {@code ASKING}, the three in one write: no other command of the
+     * connection comes between {@code ASKING} and the script it admits.
+     */
+    private static Sent sendAsking(StatefulConnection<String, String> conn, Op op, ScriptCall call, int replicas,
+                                   long timeoutMs) {
+        boolean sha = op == Op.EVALSHA;
+        AsyncCommand<String, String, String> asking = new AsyncCommand<>(
+                new Command<>(CommandType.ASKING, new StatusOutput<>(StringCodec.UTF8)));
+        AsyncCommand<String, String, Object> reply = new AsyncCommand<>(new Command<>(
+                sha ? CommandType.EVALSHA : CommandType.EVAL, new ReplyOutput(),
+                scriptArgs(sha ? call.script().sha1() : call.script().text(), call.keys(), call.args())));
+        AsyncCommand<String, String, Long> acked = new AsyncCommand<>(new Command<>(CommandType.WAIT,
+                new IntegerOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).add(replicas).add(timeoutMs)));
+        conn.dispatch(List.of(asking, reply, acked));
+        return new Sent(reply, acked);
+    }
+
+    /** @return both replies, failures translated; failed after the command timeout plus WAIT's */
+    private CompletableFuture<List<Object>> replies(Sent sent, long timeoutMs, String what) {
+        CompletableFuture<List<Object>> out = Errors.translated(sent.reply(), () -> what).thenCombine(
+                Errors.translated(sent.acked(), () -> what),
                 (r, w) -> Collections.unmodifiableList(Arrays.asList(r, (Object) w)));
-        timer.failAfter(out, reply, TimeUnit.MILLISECONDS.toNanos(timeoutMs), () -> describe(op + "+WAIT", call.script()));
+        timer.failAfter(out, sent.reply(), TimeUnit.MILLISECONDS.toNanos(timeoutMs), () -> what);
         return out;
+    }
+
+    /** A cluster's redirect error reply ({@code MOVED|ASK <slot> <host>:<port>}): the node ran nothing. */
+    private record Redirect(boolean ask, String host, int port) {
+        /** @return the redirect {@code e}'s reply names, or null for any other failure */
+        static Redirect of(LockException e) {
+            String m = e instanceof RedisErrorException ? e.getMessage() : null;
+            if (m == null || !(m.startsWith("MOVED ") || m.startsWith("ASK "))) {
+                return null;
+            }
+            String[] parts = m.split(" ");
+            int colon = parts.length < 3 ? -1 : parts[2].lastIndexOf(':');
+            if (colon <= 0) {
+                return null;
+            }
+            try {
+                return new Redirect(m.startsWith("ASK "), parts[2].substring(0, colon),
+                        Integer.parseInt(parts[2].substring(colon + 1).trim()));
+            } catch (NumberFormatException notARedirect) {
+                return null;
+            }
+        }
+    }
+
+    /** On a cluster: the connections a redirected write goes to. */
+    private interface Reroute {
+        /** @return the lane's connection to the node at {@code host:port}, opened if need be */
+        CompletableFuture<StatefulRedisConnection<String, String>> to(String host, int port, Lane lane);
+
+        /** Reloads the slot table in the background, so that later writes go to the new owner. */
+        void refresh();
     }
 
     /** {@code INFO replication} on the connection {@link #evalShaWithWait} uses for {@code key}: no script. */

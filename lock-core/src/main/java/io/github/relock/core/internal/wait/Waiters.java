@@ -130,7 +130,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
     /** Entries by channel, and by wake channel where they have one (directed wake-ups). */
     private final Map<String, Channel> entries = new ConcurrentHashMap<>();
     /** Sends an entry's leave call (directed wake-ups); set once by the client. */
-    private volatile java.util.function.Consumer<io.github.relock.core.internal.protocol.Call<?>> leaveRunner = call -> { };
+    private volatile java.util.function.Function<io.github.relock.core.internal.protocol.Call<?>, CompletableFuture<?>> leaveRunner =
+            call -> CompletableFuture.completedFuture(null);
+    /** Leave calls in flight: close() waits for them (quiesced) before the driver closes. */
+    private final Set<CompletableFuture<?>> leaveCalls = ConcurrentHashMap.newKeySet();
     private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     /** Hears the sharded copies, so lock listeners can pair a release heard both ways. */
@@ -174,7 +177,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
     }
 
     /** @param runner sends the leave call of an entry whose last waiter left without the lock */
-    public void leaveRunner(java.util.function.Consumer<io.github.relock.core.internal.protocol.Call<?>> runner) {
+    public void leaveRunner(java.util.function.Function<io.github.relock.core.internal.protocol.Call<?>, CompletableFuture<?>> runner) {
         this.leaveRunner = runner;
     }
 
@@ -400,8 +403,8 @@ public final class Waiters implements MessageListener, ConnectionListener {
             if (--e.refs > 0) {
                 return;
             }
-            if (e.wakeChannel != null && !holds && e.leaveCall != null) {
-                leaveRunner.accept(e.leaveCall);
+            if (e.wakeChannel != null && !holds) {
+                sendLeave(e);
             }
             java.util.function.Consumer<Runnable> timer = lingerTimer;
             if (e.wakeChannel != null && timer != null && !closing) {
@@ -444,8 +447,15 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     /** A wake-up naming this client reached an entry no waiter will take it from: the leave call passes it on. */
     private void passOn(Channel e) {
+        sendLeave(e);
+    }
+
+    /** Sends the entry's leave call (if it has one), tracked until it completes: close() waits for it (quiesced). */
+    private void sendLeave(Channel e) {
         if (e.leaveCall != null) {
-            leaveRunner.accept(e.leaveCall);
+            CompletableFuture<?> left = leaveRunner.apply(e.leaveCall);
+            leaveCalls.add(left);
+            left.whenComplete((v, t) -> leaveCalls.remove(left));
         }
     }
 
@@ -566,9 +576,15 @@ public final class Waiters implements MessageListener, ConnectionListener {
         return true;
     }
 
-    /** @return a future completing when every unsubscribe in flight has completed */
+    /**
+     * @return a future completing when every unsubscribe and every leave call (directed wake-ups)
+     *     in flight has completed: close() waits for it, so that a client closed while its waiters
+     *     were registered takes itself off the lock's waiting clients before its driver closes
+     */
     public CompletableFuture<Void> quiesced() {
-        return CompletableFuture.allOf(unsubscribing.values().toArray(CompletableFuture[]::new));
+        java.util.List<CompletableFuture<?>> all = new java.util.ArrayList<>(unsubscribing.values());
+        all.addAll(leaveCalls);
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
     }
 
     @Override

@@ -151,7 +151,7 @@ class WaitModelCheckTest {
         modelCheck(() -> {
             Waiters w = new Waiters(new FakePubSub(), false);
             java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
-            w.leaveRunner(call -> sent.incrementAndGet());
+            w.leaveRunner(call -> { sent.incrementAndGet(); return java.util.concurrent.CompletableFuture.completedFuture(null); });
             io.github.relock.core.internal.protocol.Call<Boolean> leave =
                     new io.github.relock.core.internal.protocol.Call<>(null, java.util.List.of(), java.util.List.of(), r -> true);
             w.lingerTimer(null); // no linger: the entry goes with its last waiter
@@ -169,7 +169,7 @@ class WaitModelCheckTest {
             java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
             java.util.List<Runnable> expiries = new java.util.concurrent.CopyOnWriteArrayList<>();
             Waiters w = new Waiters(new FakePubSub(), false);
-            w.leaveRunner(call -> sent.incrementAndGet());
+            w.leaveRunner(call -> { sent.incrementAndGet(); return java.util.concurrent.CompletableFuture.completedFuture(null); });
             w.lingerTimer(expiries::add);
             Channel e = joinWake(w);
             w.leave(e, true);

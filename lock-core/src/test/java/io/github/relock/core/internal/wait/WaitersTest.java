@@ -366,7 +366,7 @@ class WaitersTest {
         FakePubSub driver = new FakePubSub();
         Waiters w = new Waiters(driver, false);
         java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
-        w.leaveRunner(call -> sent.incrementAndGet());
+        w.leaveRunner(call -> { sent.incrementAndGet(); return java.util.concurrent.CompletableFuture.completedFuture(null); });
         List<Runnable> expiries = new java.util.ArrayList<>();
         w.lingerTimer(expiries::add);
         io.github.relock.core.internal.protocol.Call<Boolean> leave =
