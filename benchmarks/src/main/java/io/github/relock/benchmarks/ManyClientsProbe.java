@@ -37,7 +37,11 @@ import java.util.concurrent.locks.Lock;
  * alternated twice: directed, 32 clients, 6.2 and 6.4 scripts per acquisition without lingering,
  * 3.0 and 3.0 with it (8 clients 3.8/3.7 and 3.0/3.0); acquisitions/s too noisy under that load to
  * rank (32 directed 1,019 and 1,396 without, 551 and 1,777 with; 8 broadcast in the same runs
- * 1,434, 2,515, 2,059, 2,428).
+ * 1,434, 2,515, 2,059, 2,428). Once more after merging main (load 9 to 13): with / without
+ * lingering, 32 directed 1,285 (3.0) / 1,202 (6.1), 8 broadcast 1,997 / 2,359. So the scripts
+ * halve, but 32 directed clients still reach only about 55 to 70 % of 8 broadcast ones: each
+ * acquisition waits for the release's message to reach the woken client and for its attempt's
+ * round trip, one client at a time.
  *
  * <pre>{@code
  * mvn -B -q -pl benchmarks -am package -DskipTests
