@@ -91,9 +91,11 @@ import java.util.function.BiConsumer;
  * if nobody does, the expiry passes it on with the leave call (unregister, wake the next client
  * if the lock is free), and one heard as the entry expires finds it retired (Channel.retire, under
  * the handshake lock) and is passed on the same way: a lingering subscription never swallows a
- * wake-up, it costs the other waiters at most the linger. Expiry and join run under the entry's stripe lock (a join cancels
- * the linger, a later leave starts a new one: each expiry checks its own generation); close()
- * expires every lingering entry at once, and a leave after close() never lingers.
+ * wake-up, it costs the other waiters at most the linger. Expiry and join run under the entry's
+ * stripe lock (a join cancels the linger, a later leave starts a new one: each expiry checks its
+ * own generation); close() expires every lingering entry at once (a leave call it sends is waited
+ * for with the unsubscribes), and a leave after close() never lingers. The expiry runs on the
+ * JDK's delayed executor (common pool): it only takes the stripe lock and starts async calls.
  *
  * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
  * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
