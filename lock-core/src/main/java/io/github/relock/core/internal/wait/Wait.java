@@ -226,8 +226,7 @@ abstract class Wait implements Channel.Parked {
             ctx.waiters().spinWaitStarted();
             return spinPark();
         }
-        entry = ctx.waiters().join(channel, protocol.wakes(), protocol.wakeChannel(), protocol.wakeId(),
-                protocol.leaveWaiting());
+        entry = ctx.waiters().join(channel, protocol.wakes());
         return Next.SUBSCRIBE;
     }
 
@@ -261,7 +260,7 @@ abstract class Wait implements Channel.Parked {
             // message will come, so poll, each park bounded by the TTL the last attempt saw.
             ctx.waiters().subscriptionRefused(entry.channel(), cause);
             entry.left(this, messageWake, acquired);
-            ctx.waiters().leave(entry, acquired);
+            ctx.waiters().leave(entry);
             entry = null;
             return beforeAttempt();
         }
@@ -446,7 +445,7 @@ abstract class Wait implements Channel.Parked {
         }
         if (entry != null) {
             entry.left(this, messageWake, acquired); // a message that picked us, unused: the next waiter's
-            ctx.waiters().leave(entry, acquired);
+            ctx.waiters().leave(entry);
             entry = null;
         }
         if (spinning) {
