@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Nested;
  * failure, 18 faults between the client and Redis, 21 liveness, 23 lock listeners, 27 queued
  * calls and the renewal lane, 28 the driver under the world's faults (an exhausted pool, an
  * ACL refusing a channel, a slot moved behind the client's back), and 29 seeded timing faults
- * (late, lost and duplicated replies and messages) injected around the driver. The engine's own chapters
+ * (late, lost and duplicated replies and messages) injected around the driver, and 34 directed wake-ups
+ * (one waiting client woken per release, on a second channel). The engine's own chapters
  * (leases, fairness, the lock family, hand-off, bad input, ...) are {@link EngineSpec}, which
  * relock runs once per topology on its reference driver; {@link RelockTck} runs both.
  *
@@ -117,6 +118,17 @@ public abstract class DriverTck extends DriverKit {
     @Nested
     class Cohorts extends CohortChapter {
         Cohorts() {
+            super(DriverTck.this);
+        }
+    }
+
+    /**
+     * Chapter 34: {@link DirectedWakeChapter}, run against this driver: a directed wake-up reaches
+     * the named client only through the driver's pub/sub, on a second channel of the wait's entry.
+     */
+    @Nested
+    class DirectedWake extends DirectedWakeChapter {
+        DirectedWake() {
             super(DriverTck.this);
         }
     }

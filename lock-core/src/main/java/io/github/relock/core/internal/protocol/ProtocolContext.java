@@ -19,9 +19,20 @@ import java.util.function.ToIntFunction;
  * @param ownClassicSubscriptions for a lock key, how many of the client's classic subscriptions
  *     to the key's channel the key's node counts: 1 on one server; on a cluster 1 only when the
  *     client's classic pub/sub connection is on that node (or the driver cannot tell), else 0
+ * @param wakeId the client's id when directed wake-ups are on (issue 37 item 4, fragments/wake.lua:
+ *     one server only), else null
+ * @param localWaiters for a lock channel, how many of the client's waits are joined on it now
  */
 public record ProtocolContext(String publishMode, long fairWaitMs, long spinInitialMs, long spinMaxMs,
-                              int ownShardedSubscriptions, ToIntFunction<String> ownClassicSubscriptions) {
+                              int ownShardedSubscriptions, ToIntFunction<String> ownClassicSubscriptions,
+                              String wakeId, ToIntFunction<String> localWaiters) {
+
+    /** A client without directed wake-ups. */
+    public ProtocolContext(String publishMode, long fairWaitMs, long spinInitialMs, long spinMaxMs,
+                           int ownShardedSubscriptions, ToIntFunction<String> ownClassicSubscriptions) {
+        this(publishMode, fairWaitMs, spinInitialMs, spinMaxMs, ownShardedSubscriptions, ownClassicSubscriptions,
+                null, channel -> 0);
+    }
 
     /** A client whose classic subscriptions are always on the node a script runs on (one server). */
     public ProtocolContext(String publishMode, long fairWaitMs, long spinInitialMs, long spinMaxMs,

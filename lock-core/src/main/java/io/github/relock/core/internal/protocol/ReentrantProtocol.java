@@ -11,7 +11,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code N}, owner field {@code <clientId>:<threadId>}, TTLs and release:
  * <ul>
  *   <li>{@link Variant#REENTRANT}: every waiter on channel {@code redisson_lock__channel:{N}};
- *       waiting leaves nothing on the server, so giving up undoes nothing;</li>
+ *       waiting leaves nothing on the server but, with directed wake-ups on (one server), the
+ *       client's id in {@code relock__waiters:{N}}, which a release takes off as it wakes the
+ *       client on {@code relock__wake:{N}} (see fragments/wake.lua), and which ages out;</li>
  *   <li>{@link Variant#NON_REENTRANT} (spec 2.7): re-entry refused by the acquire script;</li>
  *   <li>{@link Variant#SPIN} (spec 2.6, 5.5): no pub/sub at all; waiters poll with exponential
  *       back-off (the first pause {@code spinBackOffInitial}, doubling up to
@@ -52,6 +54,10 @@ public final class ReentrantProtocol implements LockProtocol {
     private final List<String> keys;
     private final List<String> releaseKeys;
     private final List<String> fencedKeys;
+    /** The client's id when this lock's waiters are woken one client at a time, else null. */
+    private final String wakeId;
+    private final String wakeChannel;
+    private final List<String> waitKeys;
     private final long spinInitialMs;
     private final long spinMaxMs;
     private final int spinMultiplier;
@@ -84,8 +90,23 @@ public final class ReentrantProtocol implements LockProtocol {
         this.channel = Keys.lockChannel(name);
         this.publishMode = variant == Variant.SPIN ? "NONE" : ctx.publishMode();
         this.keys = List.of(name);
-        this.releaseKeys = List.of(name, channel);
         this.fencedKeys = List.of(name, tokenKey(name));
+        this.wakeId = (variant == Variant.REENTRANT || variant == Variant.NON_REENTRANT) && "PUBLISH".equals(publishMode)
+                ? ctx.wakeId() : null;
+        String waiters = waitersKey(name);
+        this.wakeChannel = wakeChannel(name);
+        this.waitKeys = List.of(name, waiters);
+        this.releaseKeys = List.of(name, channel, waiters, wakeChannel);
+    }
+
+    /** @return the sorted set of relock clients waiting for lock {@code name} (directed wake-ups) */
+    public static String waitersKey(String name) {
+        return Keys.prefixName("relock__waiters", name);
+    }
+
+    /** @return the channel a release wakes one waiting relock client of lock {@code name} on */
+    public static String wakeChannel(String name) {
+        return Keys.prefixName("relock__wake", name);
     }
 
     /** @return the fenced lock's token counter key of lock {@code name} */
@@ -111,6 +132,13 @@ public final class ReentrantProtocol implements LockProtocol {
                     Decoders.fencedAcquire(Scripts.FENCED_ACQUIRE, name));
         }
         String reentry = variant == Variant.NON_REENTRANT ? "nonreentrant" : "";
+        if (wakeId != null && mode != AttemptMode.TRY && ctx.localWaiters().applyAsInt(channel) > 0) {
+            // a wait's attempt once this client listens on the channels: it registers if it fails
+            List<String> args = new java.util.ArrayList<>(Decoders.withMode(mode, ttl, field, reentry));
+            args.add(wakeId); // ARGV[5]: a failed attempt registers the client for a directed wake-up
+            return new Call<>(Scripts.LOCK_ACQUIRE, waitKeys, List.copyOf(args),
+                    Decoders.acquire(Scripts.LOCK_ACQUIRE, name, false));
+        }
         return new Call<>(Scripts.LOCK_ACQUIRE, keys, Decoders.withMode(mode, ttl, field, reentry),
                 Decoders.acquire(Scripts.LOCK_ACQUIRE, name, false));
     }
@@ -118,12 +146,19 @@ public final class ReentrantProtocol implements LockProtocol {
     @Override
     public Call<Release> release(String field, long ttlMs, Candidate transferTo) {
         Script s = Scripts.LOCK_RELEASE;
-        List<String> args = transferTo == null
-                ? List.of(Long.toString(ttlMs), field, publishMode)
-                : List.of(Long.toString(ttlMs), field, publishMode, transferTo.field(), Long.toString(transferTo.ttlMs()),
-                        Integer.toString(ctx.ownClassicSubscriptions().applyAsInt(name)),
-                        Integer.toString(ctx.ownShardedSubscriptions()));
-        return new Call<>(s, releaseKeys, args, Decoders.release(s, name));
+        List<String> args = new java.util.ArrayList<>(List.of(Long.toString(ttlMs), field, publishMode));
+        if (transferTo != null) {
+            args.addAll(List.of(transferTo.field(), Long.toString(transferTo.ttlMs()),
+                    Integer.toString(ctx.ownClassicSubscriptions().applyAsInt(name)),
+                    Integer.toString(ctx.ownShardedSubscriptions())));
+        } else if (wakeId != null) {
+            args.addAll(List.of("", "", "", "")); // no hand-off
+        }
+        if (wakeId != null) { // ARGV[8], ARGV[9]: the releasing client, and whether it stays registered
+            args.add(wakeId);
+            args.add(ctx.localWaiters().applyAsInt(channel) > 0 ? "1" : "0");
+        }
+        return new Call<>(s, releaseKeys, List.copyOf(args), Decoders.release(s, name));
     }
 
     @Override
@@ -146,6 +181,24 @@ public final class ReentrantProtocol implements LockProtocol {
     @Override
     public String waitChannel(String field) {
         return variant == Variant.SPIN ? null : channel;
+    }
+
+    /** @return the wake channel this client's waiters also listen on (directed wake-ups on), else null */
+    @Override
+    public String wakeChannel() {
+        return wakeId == null ? null : wakeChannel;
+    }
+
+    /** @return the client's id, the payload that wakes its waiters on {@link #wakeChannel()} */
+    @Override
+    public String wakeId() {
+        return wakeId;
+    }
+
+    @Override
+    public Call<?> leaveWaiting() {
+        return wakeId == null ? null : new Call<>(Scripts.LOCK_WAKE_LEAVE, releaseKeys, List.of(wakeId, publishMode),
+                Decoders.flag(Scripts.LOCK_WAKE_LEAVE, name));
     }
 
     @Override

@@ -80,6 +80,28 @@ public interface WaitPolicy {
     }
 
     /**
+     * @return a second channel this client's waiters listen on, where a release wakes one waiting
+     *     client by naming it ({@link #wakeId()}): directed wake-ups; null (the default) for none
+     */
+    default String wakeChannel() {
+        return null;
+    }
+
+    /** @return the payload on {@link #wakeChannel()} that wakes one of this client's waiters; null without one */
+    default String wakeId() {
+        return null;
+    }
+
+    /**
+     * @return with a {@link #wakeChannel()}: the call the client sends when its last waiter leaves
+     *     without the lock (it stops being a waiting client; a wake-up it may have taken is passed
+     *     on if the lock is free); else null
+     */
+    default Call<?> leaveWaiting() {
+        return null;
+    }
+
+    /**
      * @return true (locks) where an attempt whose reply was lost may be sent again in
      *     {@link AttemptMode#RESOLVE}, which finds a grant that landed instead of counting it twice;
      *     false where an attempt cannot be resolved (a semaphore's permits carry no owner): the

@@ -19,6 +19,7 @@ public final class Scripts {
     public static final Script LOCK_ACQUIRE = load("lock-acquire");
     public static final Script LOCK_RELEASE = load("lock-release");
     public static final Script LOCK_FORCE_RELEASE = load("lock-force-release");
+    public static final Script LOCK_WAKE_LEAVE = load("lock-wake-leave");
     public static final Script LOCK_RENEW = load("lock-renew");
     public static final Script LOCK_RENEW_NODE = load("lock-renew-node");
     public static final Script LOCK_STATE = load("lock-state");

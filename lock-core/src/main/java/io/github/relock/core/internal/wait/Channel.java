@@ -90,6 +90,10 @@ public final class Channel {
 
     /** How a message on this channel wakes waiters. */
     final MessageWakes wakes;
+    /** Directed wake-ups: the lock's wake channel, the payload naming this client, the call sent when the last waiter leaves without the lock; else null. */
+    String wakeChannel;
+    String wakeId;
+    io.github.relock.core.internal.protocol.Call<?> leaveCall;
 
     Channel(String channel, CompletableFuture<Subscription> subscribed, MessageWakes wakes) {
         this.channel = channel;

@@ -226,7 +226,8 @@ abstract class Wait implements Channel.Parked {
             ctx.waiters().spinWaitStarted();
             return spinPark();
         }
-        entry = ctx.waiters().join(channel, protocol.wakes());
+        entry = ctx.waiters().join(channel, protocol.wakes(), protocol.wakeChannel(), protocol.wakeId(),
+                protocol.leaveWaiting());
         return Next.SUBSCRIBE;
     }
 
@@ -260,7 +261,7 @@ abstract class Wait implements Channel.Parked {
             // message will come, so poll, each park bounded by the TTL the last attempt saw.
             ctx.waiters().subscriptionRefused(entry.channel(), cause);
             entry.left(this, messageWake, acquired);
-            ctx.waiters().leave(entry);
+            ctx.waiters().leave(entry, acquired);
             entry = null;
             return beforeAttempt();
         }
@@ -445,7 +446,7 @@ abstract class Wait implements Channel.Parked {
         }
         if (entry != null) {
             entry.left(this, messageWake, acquired); // a message that picked us, unused: the next waiter's
-            ctx.waiters().leave(entry);
+            ctx.waiters().leave(entry, acquired);
             entry = null;
         }
         if (spinning) {

@@ -54,6 +54,28 @@ import java.util.function.BiConsumer;
  * to its next park; passed on if it leaves without the lock). A copy that comes alone (the other
  * subscription is down, or a Redisson client published it) wakes as any message does.
  *
+ * Directed wake-ups (issue 37 item 4; the script side is fragments/wake.lua): with every client
+ * subscribed to Redisson's channel, a "0" per release wakes one waiter in each client, so a release
+ * costs a script per waiting client (25.8 scripts per acquisition with 32 clients). On one server a
+ * reentrant lock's waiters therefore also listen on the lock's wake channel relock__wake:{N} (same
+ * entry: subscribed right after Redisson's channel on the same connection, unsubscribed first), and
+ * each attempt a wait sends once it listens registers the client in relock__waiters:{N} if it
+ * fails. A release that finds no subscriber of Redisson's channel beyond the wake channel's (so no
+ * Redisson waiter, older relock or listener) pops the oldest registered client and publishes its id
+ * on the wake channel: every relock client hears it, the named one wakes one waiter (as a "0"
+ * would), the others nobody. Anyone else listening: "0" as before. Liveness, as for "0": the woken
+ * waiter attempts; if it fails it registers again and the holder's release wakes the next; if it
+ * leaves unused the message goes to the next local waiter (Channel.left), and when a client's last
+ * waiter leaves without the lock the entry sends the protocol's leave call (lock-wake-leave.lua:
+ * unregister, and wake the next client if the lock is free), so a wake-up banked on an entry nobody
+ * parks on again is passed on. A client that dies registered leaves more registrations than wake
+ * channel listeners: the next release sees it, clears the set and publishes "0" (the live waiters
+ * register again). What is left to the TTL bound, as before: a wake-up delivered to a client whose
+ * entry is already gone while its leave call is in flight is covered by that call; one popped for a
+ * dead client while a live unregistered listener hides it from the count is lost, and the others
+ * wait at most the TTL they saw. Cluster: off (a node cannot count other nodes' classic
+ * subscribers); a driver without it or -Drelock.directedWakes=off: "0" as before.
+ *
  * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
  * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
  * count is touched only by calls that found the lock busy, never on the uncontended path.
@@ -84,7 +106,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private volatile boolean alsoSharded;
     /** Told once per fallback (the client's events report each once): a server lacking a feature. */
     private final BiConsumer<ServerFallback, String> fallbacks;
+    /** Entries by channel, and by wake channel where they have one (directed wake-ups). */
     private final Map<String, Channel> entries = new ConcurrentHashMap<>();
+    /** Sends an entry's leave call (directed wake-ups); set once by the client. */
+    private volatile java.util.function.Consumer<io.github.relock.core.internal.protocol.Call<?>> leaveRunner = call -> { };
     private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     /** Hears the sharded copies, so lock listeners can pair a release heard both ways. */
@@ -122,6 +147,17 @@ public final class Waiters implements MessageListener, ConnectionListener {
         }
     }
 
+    /** @param runner sends the leave call of an entry whose last waiter left without the lock */
+    public void leaveRunner(java.util.function.Consumer<io.github.relock.core.internal.protocol.Call<?>> runner) {
+        this.leaveRunner = runner;
+    }
+
+    /** @return how many waits of this client are joined on {@code channel} now, lock listeners not counted (directed wake-ups) */
+    public int joined(String channel) {
+        Channel e = entries.get(channel);
+        return e == null ? 0 : Math.max(0, e.refs - e.observers.size());
+    }
+
     /** Joins (or creates and subscribes) a lock channel's entry; pair with {@link #leave(Channel)}. */
     Channel join(String channel) {
         return join(channel, MessageWakes.LOCK);
@@ -132,6 +168,17 @@ public final class Waiters implements MessageListener, ConnectionListener {
      * {@code wakes} says (the first joiner's; one channel serves one kind of synchronizer).
      */
     Channel join(String channel, MessageWakes wakes) {
+        return join(channel, wakes, null, null, null);
+    }
+
+    /**
+     * As {@link #join(String, MessageWakes)}; a new entry also listens on {@code wakeChannel}
+     * (directed wake-ups: see fragments/wake.lua), where the payload {@code wakeId} wakes one of its
+     * waiters, and when its last waiter leaves without the lock sends {@code leaveCall} (the client
+     * leaves the lock's set of waiting clients, passing on a wake-up the lock is free for).
+     */
+    Channel join(String channel, MessageWakes wakes, String wakeChannel, String wakeId,
+                 io.github.relock.core.internal.protocol.Call<?> leaveCall) {
         ReentrantLock lock = stripe(channel);
         lock.lock();
         try {
@@ -139,9 +186,15 @@ public final class Waiters implements MessageListener, ConnectionListener {
             if (e == null) {
                 CompletableFuture<Void> pending = unsubscribing.get(channel);
                 CompletableFuture<Subscription> sub = pending == null
-                        ? subscribe(channel)
-                        : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel));
+                        ? subscribe(channel, wakeChannel)
+                        : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel, wakeChannel));
                 e = new Channel(channel, sub, wakes);
+                if (wakeChannel != null) {
+                    e.wakeChannel = wakeChannel;
+                    e.wakeId = wakeId;
+                    e.leaveCall = leaveCall;
+                    entries.put(wakeChannel, e);
+                }
                 entries.put(channel, e);
             }
             e.refs++;
@@ -150,6 +203,33 @@ public final class Waiters implements MessageListener, ConnectionListener {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Subscribes {@code channel}, then at once (on the same pub/sub connection, so the server sees
+     * them in this order) {@code wakeChannel} if not null; unsubscribes them in the opposite order. So the
+     * server never counts this client on the wake channel without its subscription to the lock's
+     * channel, which is what lets a release tell relock's waiting clients from other subscribers.
+     * Should the wake channel's subscription fail, the waiters wait on the lock's channel alone.
+     */
+    private CompletableFuture<Subscription> subscribe(String channel, String wakeChannel) {
+        CompletableFuture<Subscription> main = subscribe(channel);
+        if (wakeChannel == null) {
+            return main;
+        }
+        CompletableFuture<Subscription> w = trySubscribe(wakeChannel, false, this);
+        return main.thenCompose(m -> w.handle((s, t) -> {
+            if (t != null) {
+                LOG.log(System.Logger.Level.DEBUG, "subscription to {0} failed; waiting on {1} alone: {2}",
+                        wakeChannel, channel, t);
+                return m;
+            }
+            return (Subscription) new Joint(m, s);
+        })).whenComplete((s, t) -> {
+            if (t != null) { // the lock's channel failed: undo the wake channel's
+                w.thenAccept(Subscription::unsubscribe);
+            }
+        });
     }
 
     /**
@@ -162,16 +242,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
         if (!alsoSharded) {
             return classic;
         }
-        CompletableFuture<Subscription> sharded;
-        try {
-            sharded = executor.subscribe(channel, true, shardedEar);
-        } catch (RuntimeException e) {
-            sharded = CompletableFuture.failedFuture(e);
-        }
-        CompletableFuture<Subscription> shard = sharded;
+        CompletableFuture<Subscription> shard = trySubscribe(channel, true, shardedEar);
         return classic.handle((c, ct) -> shard.handle((s, st) -> {
             if (ct == null && st == null) {
-                return (Subscription) new Both(c, s);
+                return (Subscription) new Joint(c, s);
             }
             if (ct == null) {
                 // The classic ear works: relock's unlocks and Redisson 3's arrive on it; a Redisson 4
@@ -190,6 +264,15 @@ public final class Waiters implements MessageListener, ConnectionListener {
             }
             throw ct instanceof CompletionException ce ? ce : new CompletionException(ct);
         })).thenCompose(f -> f);
+    }
+
+    /** @return the driver's subscription, or a failed future if the driver threw instead */
+    private CompletableFuture<Subscription> trySubscribe(String channel, boolean sharded, MessageListener listener) {
+        try {
+            return executor.subscribe(channel, sharded, listener);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**
@@ -217,16 +300,21 @@ public final class Waiters implements MessageListener, ConnectionListener {
         fallbacks.accept(ServerFallback.TTL_POLLING, "SUBSCRIBE " + channel + ": " + cause.getMessage());
     }
 
-    /** A channel subscribed both ways. */
-    private record Both(Subscription classic, Subscription sharded) implements Subscription {
+    /**
+     * Two subscriptions as one: a channel subscribed both ways (classic and sharded), or a lock
+     * channel with its wake channel; {@code extra} is unsubscribed first (the wake channel before
+     * the lock's, see {@link #subscribe(String, String)}).
+     */
+    private record Joint(Subscription main, Subscription extra) implements Subscription {
         @Override
         public String channel() {
-            return classic.channel();
+            return main.channel();
         }
 
         @Override
         public CompletableFuture<Void> unsubscribe() {
-            return CompletableFuture.allOf(classic.unsubscribe(), sharded.unsubscribe());
+            CompletableFuture<Void> first = extra.unsubscribe();
+            return CompletableFuture.allOf(first, main.unsubscribe());
         }
     }
 
@@ -252,6 +340,14 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     /** Leaves the entry; the last one out unsubscribes the channel. */
     void leave(Channel e) {
+        leave(e, true);
+    }
+
+    /**
+     * Leaves the entry; the last one out unsubscribes the channel, and, leaving without the lock
+     * ({@code holds} false), takes the client off the lock's waiting clients (directed wake-ups).
+     */
+    void leave(Channel e, boolean holds) {
         ReentrantLock lock = stripe(e.channel);
         lock.lock();
         try {
@@ -260,6 +356,12 @@ public final class Waiters implements MessageListener, ConnectionListener {
                 return;
             }
             entries.remove(e.channel, e);
+            if (e.wakeChannel != null) {
+                entries.remove(e.wakeChannel, e);
+                if (!holds && e.leaveCall != null) {
+                    leaveRunner.accept(e.leaveCall);
+                }
+            }
             CompletableFuture<Void> done = e.subscribed
                     .thenCompose(Subscription::unsubscribe)
                     .exceptionally(t -> null); // a failed subscribe has nothing to undo
@@ -290,7 +392,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     /** @return the number of channels with waiters (for stats, tests and leak checks) */
     public int activeChannels() {
-        return entries.size();
+        return (int) entries.entrySet().stream().filter(en -> en.getKey().equals(en.getValue().channel)).count();
     }
 
     /** @return the calls now waiting for a lock: joined on a channel, or spinning */
@@ -376,6 +478,12 @@ public final class Waiters implements MessageListener, ConnectionListener {
     private void deliver(String channel, String message, boolean sharded) {
         Channel e = entries.get(channel);
         if (e == null) {
+            return;
+        }
+        if (channel.equals(e.wakeChannel)) { // a directed wake-up: for one waiting client, named
+            if (message.equals(e.wakeId)) {
+                e.wakeOne();
+            }
             return;
         }
         int n = Math.min(e.wakes.wakes(message), e.refs); // never bank more wake-ups than it has waiters

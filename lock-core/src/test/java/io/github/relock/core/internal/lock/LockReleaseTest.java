@@ -66,7 +66,8 @@ class LockReleaseTest {
 
         assertNull(f.holds.get("orders", field));
         Invocation call = f.redis.calls(RELEASE).get(0);
-        assertEquals(List.of("orders", "redisson_lock__channel:{orders}"), call.keys());
+        assertEquals(List.of("orders", "redisson_lock__channel:{orders}", "relock__waiters:{orders}", "relock__wake:{orders}"),
+                call.keys());
         assertEquals(List.of(Long.toString(WATCHDOG_MS), "c1:7", "PUBLISH"), call.args());
         assertEquals(List.of("released orders"), f.listener.starting("released"));
         assertTrue(f.lost.isEmpty());

@@ -66,7 +66,7 @@ class ReentrantProtocolTest {
         Call<Release> c = protocol(Variant.REENTRANT).release("c:1", 30_000, null);
 
         assertEquals(Scripts.LOCK_RELEASE, c.script());
-        assertEquals(List.of("orders", CHANNEL), c.keys());
+        assertEquals(List.of("orders", CHANNEL, "relock__waiters:{orders}", "relock__wake:{orders}"), c.keys());
         assertEquals(List.of("30000", "c:1", "PUBLISH"), c.args());
         assertEquals(new Release.Released(1), c.decode(List.of(1L, 1L)));
     }
@@ -82,6 +82,27 @@ class ReentrantProtocolTest {
         assertEquals(List.of("30000", "c:1", "PUBLISH", "c:2", "15000", "1", "0"), oneServer.args());
         assertEquals(List.of("30000", "c:1", "BOTH", "c:2", "15000", "1", "1"), cluster.args());
         assertEquals(new Release.HandedOff(), oneServer.decode(List.of(2L, 0L)));
+    }
+
+    @Test
+    void directedWakes_aWaitsAttemptRegistersTheClient_andAReleaseSaysWhetherItStillWaits() {
+        int[] joined = {0};
+        ProtocolContext ctx = new ProtocolContext("PUBLISH", 300_000, 5, 100, 0, key -> 1, "client-a", ch -> joined[0]);
+        ReentrantProtocol p = new ReentrantProtocol(ctx, "orders", Variant.REENTRANT);
+
+        assertEquals(List.of("30000", "c:1", "PUBLISH", "", "", "", "", "client-a", "0"), p.release("c:1", 30_000, null).args());
+        assertEquals(List.of("orders"), p.acquire("c:1", 30_000, AttemptMode.QUEUE).keys(), "not listening yet");
+        joined[0] = 1;
+        assertEquals(List.of("orders"), p.acquire("c:1", 30_000, AttemptMode.TRY).keys());
+        assertEquals(List.of("orders", "relock__waiters:{orders}"), p.acquire("c:1", 30_000, AttemptMode.QUEUE).keys());
+        assertEquals(List.of("30000", "c:1", "", "", "client-a"), p.acquire("c:1", 30_000, AttemptMode.QUEUE).args());
+        joined[0] = 2;
+        assertEquals(List.of("30000", "c:1", "PUBLISH", "", "", "", "", "client-a", "1"), p.release("c:1", 30_000, null).args());
+        assertEquals(List.of("30000", "c:1", "PUBLISH", "c:2", "15000", "1", "0", "client-a", "1"),
+                p.release("c:1", 30_000, new Candidate("c:2", 15_000)).args());
+        assertEquals("relock__wake:{orders}", p.wakeChannel());
+        assertNull(new ReentrantProtocol(ctx, "orders", Variant.SPIN).wakeChannel());
+        assertNull(new ReentrantProtocol(ctx, "orders", Variant.FENCED).wakeChannel());
     }
 
     @Test
@@ -150,7 +171,7 @@ class ReentrantProtocolTest {
         Call<LockState> state = p.state("c:1");
 
         assertEquals(Scripts.LOCK_FORCE_RELEASE, force.script());
-        assertEquals(List.of("orders", CHANNEL), force.keys());
+        assertEquals(List.of("orders", CHANNEL, "relock__waiters:{orders}", "relock__wake:{orders}"), force.keys());
         assertEquals(List.of("PUBLISH"), force.args());
         assertEquals(Scripts.LOCK_EXPIRE, expire.script());
         assertEquals(List.of("orders"), expire.keys());

@@ -123,6 +123,45 @@ class WaitModelCheckTest {
     }
 
     /**
+     * Directed wake-ups: a wake-up naming this client on the lock's wake channel reaches a waiter
+     * about to park (banked or delivered, never lost), and one naming another client wakes nobody.
+     */
+    @Test
+    void directedWake_aWakeUpNamingThisClient_isNeverLostBetweenCheckAndPark() {
+        modelCheck(() -> {
+            Waiters w = new Waiters(new FakePubSub(), false);
+            Channel e = w.join("c", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake", "me", null);
+            long epoch = e.epoch();
+            run(() -> parkUntilWoken(e, epoch), () -> {
+                w.onMessage("wake", "another client");
+                w.onMessage("wake", "me");
+            });
+            check(e.parkedCount() == 0, "a waiter is still parked");
+        });
+    }
+
+    /**
+     * Directed wake-ups: a client's last waiter leaving without the lock, against a wake-up naming
+     * the client arriving meanwhile, sends the leave call exactly once, whichever comes first: the
+     * wake-up, banked on an entry nobody will park on, or dropped after the entry is gone, is passed
+     * on by that call (the lock-wake-leave script wakes the next client if the lock is free).
+     */
+    @Test
+    void directedWake_lastWaiterLeavingWithoutTheLock_sendsTheLeaveCallOnce() {
+        modelCheck(() -> {
+            Waiters w = new Waiters(new FakePubSub(), false);
+            java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+            w.leaveRunner(call -> sent.incrementAndGet());
+            io.github.relock.core.internal.protocol.Call<Boolean> leave =
+                    new io.github.relock.core.internal.protocol.Call<>(null, java.util.List.of(), java.util.List.of(), r -> true);
+            Channel e = w.join("c", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake", "me", leave);
+            run(() -> w.leave(e, false), () -> w.onMessage("wake", "me"));
+            check(sent.get() == 1, "the leave call was sent " + sent.get() + " times");
+            check(w.activeChannels() == 0 && w.joined("c") == 0, "the entry outlived its last waiter");
+        });
+    }
+
+    /**
      * A blocked waiter against a releaser of its own client: the releaser claims the waiter's offer
      * if it is armed and hands the lock over, or releases ordinarily and publishes.
      */

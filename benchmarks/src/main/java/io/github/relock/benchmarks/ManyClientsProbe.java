@@ -1,0 +1,147 @@
+package io.github.relock.benchmarks;
+
+import io.github.relock.api.LockOptions;
+import io.github.relock.tck.fixtures.RedisServer;
+import io.github.relock.tck.fixtures.RespClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Many clients, one thread each, on one reentrant lock (issue 37 item 4, directed wake-ups): for
+ * 1, 2, 4, 8, 16, 32 and 64 clients, interleaved in one run on one embedded server, relock on
+ * Jedis with directed wake-ups on ({@code -Drelock.directedWakes=default}), relock on Jedis with
+ * them off, and Redisson 4.7.0 loop {@code lock(); unlock();} for the given seconds. Reports
+ * acquisitions/s and the server's scripts per acquisition (EVAL, EVALSHA and FCALL calls in
+ * {@code INFO commandstats}, before and after the run). Before directed wake-ups a release
+ * published Redisson's "0" to every subscribed client and one waiter of each attempted, so
+ * scripts per acquisition grew with the clients (25.8 with 32); with them a release wakes one
+ * waiting relock client. Mutual exclusion is checked (no overlap). The mixed fleet with them on
+ * and off: {@link MixedFleetProbe} with {@code -Drelock.directedWakes=off} and without.
+ *
+ * <p>Measured 2026-11-28 (one 3-second run each, 2 loaded cores, Redis 7): directed / broadcast /
+ * Redisson, acquisitions/s (scripts per acquisition): 1 client 10,590 (2.0) / 13,974 (2.0) /
+ * 1,111 (2.0); 8 clients 1,929 (3.6) / 2,663 (6.4) / 520 (7.3); 32 clients 1,086 (6.9) / 713
+ * (29.5) / 147 (30.5); 64 clients 453 (11.5) / 294 (62.4) / 99 (63.0). What is left above 3 scripts
+ * per acquisition is releases that still publish "0" (about 6 % of them with 32 clients): a
+ * client between its two SUBSCRIBEs or UNSUBSCRIBEs counts as a foreign subscriber.
+ *
+ * <pre>{@code
+ * mvn -B -q -pl benchmarks -am package -DskipTests
+ * java -cp "benchmarks/target/benchmarks.jar:benchmarks/target/lib/*" io.github.relock.benchmarks.ManyClientsProbe 3 1,8,32
+ * }</pre>
+ *
+ * <p>Thread-safety: a program; not for concurrent use.
+ */
+public final class ManyClientsProbe {
+    private static final List<String> MODES = List.of("relock-jedis directed", "relock-jedis broadcast", "redisson");
+
+    private ManyClientsProbe() {
+    }
+
+    /**
+     * @param args {@code seconds [counts]}: each run's length, and the client counts (comma-separated;
+     *     default 1,2,4,8,16,32,64)
+     * @throws Exception on any failure
+     */
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        String counts = args.length > 1 ? args[1] : "1,2,4,8,16,32,64";
+        System.out.printf("| clients | contender | acquisitions/s | scripts per acquisition |%n|---:|---|---:|---:|%n");
+        try (RedisServer server = RedisServer.startEmbedded(); RespClient admin = server.admin()) {
+            for (String c : counts.split(",")) {
+                int clients = Integer.parseInt(c.strip());
+                for (String mode : MODES) {
+                    run(server, admin, mode, clients, seconds);
+                }
+            }
+        }
+    }
+
+    private static void run(RedisServer server, RespClient admin, String mode, int clients, int seconds)
+            throws Exception {
+        String previous = System.getProperty("relock.directedWakes");
+        System.setProperty("relock.directedWakes", mode.endsWith("broadcast") ? "off" : "default");
+        List<LockSource> sources = new ArrayList<>();
+        String name = "bench:many:" + clients + ":" + mode.replace(' ', '-');
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicBoolean measuring = new AtomicBoolean();
+        AtomicLong acquisitions = new AtomicLong();
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        try {
+            for (int i = 0; i < clients; i++) {
+                sources.add(mode.equals("redisson")
+                        ? RedissonSource.open(server.host(), server.port(), LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT)
+                        : RelockSource.onJedis(server.host(), server.port(), LockOptions.defaults()));
+            }
+            for (LockSource s : sources) {
+                Lock lock = s.lock(name);
+                Thread t = new Thread(() -> {
+                    while (!stop.get()) {
+                        lock.lock();
+                        try {
+                            if (inside.incrementAndGet() != 1) {
+                                overlaps.incrementAndGet();
+                            }
+                            if (measuring.get()) {
+                                acquisitions.incrementAndGet();
+                            }
+                            inside.decrementAndGet();
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                }, "client-" + threads.size());
+                threads.add(t);
+            }
+            threads.forEach(Thread::start);
+            Thread.sleep(500); // warm-up: subscriptions, scripts loaded, JIT
+            long scriptsBefore = scripts(admin);
+            long start = System.nanoTime();
+            measuring.set(true);
+            Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
+            measuring.set(false);
+            long elapsed = System.nanoTime() - start;
+            long scripts = scripts(admin) - scriptsBefore;
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(TimeUnit.MINUTES.toMillis(2));
+            }
+            long n = acquisitions.get();
+            System.out.printf(Locale.ROOT, "| %d | %s | %,.0f | %.1f |%n", clients, mode, n / (elapsed / 1e9),
+                    (double) scripts / Math.max(1, n));
+            if (overlaps.get() != 0) {
+                throw new IllegalStateException("mutual exclusion broken: " + overlaps.get() + " overlaps");
+            }
+        } finally {
+            for (LockSource s : sources) {
+                s.close();
+            }
+            if (previous == null) {
+                System.clearProperty("relock.directedWakes");
+            } else {
+                System.setProperty("relock.directedWakes", previous);
+            }
+        }
+    }
+
+    /** @return the server's script calls so far: EVAL, EVALSHA, FCALL (and their read-only forms) */
+    static long scripts(RespClient admin) {
+        long calls = 0;
+        for (String line : String.valueOf(admin.call("INFO", "commandstats")).split("\r?\n")) {
+            if (line.startsWith("cmdstat_eval") || line.startsWith("cmdstat_fcall")) {
+                int at = line.indexOf("calls=");
+                int end = line.indexOf(',', at);
+                calls += Long.parseLong(line.substring(at + "calls=".length(), end));
+            }
+        }
+        return calls;
+    }
+}

@@ -1,0 +1,293 @@
+package io.github.relock.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.relock.api.DistributedLock;
+import io.github.relock.api.LockClient;
+import io.github.relock.api.WaitingForLock;
+import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisTopology;
+import io.github.relock.tck.fixtures.RespClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chapter 34: directed wake-ups (issue 37 item 4). On one server, a release of the reentrant lock
+ * wakes one waiting relock client, named on {@code relock__wake:{N}}, instead of publishing
+ * Redisson's "0" to every subscribed client (each of which would wake a waiter that attempts):
+ * a waiting client registers in {@code relock__waiters:{N}} when its attempt fails. Redisson's
+ * "0" still goes out whenever anything but waiting relock clients listens on Redisson's channel,
+ * a client that leaves or dies does not swallow wake-ups, and every way the lock becomes free by
+ * a relock call (unlock, forceUnlock) wakes a waiter. On a cluster a node cannot count other
+ * nodes' classic subscribers, so releases publish "0" as before. Switched off for a JVM with
+ * {@code -Drelock.directedWakes=off}.
+ *
+ * <p>Each rule waits well under the 30-second watchdog TTL a waiter sees: a waiter woken only
+ * by that TTL fails it.
+ *
+ * <p>Thread-safety: one instance per test, as JUnit creates them.
+ */
+@Tag("directed-wake")
+@RuleStrength(value = RuleStrength.Strength.OPTIONAL, because = "checks the engine's wake protocol; a driver breaks it"
+        + " only by breaking pub/sub delivery, which chapters 1 and 5 require")
+public abstract class DirectedWakeChapter extends TckChapter {
+    /** Far below the TTL a waiter sees (30 s): a waiter woken by a release is granted well within it. */
+    private static final Duration WOKEN = Duration.ofSeconds(5);
+
+    /** @param kit the enclosing kit */
+    protected DirectedWakeChapter(DriverKit kit) {
+        super(kit);
+    }
+
+    /** One thread of its own client waiting for a lock, holding it once granted until told. */
+    private static final class Waiter implements AutoCloseable {
+        final LockClient client;
+        final Thread thread;
+        final CompletableFuture<Void> acquired = new CompletableFuture<>();
+        final CompletableFuture<Void> release = new CompletableFuture<>();
+        final CompletableFuture<Boolean> done = new CompletableFuture<>();
+
+        /** @param interruptible whether it waits with lockInterruptibly (an interrupt makes it leave without the lock) */
+        Waiter(LockClient client, String name, boolean interruptible) {
+            this.client = client;
+            DistributedLock lock = client.getLock(name);
+            thread = new Thread(() -> {
+                try {
+                    boolean got = interruptible ? lockInterruptiblyOrLeave(lock) : lockAndTrue(lock);
+                    if (got) {
+                        acquired.complete(null);
+                        try {
+                            release.get(60, TimeUnit.SECONDS);
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    done.complete(got);
+                } catch (Throwable e) {
+                    acquired.completeExceptionally(e);
+                    done.completeExceptionally(e);
+                }
+            }, "tck-directed-" + client.clientId());
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private static boolean lockAndTrue(DistributedLock lock) {
+            lock.lock();
+            return true;
+        }
+
+        private static boolean lockInterruptiblyOrLeave(DistributedLock lock) {
+            try {
+                lock.lockInterruptibly();
+                return true;
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+
+        boolean parked() {
+            return LockSupport.getBlocker(thread) instanceof WaitingForLock;
+        }
+
+        @Override
+        public void close() {
+            release.complete(null);
+        }
+    }
+
+    private static String waitersKey(String name) {
+        return "relock__waiters:{" + name + "}";
+    }
+
+    private boolean cluster() {
+        return kit.topology().kind() == RedisTopology.Kind.CLUSTER;
+    }
+
+    /** @return whether clients register: one server, and not switched off for the JVM */
+    private boolean directed() {
+        return !cluster() && !"off".equalsIgnoreCase(System.getProperty("relock.directedWakes", "default"));
+    }
+
+    private void assumeDirected(String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(directed(), () -> "directed wake-ups are off: " + why);
+    }
+
+    /** Starts one waiter per new client and returns once each is parked (and, on one server, registered). */
+    private List<Waiter> parkedWaiters(String name, int clients) {
+        List<Waiter> waiters = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            Waiter w = new Waiter(client(), name, false);
+            waiters.add(w);
+            awaitParkedAndRegistered(name, w);
+        }
+        return waiters;
+    }
+
+    private void awaitParkedAndRegistered(String name, Waiter w) {
+        Await.until(Duration.ofSeconds(20), () -> w.parked()
+                        && (!directed() || redis("ZSCORE", waitersKey(name), w.client.clientId()) != null),
+                () -> w.thread.getName() + " never parked registered; it is at " + Arrays.toString(w.thread.getStackTrace())
+                        + ", registered: " + redis("ZRANGE", waitersKey(name), "0", "-1"));
+    }
+
+    private static void closeAll(List<Waiter> waiters) {
+        waiters.forEach(Waiter::close);
+    }
+
+    /** What a rule does with a held lock and waiting clients. */
+    @FunctionalInterface
+    private interface WithWaiters {
+        void run(DistributedLock held, List<Waiter> waiters) throws Exception;
+    }
+
+    /** Holds lock {@code name} by a client of its own, parks {@code clients} waiting clients, runs {@code rule}, lets them go. */
+    private void withParkedWaiters(String name, int clients, WithWaiters rule) throws Exception {
+        DistributedLock lock = client().getLock(name);
+        lock.lock();
+        List<Waiter> waiters = parkedWaiters(name, clients);
+        try {
+            rule.run(lock, waiters);
+        } finally {
+            closeAll(waiters);
+        }
+    }
+
+    /**
+     * Rule 34.1: with three relock clients parked on a lock (one thread each), an unlock costs O(1)
+     * scripts, not one per client: from the unlock until one waiter holds the lock and the other
+     * two are parked again, the server runs at most 3 scripts (the release, the woken client's
+     * attempt, one spare), where a "0" to every subscribed client makes each of the three attempt.
+     * When it fails: the release published Redisson's "0" although only relock clients waited, or
+     * it woke several clients: see fragments/wake.lua and relock__waiters:{N}.
+     */
+    @Test
+    void rule34_1_releaseWithManyWaitingRelockClients_runsConstantScripts() throws Exception {
+        assumeDirected("a node cannot count other nodes' classic subscribers: releases publish \"0\"");
+        withParkedWaiters("tck:directed-o1", 3, (lock, waiters) -> {
+            long before = scriptCallsServed();
+            lock.unlock();
+            Await.until(Duration.ofSeconds(10), () -> waiters.stream().filter(w -> w.acquired.isDone()).count() == 1
+                            && waiters.stream().filter(w -> !w.acquired.isDone()).allMatch(Waiter::parked),
+                    () -> "no waiter was granted the lock, or the others did not park again");
+            long scripts = scriptCallsServed() - before;
+            assertTrue(scripts <= 3, "an unlock with three waiting relock clients ran " + scripts
+                    + " scripts until one held the lock; directed wake-ups run the release and one attempt");
+        });
+    }
+
+    /**
+     * Rule 34.2: Redisson's waiters hear every release: while relock clients wait, a subscriber on
+     * Redisson's channel that is not a waiting relock client (a Redisson waiter, here a bare
+     * subscriber) receives "0" on the unlock, and the relock waiter is still granted.
+     * When it fails: the release counted a foreign subscriber as a relock client: Redisson's
+     * channel must have no more subscribers than relock__wake:{N} before "0" is skipped.
+     */
+    @Test
+    void rule34_2_foreignSubscriberOnRedissonsChannel_stillHearsTheUnlock() throws Exception {
+        String name = "tck:directed-foreign";
+        String channel = "redisson_lock__channel:{" + name + "}";
+        withParkedWaiters(name, 1, (lock, waiters) -> {
+            try (RespClient sub = kit.topology().adminFor(channel)) {
+                sub.call("SUBSCRIBE", channel);
+                lock.unlock();
+                Object reply = sub.readReply();
+                Object payload = reply instanceof List<?> l && l.size() == 3 ? l.get(2) : reply;
+                assertEquals("0", String.valueOf(payload), "the foreign subscriber must hear Redisson's unlock message");
+                waiters.get(0).acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    /**
+     * Rule 34.3: a registered client that is gone (it registered and no longer listens: it died)
+     * does not swallow the wake-up: a live waiter is granted well within the TTL it saw.
+     * When it fails: the release woke the dead client only; the set's registrations must be
+     * checked against the wake channel's listeners.
+     */
+    @Test
+    void rule34_3_deadRegisteredClient_doesNotBlockTheWakeUp() throws Exception {
+        assumeDirected("no registrations");
+        String name = "tck:directed-dead";
+        withParkedWaiters(name, 1, (lock, waiters) -> {
+            redis("ZADD", waitersKey(name), "-1", "tck-dead-client"); // registered before the live one, never listening
+            lock.unlock();
+            waiters.get(0).acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
+        });
+    }
+
+    /**
+     * Rule 34.4: a client whose waiter leaves without the lock (interrupted) leaves the set of
+     * waiting clients, so the next unlock wakes a client still waiting.
+     * When it fails: the client that left stayed registered and the unlock woke it alone: the
+     * last waiter of a client leaving without the lock must send the leave script.
+     */
+    @Test
+    void rule34_4_clientWhoseWaiterLeaves_isNoLongerWoken() throws Exception {
+        String name = "tck:directed-leave";
+        DistributedLock lock = client().getLock(name);
+        lock.lock();
+        Waiter leaving = new Waiter(client(), name, true);
+        List<Waiter> all = new ArrayList<>(List.of(leaving));
+        try {
+            awaitParkedAndRegistered(name, leaving);
+            all.addAll(parkedWaiters(name, 1));
+            leaving.thread.interrupt();
+            assertFalse(leaving.done.get(10, TimeUnit.SECONDS), "the interrupted waiter must leave without the lock");
+            if (directed()) {
+                Await.until(Duration.ofSeconds(10), () -> redis("ZSCORE", waitersKey(name), leaving.client.clientId()) == null,
+                        () -> "the client whose waiter left is still registered");
+            }
+            lock.unlock();
+            all.get(1).acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
+        } finally {
+            closeAll(all);
+        }
+    }
+
+    /**
+     * Rule 34.5: forceUnlock wakes a waiting relock client as an unlock does.
+     * When it fails: lock-force-release.lua must wake as the release does (fragments/wake.lua).
+     */
+    @Test
+    void rule34_5_forceUnlock_wakesAWaitingClient() throws Exception {
+        String name = "tck:directed-force";
+        withParkedWaiters(name, 2, (lock, waiters) -> {
+            assertTrue(lock.forceUnlock());
+            Await.until(WOKEN, () -> waiters.stream().anyMatch(w -> w.acquired.isDone()),
+                    () -> "no waiting client was woken by forceUnlock");
+        });
+    }
+
+    /**
+     * Rule 34.6: on a cluster nothing registers (a node cannot tell relock's subscribers from
+     * Redisson's on other nodes) and an unlock still wakes a waiting client; on one server the
+     * woken client is taken off the set when woken.
+     * When it fails: on a cluster, directed wake-ups must be off (publish mode BOTH); on one
+     * server, the release must pop the client it wakes.
+     */
+    @Test
+    void rule34_6_clusterPublishesAsBefore_oneServerPopsTheWokenClient() throws Exception {
+        String name = "tck:directed-topology";
+        withParkedWaiters(name, 1, (lock, waiters) -> {
+            if (cluster()) {
+                assertEquals(0L, ((Number) redis("EXISTS", waitersKey(name))).longValue(),
+                        "no client registers on a cluster");
+            }
+            lock.unlock();
+            waiters.get(0).acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
+            assertNull(redis("ZSCORE", waitersKey(name), waiters.get(0).client.clientId()),
+                    "the woken client holds the lock and is no longer registered");
+        });
+    }
+}
