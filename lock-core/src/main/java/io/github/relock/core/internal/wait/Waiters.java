@@ -109,7 +109,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
     /** Entries by channel, and by wake channel where they have one (directed wake-ups). */
     private final Map<String, Channel> entries = new ConcurrentHashMap<>();
     /** Sends an entry's leave call (directed wake-ups); set once by the client. */
-    private volatile java.util.function.Consumer<io.github.relock.core.internal.protocol.Call<?>> leaveRunner = call -> { };
+    private volatile java.util.function.Function<io.github.relock.core.internal.protocol.Call<?>, CompletableFuture<?>> leaveRunner =
+            call -> CompletableFuture.completedFuture(null);
+    /** Leave calls in flight: close() waits for them (quiesced) before the driver closes. */
+    private final Set<CompletableFuture<?>> leaveCalls = ConcurrentHashMap.newKeySet();
     private final Map<String, CompletableFuture<Void>> unsubscribing = new ConcurrentHashMap<>();
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     /** Hears the sharded copies, so lock listeners can pair a release heard both ways. */
@@ -148,7 +151,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
     }
 
     /** @param runner sends the leave call of an entry whose last waiter left without the lock */
-    public void leaveRunner(java.util.function.Consumer<io.github.relock.core.internal.protocol.Call<?>> runner) {
+    public void leaveRunner(java.util.function.Function<io.github.relock.core.internal.protocol.Call<?>, CompletableFuture<?>> runner) {
         this.leaveRunner = runner;
     }
 
@@ -359,7 +362,9 @@ public final class Waiters implements MessageListener, ConnectionListener {
             if (e.wakeChannel != null) {
                 entries.remove(e.wakeChannel, e);
                 if (!holds && e.leaveCall != null) {
-                    leaveRunner.accept(e.leaveCall);
+                    CompletableFuture<?> left = leaveRunner.apply(e.leaveCall);
+                    leaveCalls.add(left);
+                    left.whenComplete((v, t) -> leaveCalls.remove(left));
                 }
             }
             CompletableFuture<Void> done = e.subscribed
@@ -465,9 +470,15 @@ public final class Waiters implements MessageListener, ConnectionListener {
         return true;
     }
 
-    /** @return a future completing when every unsubscribe in flight has completed */
+    /**
+     * @return a future completing when every unsubscribe and every leave call (directed wake-ups)
+     *     in flight has completed: close() waits for it, so that a client closed while its waiters
+     *     were registered takes itself off the lock's waiting clients before its driver closes
+     */
     public CompletableFuture<Void> quiesced() {
-        return CompletableFuture.allOf(unsubscribing.values().toArray(CompletableFuture[]::new));
+        java.util.List<CompletableFuture<?>> all = new java.util.ArrayList<>(unsubscribing.values());
+        all.addAll(leaveCalls);
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
     }
 
     @Override

@@ -151,7 +151,7 @@ class WaitModelCheckTest {
         modelCheck(() -> {
             Waiters w = new Waiters(new FakePubSub(), false);
             java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
-            w.leaveRunner(call -> sent.incrementAndGet());
+            w.leaveRunner(call -> { sent.incrementAndGet(); return java.util.concurrent.CompletableFuture.completedFuture(null); });
             io.github.relock.core.internal.protocol.Call<Boolean> leave =
                     new io.github.relock.core.internal.protocol.Call<>(null, java.util.List.of(), java.util.List.of(), r -> true);
             Channel e = w.join("c", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake", "me", leave);
