@@ -39,6 +39,12 @@ redis.call('del', KEYS[1])
 if ARGV[4] and ARGV[4] ~= '' and outsiders(KEYS[2], tonumber(ARGV[6]), tonumber(ARGV[7])) == 0 then
     redis.call('hset', KEYS[1], ARGV[4], 1)
     redis.call('pexpire', KEYS[1], ARGV[5])
+    if ARGV[8] and ARGV[8] ~= '' then
+        -- The owner it goes to was this client's waiter, registered when its attempt failed: the
+        -- client leaves the waiting clients (if it still has waiters, its next release, which finds
+        -- them, registers it again at the back).
+        redis.call('zrem', KEYS[3], ARGV[8])
+    end
     return {2, 0}
 end
 return {1, wake(KEYS[2], ARGV[3], KEYS[3], KEYS[4], ARGV[8], ARGV[9])}
