@@ -27,9 +27,21 @@ import java.util.concurrent.locks.Lock;
  * <p>Measured 2026-11-28 (one 3-second run each, 2 loaded cores, Redis 7): directed / broadcast /
  * Redisson, acquisitions/s (scripts per acquisition): 1 client 10,590 (2.0) / 13,974 (2.0) /
  * 1,111 (2.0); 8 clients 1,929 (3.6) / 2,663 (6.4) / 520 (7.3); 32 clients 1,086 (6.9) / 713
- * (29.5) / 147 (30.5); 64 clients 453 (11.5) / 294 (62.4) / 99 (63.0). What is left above 3 scripts
- * per acquisition is releases that still publish "0" (about 6 % of them with 32 clients): a
- * client between its two SUBSCRIBEs or UNSUBSCRIBEs counts as a foreign subscriber.
+ * (29.5) / 147 (30.5); 64 clients 453 (11.5) / 294 (62.4) / 99 (63.0). What was left above 3 scripts
+ * per acquisition was releases that still published "0" (about 6 % of them with 32 clients): a
+ * client between its two SUBSCRIBEs or UNSUBSCRIBEs counted as a foreign subscriber.
+ *
+ * <p>Since a waiting entry lingers 100 ms after its last waiter ({@code -Drelock.wakeLinger},
+ * Waiters), a client contending again keeps its subscriptions. Measured 2026-11-28, 3-second runs,
+ * load average 7 to 13 (a full build running), {@code -Drelock.wakeLinger=0} and the default
+ * alternated twice: directed, 32 clients, 6.2 and 6.4 scripts per acquisition without lingering,
+ * 3.0 and 3.0 with it (8 clients 3.8/3.7 and 3.0/3.0); acquisitions/s too noisy under that load to
+ * rank (32 directed 1,019 and 1,396 without, 551 and 1,777 with; 8 broadcast in the same runs
+ * 1,434, 2,515, 2,059, 2,428). Once more after merging main (load 9 to 13): with / without
+ * lingering, 32 directed 1,285 (3.0) / 1,202 (6.1), 8 broadcast 1,997 / 2,359. So the scripts
+ * halve, but 32 directed clients still reach only about 55 to 70 % of 8 broadcast ones: each
+ * acquisition waits for the release's message to reach the woken client and for its attempt's
+ * round trip, one client at a time.
  *
  * <pre>{@code
  * mvn -B -q -pl benchmarks -am package -DskipTests

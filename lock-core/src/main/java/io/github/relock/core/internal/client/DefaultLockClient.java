@@ -137,7 +137,8 @@ public final class DefaultLockClient extends ClientObjects {
                     // A node counts only the classic subscribers connected to it (review 3 #5)
                     Boolean here = executor.classicPubSubOnNodeOf(io.github.relock.spi.Slots.slot(key));
                     return here == null || here ? 1 : 0;
-                } : key -> 1, directedWakes(cluster) ? clientId : null, waiters::joined);
+                } : key -> 1, directedWakes(cluster) ? clientId : null, waiters::joined,
+                waiters::listening);
         waiters.leaveRunner(call -> runner.runAsync(call).exceptionally(t -> {
             // Lost: the registration ages out, and a wake-up it held costs the others the TTL they saw.
             LOG.log(System.Logger.Level.DEBUG, "leaving the waiting clients of a lock failed: {0}", t.toString());

@@ -22,10 +22,20 @@ import java.util.function.ToIntFunction;
  * @param wakeId the client's id when directed wake-ups are on (issue 37 item 4, fragments/wake.lua:
  *     one server only), else null
  * @param localWaiters for a lock channel, how many of the client's waits are joined on it now
+ * @param listening for a lock channel, 1 if the client listens on it for directed wake-ups (a wait
+ *     joined, or a lingering subscription), else 0: a wait's failed attempt then registers the client
  */
 public record ProtocolContext(String publishMode, long fairWaitMs, long spinInitialMs, long spinMaxMs,
                               int ownShardedSubscriptions, ToIntFunction<String> ownClassicSubscriptions,
-                              String wakeId, ToIntFunction<String> localWaiters) {
+                              String wakeId, ToIntFunction<String> localWaiters, ToIntFunction<String> listening) {
+
+    /** A client with directed wake-ups that listens exactly while a wait is joined (no lingering). */
+    public ProtocolContext(String publishMode, long fairWaitMs, long spinInitialMs, long spinMaxMs,
+                           int ownShardedSubscriptions, ToIntFunction<String> ownClassicSubscriptions,
+                           String wakeId, ToIntFunction<String> localWaiters) {
+        this(publishMode, fairWaitMs, spinInitialMs, spinMaxMs, ownShardedSubscriptions, ownClassicSubscriptions,
+                wakeId, localWaiters, localWaiters);
+    }
 
     /** A client without directed wake-ups. */
     public ProtocolContext(String publishMode, long fairWaitMs, long spinInitialMs, long spinMaxMs,

@@ -132,8 +132,9 @@ public final class ReentrantProtocol implements LockProtocol {
                     Decoders.fencedAcquire(Scripts.FENCED_ACQUIRE, name));
         }
         String reentry = variant == Variant.NON_REENTRANT ? "nonreentrant" : "";
-        if (wakeId != null && mode != AttemptMode.TRY && ctx.localWaiters().applyAsInt(channel) > 0) {
-            // a wait's attempt once this client listens on the channels: it registers if it fails
+        if (wakeId != null && mode != AttemptMode.TRY && ctx.listening().applyAsInt(channel) > 0) {
+            // a wait's attempt once this client listens on the channels (a joined wait, or a
+            // lingering subscription: Waiters): it registers if it fails
             List<String> args = new java.util.ArrayList<>(Decoders.withMode(mode, ttl, field, reentry));
             args.add(wakeId); // ARGV[5]: a failed attempt registers the client for a directed wake-up
             return new Call<>(Scripts.LOCK_ACQUIRE, waitKeys, List.copyOf(args),

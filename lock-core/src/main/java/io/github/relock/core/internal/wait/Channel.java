@@ -81,6 +81,8 @@ public final class Channel {
     private final ReentrantLock handshake = new ReentrantLock();
     private final ArrayDeque<Parked> parked = new ArrayDeque<>(); // guarded by handshake
     private int banked; // guarded by handshake
+    /** Retired by a linger's expiry (or close): a directed wake-up heard after it is passed on. */
+    private boolean retiredPassingOn; // guarded by handshake
     private final ArrayDeque<Heard> unpaired = new ArrayDeque<>(); // guarded by handshake, oldest first
     /** Waiters a paired copy is owed to: each attempts at its next park instead of parking, or passes it on. */
     private final List<Parked> owed = new ArrayList<>(); // guarded by handshake
@@ -94,6 +96,8 @@ public final class Channel {
     String wakeChannel;
     String wakeId;
     io.github.relock.core.internal.protocol.Call<?> leaveCall;
+    /** Directed wake-ups: how many times the entry began to linger (see Waiters); guarded by the stripe lock. */
+    long lingers;
 
     Channel(String channel, CompletableFuture<Subscription> subscribed, MessageWakes wakes) {
         this.channel = channel;
@@ -296,6 +300,56 @@ public final class Channel {
         }
         if (next != null) {
             next.message();
+        }
+    }
+
+    /**
+     * The entry is gone (Waiters.drop). With {@code passOnLate}, a wake-up naming the client that
+     * comes from now on is refused by {@link #wakeOneUnlessRetired} (the caller passes it on).
+     *
+     * @return whether a wake-up was banked on it that nobody took (now forgotten)
+     */
+    boolean retire(boolean passOnLate) {
+        handshake.lock();
+        try {
+            retiredPassingOn = passOnLate;
+            boolean any = banked > 0;
+            banked = 0;
+            return any;
+        } finally {
+            handshake.unlock();
+        }
+    }
+
+    /**
+     * A directed wake-up naming this client: as {@link #wakeOne}, in one step against {@link #retire}.
+     *
+     * @return false if the entry was retired passing late wake-ups on: nobody here will take it
+     */
+    boolean wakeOneUnlessRetired() {
+        Parked p;
+        handshake.lock();
+        try {
+            if (retiredPassingOn) {
+                return false;
+            }
+            p = pickOne();
+        } finally {
+            handshake.unlock();
+        }
+        if (p != null) {
+            p.message();
+        }
+        return true;
+    }
+
+    /** @return how many wake-ups are banked now (tests) */
+    int bankedCount() {
+        handshake.lock();
+        try {
+            return banked;
+        } finally {
+            handshake.unlock();
         }
     }
 

@@ -76,6 +76,27 @@ import java.util.function.BiConsumer;
  * wait at most the TTL they saw. Cluster: off (a node cannot count other nodes' classic
  * subscribers); a driver without it or -Drelock.directedWakes=off: "0" as before.
  *
+ * Lingering (directed wake-ups only): when the last waiter leaves an entry with a wake channel, the
+ * entry and its two subscriptions stay for LINGER_MS (-Drelock.wakeLinger, ms; 0: off) before
+ * they are unsubscribed, and a waiter joining meanwhile reuses them. A client contending again and
+ * again (one thread per client, many clients) so subscribes once instead of twice per wait, and is
+ * never caught between its two SUBSCRIBEs or UNSUBSCRIBEs (which counts it as a foreign subscriber
+ * and makes the release fall back to "0"). A lingering client is subscribed to both channels, so
+ * the release's count sees it as a relock client, listening; it is not registered (its last waiter
+ * left the set or holds the lock) except in the window between a waiter's registering attempt and
+ * its join. While an entry lingers, it counts no waiter (stats, joined) but it listens: a wait's
+ * first attempt registers (listening) and the wait then parks on it without a second attempt, as on
+ * any live entry. A wake-up naming the client while nobody is joined is banked, as any wake-up
+ * heard with nobody parked: a waiter joining within the linger takes it (and attempts at once);
+ * if nobody does, the expiry passes it on with the leave call (unregister, wake the next client
+ * if the lock is free), and one heard as the entry expires finds it retired (Channel.retire, under
+ * the handshake lock) and is passed on the same way: a lingering subscription never swallows a
+ * wake-up, it costs the other waiters at most the linger. Expiry and join run under the entry's
+ * stripe lock (a join cancels the linger, a later leave starts a new one: each expiry checks its
+ * own generation); close() expires every lingering entry at once (a leave call it sends is waited
+ * for with the unsubscribes), and a leave after close() never lingers. The expiry runs on the
+ * JDK's delayed executor (common pool): it only takes the stripe lock and starts async calls.
+ *
  * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
  * waiter, which joins nothing, counts itself between spinWaitStarted and spinWaitEnded; so the
  * count is touched only by calls that found the lock busy, never on the uncontended path.
@@ -97,6 +118,8 @@ import java.util.function.BiConsumer;
 public final class Waiters implements MessageListener, ConnectionListener {
     private static final System.Logger LOG = System.getLogger(Waiters.class.getName());
     private static final int STRIPES = 64;
+    /** How long an entry with a wake channel outlives its last waiter (see Lingering above), in ms. */
+    static final long LINGER_MS = Long.getLong("relock.wakeLinger", 100);
 
     private final CommandExecutor executor;
     /**
@@ -126,6 +149,11 @@ public final class Waiters implements MessageListener, ConnectionListener {
      * the give-backs they sent are over: that owner's next call on that lock starts after them.
      */
     private final Map<String, CompletableFuture<Void>> leaving = new ConcurrentHashMap<>();
+    /** Runs a lingering entry's expiry after the linger; null: no lingering. Tests run it by hand. */
+    private volatile java.util.function.Consumer<Runnable> lingerTimer = LINGER_MS <= 0 ? null
+            : task -> CompletableFuture.delayedExecutor(LINGER_MS, TimeUnit.MILLISECONDS).execute(task);
+    /** Set by close(): from then on no entry lingers. */
+    private volatile boolean closing;
 
     /**
      * @param executor the driver, for subscriptions
@@ -155,10 +183,29 @@ public final class Waiters implements MessageListener, ConnectionListener {
         this.leaveRunner = runner;
     }
 
+    /** @param timer runs a lingering entry's expiry after the linger, or null for no lingering (tests) */
+    void lingerTimer(java.util.function.Consumer<Runnable> timer) {
+        this.lingerTimer = timer;
+    }
+
     /** @return how many waits of this client are joined on {@code channel} now, lock listeners not counted (directed wake-ups) */
     public int joined(String channel) {
         Channel e = entries.get(channel);
         return e == null ? 0 : Math.max(0, e.refs - e.observers.size());
+    }
+
+    /**
+     * @return 1 if this client listens for directed wake-ups on {@code channel} (a wait is joined
+     *     on it, or its entry lingers with both subscriptions confirmed), else 0: a failed attempt
+     *     then registers the client for a directed wake-up
+     */
+    public int listening(String channel) {
+        if (joined(channel) > 0) {
+            return 1;
+        }
+        Channel e = entries.get(channel);
+        return e != null && e.wakeChannel != null && e.subscribed.isDone()
+                && !e.subscribed.isCompletedExceptionally() ? 1 : 0;
     }
 
     /** Joins (or creates and subscribes) a lock channel's entry; pair with {@link #leave(Channel)}. */
@@ -358,23 +405,73 @@ public final class Waiters implements MessageListener, ConnectionListener {
             if (--e.refs > 0) {
                 return;
             }
-            entries.remove(e.channel, e);
-            if (e.wakeChannel != null) {
-                entries.remove(e.wakeChannel, e);
-                if (!holds && e.leaveCall != null) {
-                    CompletableFuture<?> left = leaveRunner.apply(e.leaveCall);
-                    leaveCalls.add(left);
-                    left.whenComplete((v, t) -> leaveCalls.remove(left));
-                }
+            if (e.wakeChannel != null && !holds) {
+                sendLeave(e);
             }
-            CompletableFuture<Void> done = e.subscribed
-                    .thenCompose(Subscription::unsubscribe)
-                    .exceptionally(t -> null); // a failed subscribe has nothing to undo
-            unsubscribing.put(e.channel, done);
-            done.whenComplete((v, t) -> unsubscribing.remove(e.channel, done));
+            java.util.function.Consumer<Runnable> timer = lingerTimer;
+            if (e.wakeChannel != null && timer != null && !closing) {
+                long generation = ++e.lingers;
+                timer.accept(() -> expire(e, generation));
+                return;
+            }
+            drop(e);
+            e.retire(false); // a wake-up heard now is covered: by the leave call just sent, or by this client's own release
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The linger of {@code generation} (-1: whichever, at close) is over: unless a waiter joined
+     * since, the entry goes, and a wake-up banked on it that nobody took is passed on by the leave call.
+     */
+    private void expire(Channel e, long generation) {
+        ReentrantLock lock = stripe(e.channel);
+        lock.lock();
+        try {
+            if (e.refs == 0 && (generation < 0 || e.lingers == generation) && entries.get(e.channel) == e) {
+                drop(e);
+                if (e.retire(true)) {
+                    passOn(e);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A directed wake-up naming this client, for entry {@code e} as the message found it (it may have expired since). */
+    void wakeNamed(Channel e) {
+        if (!e.wakeOneUnlessRetired()) {
+            passOn(e); // its linger expired as the message came: nobody here takes it
+        }
+    }
+
+    /** A wake-up naming this client reached an entry no waiter will take it from: the leave call passes it on. */
+    private void passOn(Channel e) {
+        sendLeave(e);
+    }
+
+    /** Sends the entry's leave call (if it has one), tracked until it completes: close() waits for it (quiesced). */
+    private void sendLeave(Channel e) {
+        if (e.leaveCall != null) {
+            CompletableFuture<?> left = leaveRunner.apply(e.leaveCall);
+            leaveCalls.add(left);
+            left.whenComplete((v, t) -> leaveCalls.remove(left));
+        }
+    }
+
+    /** Removes the entry and unsubscribes its channels; under its stripe lock. */
+    private void drop(Channel e) {
+        entries.remove(e.channel, e);
+        if (e.wakeChannel != null) {
+            entries.remove(e.wakeChannel, e);
+        }
+        CompletableFuture<Void> done = e.subscribed
+                .thenCompose(Subscription::unsubscribe)
+                .exceptionally(t -> null); // a failed subscribe has nothing to undo
+        unsubscribing.put(e.channel, done);
+        done.whenComplete((v, t) -> unsubscribing.remove(e.channel, done));
     }
 
     /**
@@ -395,9 +492,16 @@ public final class Waiters implements MessageListener, ConnectionListener {
         return channel == null ? null : entries.get(channel);
     }
 
-    /** @return the number of channels with waiters (for stats, tests and leak checks) */
+    /** @return the number of channels with waiters or listeners, lingering ones not counted (for stats, tests and leak checks) */
     public int activeChannels() {
-        return (int) entries.entrySet().stream().filter(en -> en.getKey().equals(en.getValue().channel)).count();
+        return (int) entries.entrySet().stream()
+                .filter(en -> en.getKey().equals(en.getValue().channel) && en.getValue().refs > 0).count();
+    }
+
+    /** @return the number of entries lingering after their last waiter left (tests) */
+    int lingering() {
+        return (int) entries.entrySet().stream()
+                .filter(en -> en.getKey().equals(en.getValue().channel) && en.getValue().refs == 0).count();
     }
 
     /** @return the calls now waiting for a lock: joined on a channel, or spinning */
@@ -455,6 +559,10 @@ public final class Waiters implements MessageListener, ConnectionListener {
      * @return whether every wait finished in time
      */
     public boolean closeAll(long timeoutNanos) {
+        closing = true; // a leave from now on drops its entry; the lingering ones go now
+        for (Channel e : new java.util.HashSet<>(entries.values())) {
+            expire(e, -1);
+        }
         active.forEach(Wait::wake);
         entries.values().forEach(Channel::wakeAll);
         long deadline = System.nanoTime() + timeoutNanos;
@@ -493,7 +601,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
         }
         if (channel.equals(e.wakeChannel)) { // a directed wake-up: for one waiting client, named
             if (message.equals(e.wakeId)) {
-                e.wakeOne();
+                wakeNamed(e);
             }
             return;
         }

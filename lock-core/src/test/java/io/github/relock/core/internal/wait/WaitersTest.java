@@ -355,4 +355,48 @@ class WaitersTest {
         assertEquals(List.of("b"), b.got);
         assertEquals(0, e.unpairedCount());
     }
+
+    /**
+     * Lingering (directed wake-ups): the entry outlives its last waiter and keeps its subscriptions
+     * until the linger expires; a wake-up banked on it meanwhile, and one that found the entry just
+     * before it expired, are each passed on by the leave call; close() drops a lingering entry.
+     */
+    @Test
+    void lingeringEntry_keepsItsSubscriptions_andPassesOnAWakeUpNobodyTook() {
+        FakePubSub driver = new FakePubSub();
+        Waiters w = new Waiters(driver, false);
+        java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+        w.leaveRunner(call -> { sent.incrementAndGet(); return java.util.concurrent.CompletableFuture.completedFuture(null); });
+        List<Runnable> expiries = new java.util.ArrayList<>();
+        w.lingerTimer(expiries::add);
+        io.github.relock.core.internal.protocol.Call<Boolean> leave =
+                new io.github.relock.core.internal.protocol.Call<>(null, List.of(), List.of(), r -> true);
+        Channel e = w.join("c", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake", "me", leave);
+        w.leave(e, true);
+        assertEquals(0, driver.unsubscribes.get(), "the lingering entry kept its subscriptions");
+        assertEquals(1, w.listening("c"), "a lingering entry listens: a failed attempt registers");
+        assertEquals(0, w.joined("c"), "a lingering entry counts no waiter");
+        assertEquals(0, w.activeChannels(), "stats count no lingering channel");
+        assertSame(e, w.join("c", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake", "me", leave),
+                "a waiter joining within the linger reuses the entry");
+        assertEquals(2, driver.subscribes.get(), "subscribed once: the lock's channel and the wake channel");
+        w.leave(e, true);
+        w.onMessage("wake", "me"); // banked: nobody joined
+        expiries.get(0).run(); // the first linger's generation is over: does nothing
+        assertSame(e, w.entry("c"));
+        expiries.get(1).run();
+        assertEquals(1, sent.get(), "the banked wake-up is passed on at expiry");
+        assertNull(w.entry("c"));
+        assertEquals(2, driver.unsubscribes.get(), "both channels unsubscribed at expiry");
+        w.wakeNamed(e); // a message that found the entry just before it expired
+        assertEquals(2, sent.get(), "a wake-up heard as the entry expired is passed on");
+
+        Channel f = w.join("d", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake-d", "me", leave);
+        w.leave(f, true);
+        w.closeAll(0);
+        assertNull(w.entry("d"), "close() drops a lingering entry");
+        Channel g = w.join("d", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake-d", "me", leave);
+        w.leave(g, true);
+        assertNull(w.entry("d"), "after close() an entry does not linger");
+    }
 }
