@@ -343,6 +343,28 @@ public final class Channel {
         return true;
     }
 
+    /**
+     * A "0" heard while the entry lingers (no waiter joined, see Waiters): banked for the waiter
+     * about to join it (one at most), unless the entry retired. That waiter's attempt was sent on
+     * this entry and found the lock busy, so it parks without another: a "0" dropped here would
+     * leave it asleep while the lock is free. (A waiter that joined meanwhile, parked or not, gets
+     * it as from {@link #wakeOne}.) One nobody takes is passed on at the expiry, as a directed one.
+     */
+    void wakeWhileLingering() {
+        Parked p = null;
+        handshake.lock();
+        try {
+            if (!retiredPassingOn && (banked == 0 || !parked.isEmpty())) {
+                p = pickOne();
+            }
+        } finally {
+            handshake.unlock();
+        }
+        if (p != null) {
+            p.message();
+        }
+    }
+
     /** @return how many wake-ups are banked now (tests) */
     int bankedCount() {
         handshake.lock();

@@ -87,7 +87,10 @@ import java.util.function.BiConsumer;
  * its join. While an entry lingers, it counts no waiter (stats, joined) but it listens: a wait's
  * first attempt registers (listening) and the wait then parks on it without a second attempt, as on
  * any live entry. A wake-up naming the client while nobody is joined is banked, as any wake-up
- * heard with nobody parked: a waiter joining within the linger takes it (and attempts at once);
+ * heard with nobody parked, and so is one "0" (Channel.wakeWhileLingering): that joining waiter
+ * trusts its attempt, so a "0" dropped for want of a joined waiter left it asleep while the lock
+ * was free (rule 31.8 under Sentinel; WaitModelCheckTest's lingering "0"). A waiter joining
+ * within the linger takes it (and attempts at once);
  * if nobody does, the expiry passes it on with the leave call (unregister, wake the next client
  * if the lock is free), and one heard as the entry expires finds it retired (Channel.retire, under
  * the handshake lock) and is passed on the same way: a lingering subscription never swallows a
@@ -605,8 +608,11 @@ public final class Waiters implements MessageListener, ConnectionListener {
             }
             return;
         }
-        int n = Math.min(e.wakes.wakes(message), e.refs); // never bank more wake-ups than it has waiters
-        if (n == MessageWakes.ALL) {
+        int wakes = e.wakes.wakes(message);
+        int n = Math.min(wakes, e.refs); // never bank more wake-ups than it has waiters
+        if (n == 0 && wakes > 0 && e.wakeChannel != null) {
+            e.wakeWhileLingering(); // for a waiter about to join on the attempt it sent (see Lingering above)
+        } else if (n == MessageWakes.ALL) {
             e.wakeAll();
         } else if (n == 0) {
             LOG.log(System.Logger.Level.DEBUG, "no waiter to wake for message ''{0}'' on {1}", message, channel);

@@ -202,6 +202,26 @@ class WaitModelCheckTest {
     }
 
     /**
+     * Lingering: a "0" on the lock's channel (a release that fell back to Redisson's message, or
+     * Redisson's own) heard by the lingering entry while a waiter whose attempt found the lock busy
+     * joins it reaches that waiter, before or after its join: the waiter trusts that attempt and
+     * parks without another, so a "0" dropped for want of a joined waiter would leave it asleep
+     * while the lock is free (until the TTL it saw: rule 31.8 under Sentinel timed out on it).
+     */
+    @Test
+    void lingeringEntry_aZeroHeardBeforeTheWaiterJoins_reachesTheWaiter() {
+        modelCheck(() -> {
+            Lingering l = Lingering.afterAHolderLeft();
+            long epochAtAttempt = l.e().epoch(); // the waiter's attempt, sent on the lingering entry, found the lock busy
+            run(() -> l.w().onMessage("c", "0"), () -> {
+                Channel again = joinWake(l.w());
+                check(again == l.e(), "the lingering entry was not reused");
+                parkUntilWoken(again, epochAtAttempt);
+            });
+        });
+    }
+
+    /**
      * Lingering: a wake-up naming the client that reaches its lingering entry with no waiter, against
      * the linger's expiry, is passed on by the leave call exactly once, whether it was banked before
      * the expiry or heard as the entry retired (the message found the entry before it expired); and
