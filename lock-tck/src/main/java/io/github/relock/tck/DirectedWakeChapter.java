@@ -290,4 +290,49 @@ public abstract class DirectedWakeChapter extends TckChapter {
                     "the woken client holds the lock and is no longer registered");
         });
     }
+
+    /**
+     * Rule 34.7: a client whose registered waiter got the lock from another thread of the same
+     * client (the local hand-off in Redis, which starts any cohort run; inside a run no attempt of
+     * the client reaches Redis, so none registers) is off the lock's waiting clients soon after,
+     * while that waiter still holds the lock, and the set has a TTL whenever it exists; closing a
+     * client whose waiter is registered takes it off before close() returns.
+     * When it fails: a registration outlived the client's last waiter (the next release of another
+     * client would wake a client with no waiter, and the key is left behind): the entry's linger
+     * expiry, or the last leave without a linger, must send the leave script (lock-wake-leave.lua).
+     */
+    @Test
+    void rule34_7_waiterGrantedInsideItsClient_leavesNoRegistration() throws Exception {
+        assumeDirected("no client registers");
+        String name = "tck:directed-pass";
+        LockClient c = kit.newLockClient(io.github.relock.api.LockOptions.builder().cohort().build());
+        DistributedLock lock = c.getLock(name);
+        lock.lock();
+        Waiter passedTo = new Waiter(c, name, false);
+        try {
+            awaitParkedAndRegistered(name, passedTo);
+            lock.unlock(); // passed to the waiter inside the client
+            passedTo.acquired.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
+            Await.until(Duration.ofSeconds(10), () -> {
+                long ttl = ((Number) redis("PTTL", waitersKey(name))).longValue();
+                assertTrue(ttl != -1, "relock__waiters has no TTL");
+                return ttl == -2;
+            }, () -> "still registered while its only waiter holds the lock: " + redis("ZRANGE", waitersKey(name), "0", "-1"));
+        } finally {
+            passedTo.close();
+        }
+        passedTo.done.get(WOKEN.toMillis(), TimeUnit.MILLISECONDS);
+        LockClient closing = client();
+        DistributedLock held = client().getLock(name);
+        held.lock();
+        Waiter registered = new Waiter(closing, name, false);
+        try {
+            awaitParkedAndRegistered(name, registered);
+            closing.close(); // its waiter leaves; the client goes off the waiting clients before its driver closes
+            assertNull(redis("ZSCORE", waitersKey(name), closing.clientId()), "a closed client is still registered");
+        } finally {
+            registered.close();
+            held.unlock();
+        }
+    }
 }

@@ -408,11 +408,14 @@ public final class Waiters implements MessageListener, ConnectionListener {
             if (--e.refs > 0) {
                 return;
             }
-            if (e.wakeChannel != null && !holds) {
+            java.util.function.Consumer<Runnable> timer = lingerTimer;
+            boolean linger = e.wakeChannel != null && timer != null && !closing;
+            if (e.wakeChannel != null && (!holds || !linger)) {
+                // Without the lock: pass on a wake-up it may have taken. Holding, with no linger (off,
+                // or closing): a registration a cohort pass left goes now (else the expiry sends it).
                 sendLeave(e);
             }
-            java.util.function.Consumer<Runnable> timer = lingerTimer;
-            if (e.wakeChannel != null && timer != null && !closing) {
+            if (linger) {
                 long generation = ++e.lingers;
                 timer.accept(() -> expire(e, generation));
                 return;
@@ -426,7 +429,11 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     /**
      * The linger of {@code generation} (-1: whichever, at close) is over: unless a waiter joined
-     * since, the entry goes, and a wake-up banked on it that nobody took is passed on by the leave call.
+     * since, the entry goes, and its leave call goes out, always: it passes on a wake-up banked on
+     * the entry that nobody took, and it takes the client off the lock's waiting clients where a
+     * registration outlived its last waiter (a cohort pass, which leaves it until the run's
+     * release; a release that registered the client again for a waiter leaving meanwhile). One
+     * script per lock and client as its contention ends; a client contending on keeps its entry.
      */
     private void expire(Channel e, long generation) {
         ReentrantLock lock = stripe(e.channel);
@@ -434,9 +441,8 @@ public final class Waiters implements MessageListener, ConnectionListener {
         try {
             if (e.refs == 0 && (generation < 0 || e.lingers == generation) && entries.get(e.channel) == e) {
                 drop(e);
-                if (e.retire(true)) {
-                    passOn(e);
-                }
+                e.retire(true);
+                sendLeave(e);
             }
         } finally {
             lock.unlock();

@@ -223,9 +223,10 @@ class WaitModelCheckTest {
 
     /**
      * Lingering: a wake-up naming the client that reaches its lingering entry with no waiter, against
-     * the linger's expiry, is passed on by the leave call exactly once, whether it was banked before
-     * the expiry or heard as the entry retired (the message found the entry before it expired); and
-     * the entry is gone. (The model checker has not been seen to reach the second order with the
+     * the linger's expiry, is passed on by a leave call sent after it, whether it was banked before
+     * the expiry (the expiry's own leave call) or heard as the entry retired (the message found the
+     * entry before it expired: a second one, since the expiry's may have run before its release);
+     * and the entry is gone. (The model checker has not been seen to reach the second order with the
      * retired check removed; WaitersTest pins that order deterministically.)
      */
     @Test
@@ -233,7 +234,7 @@ class WaitModelCheckTest {
         modelCheck(() -> {
             Lingering l = Lingering.afterAHolderLeft();
             run(l.expiries().get(0), () -> l.w().wakeNamed(l.e()));
-            check(l.sent().get() == 1, "the wake-up was passed on " + l.sent().get() + " times");
+            check(l.sent().get() >= 1 && l.sent().get() <= 2, "the leave call was sent " + l.sent().get() + " times");
             check(l.w().lingering() == 0 && l.w().entry("c") == null && l.w().entry("wake") == null,
                     "the entry outlived its linger");
         });
@@ -242,7 +243,8 @@ class WaitModelCheckTest {
     /**
      * Lingering: a waiter joining against the linger's expiry either keeps the entry (the expiry
      * then does nothing) or gets a new one; either way its entry is live, and leaving it lingers
-     * again; close() drops every lingering entry.
+     * again; close() drops every lingering entry, each with its leave call (a registration a cohort
+     * pass left goes with the client).
      */
     @Test
     void lingeringEntry_aJoinAgainstTheExpiry_endsOnALiveEntry_andCloseDropsIt() {
@@ -254,8 +256,10 @@ class WaitModelCheckTest {
             check(w.entry("c") == joined[0] && w.subscribedChannel("c") == joined[0], "the joined entry is not live");
             w.leave(joined[0], true);
             check(w.lingering() == 1, "the entry did not linger again");
+            int before = l.sent().get();
             w.closeAll(0);
-            check(w.lingering() == 0 && w.entry("c") == null && l.sent().get() == 0, "close() left a lingering entry");
+            check(w.lingering() == 0 && w.entry("c") == null, "close() left a lingering entry");
+            check(l.sent().get() == before + 1, "close() sent " + (l.sent().get() - before) + " leave calls");
         });
     }
 

@@ -359,7 +359,8 @@ class WaitersTest {
     /**
      * Lingering (directed wake-ups): the entry outlives its last waiter and keeps its subscriptions
      * until the linger expires; a wake-up banked on it meanwhile, and one that found the entry just
-     * before it expired, are each passed on by the leave call; close() drops a lingering entry.
+     * before it expired, are each passed on by the leave call (the expiry sends one always: a
+     * registration outliving the last waiter goes); close() drops a lingering entry, with its leave call.
      */
     @Test
     void lingeringEntry_keepsItsSubscriptions_andPassesOnAWakeUpNobodyTook() {
@@ -395,8 +396,10 @@ class WaitersTest {
         w.leave(f, true);
         w.closeAll(0);
         assertNull(w.entry("d"), "close() drops a lingering entry");
+        assertEquals(3, sent.get(), "close() sends the lingering entry's leave call: a registration left goes with the client");
         Channel g = w.join("d", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake-d", "me", leave);
         w.leave(g, true);
         assertNull(w.entry("d"), "after close() an entry does not linger");
+        assertEquals(4, sent.get(), "after close() the last waiter leaves the waiting clients even holding the lock");
     }
 }
