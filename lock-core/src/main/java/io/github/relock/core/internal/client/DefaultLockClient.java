@@ -153,7 +153,7 @@ public final class DefaultLockClient extends ClientObjects {
                 watchdogMs, options.renewalBatchSize(), cluster, executor::nodeOfSlot, renewTimeoutMs, events,
                 renewRounds != null ? renewRounds : Runnable::run);
         watchdog.start();
-        this.parts = new Parts(services, sync, new Inspector(runner));
+        this.parts = new Parts(services, sync, new Inspector(runner, services::cohortOwner));
         options.ownerInfo().ifPresent(info -> registerOwner(runner, clientId, info, watchdogMs));
     }
 
@@ -410,7 +410,7 @@ public final class DefaultLockClient extends ClientObjects {
         private final LockOptions viewOptions;
 
         TimeoutView(ClientServices viewServices, Sync viewSync, LockOptions viewOptions) {
-            this.viewParts = new Parts(viewServices, viewSync, new Inspector(viewServices.runner()));
+            this.viewParts = new Parts(viewServices, viewSync, new Inspector(viewServices.runner(), viewServices::cohortOwner));
             this.viewOptions = viewOptions;
         }
 
