@@ -51,7 +51,9 @@ import java.util.function.BiConsumer;
  * succession), so a twin is never dropped unless it is provably covered: the waiter the first copy
  * woke has not attempted yet (its attempt comes after the twin), or the first copy's banked wake-up
  * is still untaken; otherwise the twin goes to that same waiter (woken again if it parked, or owed
- * to its next park; passed on if it leaves without the lock). A copy that comes alone (the other
+ * to its next park; once it has left, with the lock or without, the next waiter's: a lone copy's
+ * waiter may have taken the lock and let it go, and the "twin" be a Redisson 4 unlock that only
+ * this copy brings, kit rule 10.25). A copy that comes alone (the other
  * subscription is down, or a Redisson client published it) wakes as any message does.
  *
  * Counting (LockClient.stats): every join is one waiting call until its leave, and a spin lock's
