@@ -66,8 +66,8 @@ public abstract class QueuedCallsChapter extends TckChapter {
                     + "redis.call('SADD', KEYS[1], ARGV[1])\nreturn ARGV[1]");
     /**
      * Keeps the server busy for ARGV[1] microseconds of its own clock, unless KEYS[1] (stop) exists.
-     * Redis 7.2+ and Valkey freeze {@code TIME} for the length of a script (a loop on it never ends)
-     * but give scripts {@code os.clock()} (the server's CPU time); Redis 6.2 and 7.0 have no
+     * Redis 7.4 and Valkey 8 freeze {@code TIME} for the length of a script (a loop on it never
+     * ends) but give scripts {@code os.clock()} (the server's CPU time); Redis 6.2 and 7.0 have no
      * {@code os} and a {@code TIME} that moves.
      */
     private static final Script BUSY = new Script("tck-lane-busy-" + UUID.randomUUID(),
