@@ -47,13 +47,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *                                                                    # (RESULTS.md left alone)
  * java -jar benchmarks/target/benchmarks.jar --pin           # Redis on a CPU of its own (see CpuPinning)
  * java -jar benchmarks/target/benchmarks.jar --scenarios=h,i,j # issue 15's scenarios only
+ * java -jar benchmarks/target/benchmarks.jar --scenarios=k,m --rounds=6 # issue 37's: cohorts on/off
  * java -Drelock.localHandoff=off -jar benchmarks/target/benchmarks.jar # relock's local hand-off setting
  * </pre>
  *
  * <p>Each JMH benchmark runs in forked JVMs that get the Redis port as a system property; scenario
  * (f) runs {@link HeldLocksProbe} in a JVM of its own, scenario (h) two {@link CrossJvmProbe} JVMs
  * side by side; scenario (i) runs (b) and (c) again on a 3-master {@link RedisCluster} started for
- * it. The report goes to standard output and to
+ * it. Scenarios (k) and (m) run in this JVM ({@link CohortScenarios}). The report goes to standard output and to
  * {@code benchmarks/target/benchmark-report.md}; a full run also rewrites the generated block of
  * {@code benchmarks/RESULTS.md} (unless {@code -Dresults.update=false}). Logs of every JMH run are
  * in {@code benchmarks/target/jmh-logs/}; every fork's hand-off histogram, as an HdrHistogram log, in
@@ -189,6 +190,8 @@ public final class BenchmarkReport {
     /** Scenario (h): every round's histograms and throughput, by contender. */
     private final Map<Contender, List<HandOffRecorder.Summary>> crossJvm = new EnumMap<>(Contender.class);
     private final Map<Contender, List<Double>> crossJvmRates = new EnumMap<>(Contender.class);
+    /** Scenarios (k) and (m): cohort hand-off on and off (issue 37). */
+    private final CohortScenarios cohorts = new CohortScenarios();
     private RedisServer redis;
     private RedisCluster cluster;
 
@@ -203,7 +206,7 @@ public final class BenchmarkReport {
     }
 
     /**
-     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g,h,i,j,rw] [--rounds=N] [--pin]
+     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g,h,i,j,k,m,rw] [--rounds=N] [--pin]
      *     [--local-handoff=off]}; also {@code -Dprofile=long}, {@code -Dscenarios=a,c}, {@code -Drounds=3},
      *     {@code -Dpin=true}, {@code -Dresults.update=false}, {@code -Drelock.localHandoff=off}
      * @throws Exception when Redis cannot start or the report cannot be written
@@ -282,6 +285,15 @@ public final class BenchmarkReport {
                         crossJvm(c, round);
                     }
                 }
+                long measureSeconds = (long) profile.measurementIterations() * profile.measurementMillis() / 1000;
+                if (selected("k")) {
+                    flushRedis();
+                    cohorts.cohortRound(redis, (int) Math.max(1, measureSeconds), round);
+                }
+                if (selected("m")) {
+                    flushRedis();
+                    cohorts.fleetRound(redis, (int) Math.max(2, 2 * measureSeconds), round);
+                }
             }
             for (Scenario s : SCENARIOS) {
                 if (selected(s.group())) {
@@ -333,6 +345,8 @@ public final class BenchmarkReport {
         SCENARIOS.forEach(s -> names.add(s.group()));
         names.add("f");
         names.add("h");
+        names.add("k");
+        names.add("m");
         return names;
     }
 
@@ -466,7 +480,7 @@ public final class BenchmarkReport {
         return new Cell(median, text.toString());
     }
 
-    private static double median(double[] values) {
+    static double median(double[] values) {
         double[] v = values.clone();
         Arrays.sort(v);
         int n = v.length;
@@ -756,6 +770,11 @@ public final class BenchmarkReport {
             md.append("\n(f) details — commands clients sent (MONITOR, top level, whole renewal rounds) and the "
                     + "INFO commandstats delta (every command Redis ran, scripts' inner calls included):\n\n");
             probeDetails.forEach((c, d) -> md.append("- ").append(c.id()).append(": ").append(d).append('\n'));
+        }
+        cohorts.render(md, selected("k"), selected("m"));
+        if (selected("k") || selected("m")) {
+            md.append("\n#### Targets of issue 37 (cohort hand-off; ratios from one run)\n\n");
+            table(md, cohorts.targets(selected("k"), selected("m")));
         }
         md.append("\n#### Targets of issue 15 (2-core loopback machine, ratios from one run)\n\n");
         table(md, issue15Targets());

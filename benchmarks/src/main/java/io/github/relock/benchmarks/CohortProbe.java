@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  */
 public final class CohortProbe {
     private static final Pattern CALLS = Pattern.compile("cmdstat_([a-z|_-]+):calls=(\\d+)");
-    private static final List<String> CONTENDERS = List.of("relock-jedis cohort on", "relock-jedis cohort off",
+    static final List<String> CONTENDERS = List.of("relock-jedis cohort on", "relock-jedis cohort off",
             "relock-lettuce cohort on", "relock-lettuce cohort off", "redisson");
 
     private CohortProbe() {
@@ -84,8 +84,8 @@ public final class CohortProbe {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
-    /** @return {acquisitions per second, commands per acquisition} of one measured stretch */
-    private static double[] run(RedisServer server, RespClient admin, String contender, int threads, int seconds,
+    /** @return {acquisitions per second, commands per acquisition} of one measured stretch (after 1 s of warm-up) */
+    static double[] run(RedisServer server, RespClient admin, String contender, int threads, int seconds,
             String name) throws Exception {
         LockOptions on = LockOptions.builder().cohort().build();
         LockOptions off = LockOptions.builder().noCohort().build();

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.Lock;
 /**
  * Many clients, one thread each, on one reentrant lock (issue 37 item 4, directed wake-ups): for
  * 1, 2, 4, 8, 16, 32 and 64 clients, interleaved in one run on one embedded server, relock on
- * Jedis with directed wake-ups on ({@code -Drelock.directedWakes=default}), relock on Jedis with
+ * Jedis with directed wake-ups on ({@code -Drelock.directedWakes=on}), relock on Jedis with
  * them off, and Redisson 4.7.0 loop {@code lock(); unlock();} for the given seconds. Reports
  * acquisitions/s and the server's scripts per acquisition (EVAL, EVALSHA and FCALL calls in
  * {@code INFO commandstats}, before and after the run). Before directed wake-ups a release
@@ -90,7 +90,7 @@ public final class ManyClientsProbe {
     private static void run(RedisServer server, RespClient admin, String mode, int clients, int seconds)
             throws Exception {
         String previous = System.getProperty("relock.directedWakes");
-        System.setProperty("relock.directedWakes", mode.endsWith("broadcast") ? "off" : "default");
+        System.setProperty("relock.directedWakes", mode.endsWith("broadcast") ? "off" : "on");
         List<LockSource> sources = new ArrayList<>();
         String name = "bench:many:" + clients + ":" + mode.replace(' ', '-');
         AtomicBoolean stop = new AtomicBoolean();

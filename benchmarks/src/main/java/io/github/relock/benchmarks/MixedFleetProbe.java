@@ -32,14 +32,14 @@ import org.HdrHistogram.Histogram;
  * <p>Thread-safety: a program; not for concurrent use.
  */
 public final class MixedFleetProbe {
-    private static final List<String> CLIENTS = List.of("relock-jedis", "relock-lettuce", "redisson");
+    static final List<String> CLIENTS = List.of("relock-jedis", "relock-lettuce", "redisson");
     private static final int THREADS_PER_CLIENT = 2;
 
     private MixedFleetProbe() {
     }
 
     /** One client's figures in one run. */
-    private static final class Figures {
+    static final class Figures {
         final Histogram waits = new Histogram(TimeUnit.MINUTES.toNanos(5), 3);
         long acquisitions;
 
@@ -50,24 +50,29 @@ public final class MixedFleetProbe {
     }
 
     /**
-     * @param args {@code seconds rounds}: how long each run lasts, and how many rounds of (on, off)
+     * @param args {@code seconds rounds [handoff|cohort]}: how long each run lasts, how many rounds of
+     *     (on, off), and what is switched: the local hand-off (cohorts follow their options' default),
+     *     or cohorts (local hand-off on in both)
      * @throws Exception on any failure
      */
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 8;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        boolean cohort = args.length > 2 && args[2].equals("cohort");
         Map<String, Map<String, Figures>> totals = new LinkedHashMap<>();
         try (RedisServer server = RedisServer.startEmbedded(); RespClient admin = server.admin()) {
             for (int r = 0; r < rounds; r++) {
                 for (String mode : List.of("on", "off")) {
-                    Map<String, Figures> run = run(server, admin, mode, seconds, "bench:mixed:" + r + ":" + mode);
+                    Map<String, Figures> run = run(server, admin, options(cohort, mode), seconds,
+                            "bench:mixed:" + r + ":" + mode);
                     Map<String, Figures> sum = totals.computeIfAbsent(mode, m -> new LinkedHashMap<>());
                     run.forEach((client, f) -> {
                         Figures t = sum.computeIfAbsent(client, c -> new Figures());
                         t.waits.add(f.waits);
                         t.acquisitions += f.acquisitions;
                     });
-                    System.out.printf(Locale.ROOT, "round %d, hand-off %s: %s%n", r + 1, mode, shares(run));
+                    System.out.printf(Locale.ROOT, "round %d, %s %s: %s%n", r + 1, cohort ? "cohort" : "hand-off", mode,
+                            shares(run));
                 }
             }
         }
@@ -108,9 +113,21 @@ public final class MixedFleetProbe {
         return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 
-    private static Map<String, Figures> run(RedisServer server, RespClient admin, String mode, int seconds, String name)
-            throws Exception {
-        LockOptions options = mode.equals("on") ? LockOptions.defaults() : LockOptions.builder().noLocalHandoff().build();
+    /** @return relock's options for one run: {@code mode} on or off of the local hand-off or of cohorts */
+    static LockOptions options(boolean cohort, String mode) {
+        if (cohort) {
+            return mode.equals("on") ? LockOptions.builder().cohort().build() : LockOptions.builder().noCohort().build();
+        }
+        return mode.equals("on") ? LockOptions.defaults() : LockOptions.builder().noLocalHandoff().build();
+    }
+
+    /**
+     * One run: every client's figures, by {@link #CLIENTS}' names.
+     *
+     * @throws IllegalStateException if an update was lost or two holders overlapped
+     */
+    static Map<String, Figures> run(RedisServer server, RespClient admin, LockOptions options, int seconds,
+            String name) throws Exception {
         List<LockSource> sources = List.of(RelockSource.onJedis(server.host(), server.port(), options),
                 RelockSource.onLettuce(server.host(), server.port(), options),
                 RedissonSource.open(server.host(), server.port(), LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT));

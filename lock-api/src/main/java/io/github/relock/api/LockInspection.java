@@ -116,9 +116,14 @@ public record LockInspection(String name, Kind kind, String redisType, long ttlM
      * @param mode exclusive, read or write
      * @param owner what the client registered about itself ({@link LockOptions.Builder#ownerInfo});
      *     empty for Redisson clients and for relock clients that registered nothing
+     * @param cohortOwner present when the inspecting client itself holds the lock through a cohort
+     *     run ({@link LockOptions.Builder#cohort()}): Redis keeps the run's first holder's field
+     *     ({@code field}, {@code threadId}) while this owner of the same client holds it now: its
+     *     thread id (negative for a lease or async call). Empty otherwise, and always empty when
+     *     another client inspects: only the holding client knows of the pass
      */
     public record Holder(String field, String clientId, long threadId, long holdCount, Mode mode,
-            Optional<OwnerInfo> owner) {
+            Optional<OwnerInfo> owner, OptionalLong cohortOwner) {
         /**
          * Checks the components.
          *
@@ -129,6 +134,30 @@ public record LockInspection(String name, Kind kind, String redisType, long ttlM
             Objects.requireNonNull(clientId, "clientId");
             Objects.requireNonNull(mode, "mode");
             Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(cohortOwner, "cohortOwner");
+        }
+
+        /**
+         * A holder as Redis shows it, not held through a cohort run.
+         *
+         * @throws NullPointerException if a component is null
+         */
+        public Holder(String field, String clientId, long threadId, long holdCount, Mode mode,
+                Optional<OwnerInfo> owner) {
+            this(field, clientId, threadId, holdCount, mode, owner, OptionalLong.empty());
+        }
+
+        /**
+         * @return whether the inspecting client holds it through a cohort run: Redis shows
+         *     {@code threadId}, {@link #cohortOwner()} holds it now
+         */
+        public boolean cohort() {
+            return cohortOwner.isPresent();
+        }
+
+        /** @return the thread id that holds it now: {@link #cohortOwner()} in a cohort run, else {@code threadId} */
+        public long currentThreadId() {
+            return cohortOwner.orElse(threadId);
         }
     }
 

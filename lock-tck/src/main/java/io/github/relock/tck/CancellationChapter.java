@@ -197,6 +197,34 @@ public abstract class CancellationChapter extends TckChapter {
     }
 
     /**
+     * Rule 12.26: a client closed while it gives back an acquisition that landed after its caller
+     * left reports no lost lock: nobody held it. The give-back's release is held on its way back
+     * while {@code close()} runs; no {@link LockLostEvent} may reach the client's listeners, and the
+     * key goes once the release answers.
+     * When it fails: {@code close()} reports every hold still registered as lost
+     * ({@code CLIENT_CLOSED}), and a hold on its way back has no owner to tell: the engine must
+     * know a hold it is giving back from one an owner keeps (look at where a give-back starts).
+     */
+    @Test
+    void rule12_26_closeWhileGivingBack_reportsNoLoss() {
+        LockClient c = faulty();
+        List<LockLostEvent> events = new CopyOnWriteArrayList<>();
+        c.addLockLostListener(events::add);
+        Faults.Gate acquire = faults.on("lock-acquire").delayReply();
+        Faults.Gate release = faults.on("lock-release").delayReply();
+        CompletableFuture<Void> f = c.getLock("tck:late-close").lockAsync();
+        Await.until(DEADLINE, () -> exists("tck:late-close"), () -> "the acquire never ran");
+        assertTrue(f.cancel(false));
+        acquire.release();
+        Await.until(DEADLINE, () -> faults.sent("lock-release") > 0,
+                () -> "the acquisition that landed after the cancel was never given back");
+        c.close();
+        release.release();
+        awaitGone("tck:late-close", "the give-back did not release the lock");
+        assertEquals(List.of(), events, "close() reported a lock nobody held (its give-back was on its way)");
+    }
+
+    /**
      * Rule 12.5: a MultiLock {@code lockAsync()} cancelled while one member is held elsewhere
      * releases what it took and never keeps the rest: an attempt already sent when the cancel came
      * may win that member as its holder lets go, and gives it back at once; none is sent after.

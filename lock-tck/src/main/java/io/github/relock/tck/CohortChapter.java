@@ -67,7 +67,7 @@ public abstract class CohortChapter extends TckChapter {
     }
 
     /** One lock owner: a thread of its own that runs what the rule asks, one call at a time. */
-    private static final class Owner implements AutoCloseable {
+    static final class Owner implements AutoCloseable {
         private final ExecutorService thread;
         private final Thread t;
 
@@ -115,7 +115,7 @@ public abstract class CohortChapter extends TckChapter {
      * Starts a run: the main thread holds {@code lock}, {@code anchor} waits, the unlock transfers
      * the lock to it in Redis (a run anchored at it starts), then {@code next} waits behind it.
      */
-    private Future<Object> startRun(DistributedLock lock, Owner anchor, Owner next) throws Exception {
+    static Future<Object> startRun(DistributedLock lock, Owner anchor, Owner next) throws Exception {
         lock.lock();
         Future<Object> a = anchor.start(() -> {
             lock.lock();

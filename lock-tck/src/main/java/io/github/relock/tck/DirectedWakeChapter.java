@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
  * "0" still goes out whenever anything but waiting relock clients listens on Redisson's channel,
  * a client that leaves or dies does not swallow wake-ups, and every way the lock becomes free by
  * a relock call (unlock, forceUnlock) wakes a waiter. On a cluster a node cannot count other
- * nodes' classic subscribers, so releases publish "0" as before. Switched off for a JVM with
- * {@code -Drelock.directedWakes=off}.
+ * nodes' classic subscribers, so releases publish "0" as before. Directed wake-ups are opt-in
+ * ({@code -Drelock.directedWakes=on}); the chapter switches them on for its own clients, and
+ * {@code -Drelock.directedWakes=off} keeps them off here too.
  *
  * <p>Each rule waits well under the 30-second watchdog TTL a waiter sees: a waiter woken only
  * by that TTL fails it.
@@ -114,9 +115,35 @@ public abstract class DirectedWakeChapter extends TckChapter {
         return kit.topology().kind() == RedisTopology.Kind.CLUSTER;
     }
 
-    /** @return whether clients register: one server, and not switched off for the JVM */
+    /** The JVM-wide switch (opt-in): {@code on} for this chapter's clients, unless the run set it {@code off}. */
+    private static final String SWITCH = "relock.directedWakes";
+    private String runSetting;
+
+    /**
+     * Turns directed wake-ups on for the clients this rule creates (they read the switch when
+     * created): they are opt-in. Rules run one at a time in a test JVM, so no other rule's
+     * clients see it; {@code -Drelock.directedWakes=off} keeps them off here too.
+     */
+    @org.junit.jupiter.api.BeforeEach
+    void switchOn() {
+        runSetting = System.getProperty(SWITCH);
+        if (!"off".equalsIgnoreCase(String.valueOf(runSetting).strip())) {
+            System.setProperty(SWITCH, "on");
+        }
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void switchBack() {
+        if (runSetting == null) {
+            System.clearProperty(SWITCH);
+        } else {
+            System.setProperty(SWITCH, runSetting);
+        }
+    }
+
+    /** @return whether clients register: one server, and not switched off for the run */
     private boolean directed() {
-        return !cluster() && !"off".equalsIgnoreCase(System.getProperty("relock.directedWakes", "default"));
+        return !cluster() && "on".equalsIgnoreCase(System.getProperty(SWITCH, "default").strip());
     }
 
     private void assumeDirected(String why) {

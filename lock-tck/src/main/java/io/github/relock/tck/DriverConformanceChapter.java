@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.relock.api.RedisErrorException;
 import io.github.relock.spi.Capability;
@@ -578,6 +579,60 @@ public abstract class DriverConformanceChapter extends TckChapter {
             assertThrows(UnsupportedOperationException.class,
                     () -> ex.evalShaWithWait(s, List.of("tck:w"), List.of("v"), 0, 100));
         }
+    }
+
+    /**
+     * Rule 1.5.8: with {@link Capability#REPLICA_WAIT}, {@code evalWithWaitAsync} sends the script
+     * and then {@code WAIT} on the node that ran it, and its future carries both replies together:
+     * the script's (its write done) first, WAIT's own count second. On one server (no replica)
+     * WAIT 1 answers 0 once its 100 ms are up, and the server counted one more {@code WAIT} call;
+     * on a deployment with replicas, WAIT for the key's node's connected replicas answers that
+     * count (they acknowledge at once; 5 s at most). Skips for a driver without the capability.
+     * When it fails: the driver dropped the WAIT or made up its count (e.g. answered the count it
+     * was asked for): core would tell a lock write acknowledged by replicas that never saw it.
+     */
+    @Test
+    void rule1_5_8_evalWithWaitAsync_scriptReplyAndWaitsOwnCountTogether() throws Exception {
+        CommandExecutor ex = kit.newExecutor();
+        assumeTrue(ex.capabilities().contains(Capability.REPLICA_WAIT),
+                "the driver declares no REPLICA_WAIT: core never asks it to wait for replicas");
+        String key = "tck:wait:" + UUID.randomUUID();
+        Script s = script("redis.call('SET', KEYS[1], ARGV[1])\nreturn ARGV[1]");
+        ex.eval(ScriptCall.byText(s, List.of(key), List.of("loaded")));
+        boolean single = kit.topology().kind() == RedisTopology.Kind.SINGLE;
+        int replicas = single ? 1 : connectedReplicas(ex.replicationInfo(key));
+        long waitsBefore = single ? waitCalls() : 0;
+        List<Object> reply = get(ex.evalWithWaitAsync(ScriptCall.bySha(s, List.of(key), List.of("v")), replicas,
+                single ? 100 : 5_000, Lane.APPLICATION));
+        try {
+            assertEquals(2, reply.size(), () -> "the script's reply and WAIT's count, got " + reply);
+            assertEquals("v", reply.get(0), "the script's reply comes first");
+            assertEquals("v", String.valueOf(redis("GET", key)), "the script ran: its write is there");
+            assertInstanceOf(Long.class, reply.get(1), "WAIT's count comes second, as a Long");
+            if (single) {
+                assertEquals(0L, reply.get(1), "one server has no replica to acknowledge: WAIT 1 answers 0;"
+                        + " another count did not come from WAIT");
+                assertTrue(waitCalls() > waitsBefore, "the server counted no WAIT call: the driver never sent it");
+            } else {
+                assertEquals((long) replicas, reply.get(1), "WAIT " + replicas + " on a node with " + replicas
+                        + " connected replicas answers that count once they acknowledged");
+            }
+        } finally {
+            redis("DEL", key);
+        }
+    }
+
+    /** @return {@code connected_slaves} of an {@code INFO replication} text (0 when absent) */
+    private static int connectedReplicas(String info) {
+        return info.lines().filter(l -> l.startsWith("connected_slaves:"))
+                .mapToInt(l -> Integer.parseInt(l.substring("connected_slaves:".length()).strip())).findFirst().orElse(0);
+    }
+
+    /** @return the calls of {@code WAIT} the one server counted ({@code INFO commandstats}) */
+    private long waitCalls() {
+        String stats = String.valueOf(redis("INFO", "commandstats"));
+        return stats.lines().filter(l -> l.startsWith("cmdstat_wait:calls=")).mapToLong(l -> Long.parseLong(
+                l.substring("cmdstat_wait:calls=".length(), l.indexOf(',')))).findFirst().orElse(0L);
     }
 
     // ------------------------------------------------------------------ 1.6 close

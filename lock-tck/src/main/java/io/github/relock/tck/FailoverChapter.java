@@ -80,6 +80,9 @@ public abstract class FailoverChapter {
     @BeforeEach
     void clean(org.junit.jupiter.api.TestInfo test) {
         org.junit.jupiter.api.Assumptions.assumeTrue(runsHere(test), "sharded channels live on a cluster's nodes");
+        String elsewhere = elsewhere(test);
+        org.junit.jupiter.api.Assumptions.assumeTrue(elsewhere == null, () -> "not in this class's share of the chapter: "
+                + elsewhere + "; -D" + RuleSlice.ALL_RULES + "=true runs it here");
         heal();
         deployment().call("FLUSHALL");
         kit.checkThreadsAfterTest();
@@ -88,12 +91,21 @@ public abstract class FailoverChapter {
     /** Hygiene: nothing left behind once every client unlocked and closed. */
     @AfterEach
     void hygiene(org.junit.jupiter.api.TestInfo test) {
-        if (!runsHere(test)) {
+        if (!runsHere(test) || elsewhere(test) != null) {
             return; // skipped before its deployment was started
         }
         Await.until(Duration.ofSeconds(20), () -> channels().isEmpty(), () -> "channels still subscribed: " + channels());
         Await.until(Duration.ofSeconds(10), () -> ((List<?>) deployment().call("KEYS", "*")).isEmpty(),
                 () -> "keys left behind: " + deployment().call("KEYS", "*"));
+    }
+
+    /** @return where the kit says this rule runs instead ({@link FailoverKit#elsewhere}), or null to run it here */
+    private String elsewhere(org.junit.jupiter.api.TestInfo test) {
+        if (!(kit instanceof FailoverKit k) || Boolean.getBoolean(RuleSlice.ALL_RULES) || test.getTestMethod().isEmpty()) {
+            return null;
+        }
+        String[] parts = test.getTestMethod().get().getName().split("_");
+        return parts.length < 3 ? null : k.elsewhere(parts[0].substring("rule".length()) + "." + parts[1], kind());
     }
 
     /** @return false for a cluster-only rule on another kind of deployment */

@@ -44,6 +44,20 @@ public abstract class FailoverKit extends DriverKit {
         return null;
     }
 
+    /**
+     * Where a rule runs instead of here, for a build that runs this chapter with two drivers and
+     * shares it out between them so that each rule still runs on each topology once: the rule is
+     * skipped here with that answer in its reason. {@value RuleSlice#ALL_RULES} ({@code -Pfull})
+     * runs every rule here anyway. The default runs every rule here.
+     *
+     * @param rule the rule number, e.g. {@code "16.3"}
+     * @param topology where it would run
+     * @return where it runs instead (a class of the same build), or null to run it here
+     */
+    protected String elsewhere(String rule, RedisTopology.Kind topology) {
+        return null;
+    }
+
     static RedisCluster cluster() {
         START.lock();
         try {

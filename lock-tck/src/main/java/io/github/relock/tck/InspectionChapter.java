@@ -22,6 +22,7 @@ import io.github.relock.tck.fixtures.RedisTopology;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +35,9 @@ import org.junit.jupiter.api.Test;
  * name and says what it is: which lock kind, who holds it with which hold count and mode, its TTL,
  * a fair lock's queue with deadlines, a read-write lock's read holds, a fenced lock's last token,
  * a semaphore's or latch's count, a permit-expirable semaphore's held permits; and, for holders of
- * relock clients that registered {@code OwnerInfo}, who they are. Rule 31.9 (a Redisson holder)
- * is in the Redisson kit.
+ * relock clients that registered {@code OwnerInfo}, who they are; and, for the client holding a
+ * lock through a cohort run, which of its owners holds it now. Rule 31.9 (a Redisson holder) is in
+ * the Redisson kit.
  *
  * <p>When a rule fails: compare the inspect script ({@code scripts/inspect.lua}) with the keys of
  * the wire-format spec, 1.4, and the sync spec, 1.1; for owner info, the client's registration on
@@ -338,6 +340,55 @@ public abstract class InspectionChapter extends SynchronizerChapter {
         LockClient closed = client();
         closed.close();
         assertThrows(IllegalStateException.class, () -> closed.inspect("tck:inspect:x"));
+    }
+
+    /**
+     * Rule 31.10: during a cohort run the holding client's inspection (blocking and async) names
+     * the owner holding the lock now ({@code Holder.cohortOwner}) beside the field Redis shows, the
+     * run's anchor; before the pass, and after the run, no holder is a cohort one; another client's
+     * inspection shows the anchor only (only the holding client knows of the pass). Its clients turn
+     * replica acknowledgement off, as chapter 33's do (a run starts with a local hand-off).
+     * When it fails: the inspector asks the client's cohort runs (Cohort.holderFor) for the holder
+     * Redis shows, by the run's anchor.
+     */
+    @Test
+    void rule31_10_cohortRun_holdingClientNamesTheOwnerHoldingItNow_othersSeeTheAnchor() throws Exception {
+        LockClient client = kit.newLockClient(CohortChapter.cohortOptions(LockOptions.DEFAULT_LOCK_WATCHDOG_TIMEOUT));
+        LockClient other = client();
+        String name = "tck:inspect:cohort";
+        DistributedLock lock = client.getLock(name);
+        try (CohortChapter.Owner a = new CohortChapter.Owner("tck-inspect-anchor");
+                CohortChapter.Owner b = new CohortChapter.Owner("tck-inspect-next")) {
+            Future<Object> bGot = CohortChapter.startRun(lock, a, b);
+            LockInspection.Holder anchor = only(client.inspect(name));
+            assertEquals(a.id(), anchor.threadId(), anchor::toString);
+            assertFalse(anchor.cohort(), () -> "the anchor holds it itself before the pass: " + anchor);
+            a.run(() -> {
+                lock.unlock();
+                return null;
+            });
+            bGot.get(SOON.toSeconds(), TimeUnit.SECONDS);
+            assertTrue(lock.isHeldByThread(b.id()), "the lock was passed within the cohort");
+            LockInspection.Holder mine = only(client.inspect(name));
+            assertEquals(client.clientId() + ":" + a.id(), mine.field(), () -> "Redis shows the run's anchor: " + mine);
+            assertEquals(OptionalLong.of(b.id()), mine.cohortOwner(),
+                    () -> "the holding client names the owner holding it now: " + mine);
+            assertTrue(mine.cohort());
+            assertEquals(b.id(), mine.currentThreadId());
+            assertEquals(OptionalLong.of(b.id()), only(client.inspectAsync(name).get(SOON.toSeconds(), TimeUnit.SECONDS))
+                    .cohortOwner(), "inspectAsync names the owner holding it now too");
+            LockInspection.Holder theirs = only(other.inspect(name));
+            assertEquals(mine.field(), theirs.field());
+            assertFalse(theirs.cohort(), () -> "another client sees the anchor only: " + theirs);
+            b.run(() -> {
+                lock.unlock();
+                return null;
+            });
+            assertFalse(client.inspect(name).locked(), "the run's last unlock frees the lock");
+        } finally {
+            lock.forceUnlock(); // a failed step leaves no key behind
+        }
+        assertEquals(List.of(), client.heldLocks());
     }
 
     /**

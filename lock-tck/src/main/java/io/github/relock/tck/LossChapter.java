@@ -94,7 +94,9 @@ public abstract class LossChapter extends TckChapter {
         LockClient other = client();
         SleepingWork work = SleepingWork.start(holder.getLock("tck:loss-taken"));
         DistributedLock taken = other.getLock("tck:loss-taken");
-        assertTrue(taken.forceUnlock());
+        // false only if the holder's 600 ms watchdog lease ran out first (a stalled, loaded machine):
+        // the other client takes the lock either way, and the work must hear of it either way
+        taken.forceUnlock();
         LockLease theirs = taken.acquire(Duration.ofSeconds(5));
         try {
             Throwable thrown = work.outcome.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);

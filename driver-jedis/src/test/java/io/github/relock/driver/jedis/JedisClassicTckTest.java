@@ -2,6 +2,7 @@ package io.github.relock.driver.jedis;
 
 import io.github.relock.spi.RedisDriverProvider;
 import io.github.relock.tck.DriverTck;
+import io.github.relock.tck.RuleSlice;
 import io.github.relock.tck.Topologies;
 import io.github.relock.tck.fixtures.RedisServer;
 import io.github.relock.tck.fixtures.RedisTopology;
@@ -20,8 +21,14 @@ import redis.clients.jedis.JedisPool;
  * here in {@code -Pfull}). The default build runs the pool only
  * ({@code relock.tck.topologies.JedisClassicTckTest=single}; {@link JedisTckTest} and
  * {@link JedisTckClusterTest} cover Sentinel and cluster); the {@code jedis-*} version profiles run all three.
+ * The fault-injection, cohort and leader-election chapters, which wrap or drive the engine rather
+ * than the pool, are left to {@link JedisTckTest} and {@link JedisTckClusterTest}
+ * ({@link RuleSlice}; {@code -Pfull} runs them here too).
  */
 @Topologies({Kind.SINGLE, Kind.CLUSTER, Kind.SENTINEL})
+@RuleSlice(except = {"faults", "cohort", "leader-election"},
+        elsewhere = "they wrap or drive the engine, not the pool:"
+                + " JedisTckTest and JedisTckClusterTest run them")
 class JedisClassicTckTest extends DriverTck {
 
     @Override

@@ -76,6 +76,8 @@ final class LockReport {
                 if (h.threadId() < 0) {
                     sb.append("  (a relock lease)");
                 }
+                h.cohortOwner().ifPresent(t -> sb.append("  cohort: held now by thread ").append(t)
+                        .append(" of this client (Redis shows the run's first holder)"));
                 h.owner().ifPresent(o -> sb.append("  owner: ").append(owner(o)));
                 sb.append('\n');
             }
@@ -168,6 +170,7 @@ final class LockReport {
             o.put("holdCount", h.holdCount());
             o.put("role", role(h));
             o.put("owner", h.owner().map(LockReport::ownerJson).orElse(null));
+            o.put("cohortOwner", h.cohortOwner().isPresent() ? h.cohortOwner().getAsLong() : null);
             holders.add(o);
         }
         m.put("holders", holders);

@@ -23,7 +23,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * <li>{@code GET /actuator/locks}: the client's id, its {@link LockClient#stats() stats}, and each
  *     lock it holds with its renewal state ({@link LockClient#heldLocks()}); no Redis call;</li>
  * <li>{@code GET /actuator/locks/{name}}: {@link LockClient#inspect(String)} of that name, whoever
- *     holds it: kind, holders with their owner info, TTL, a fair lock's queue with each waiter's
+ *     holds it: kind, holders with their owner info (and {@code cohortOwner}, the thread holding it
+ *     now, for a lock this application holds through a cohort run), TTL, a fair lock's queue with each waiter's
  *     deadline, read holds, fencing token, a semaphore's count and held permits. One read-only
  *     script. A name the client refuses answers 400 with the reason.</li>
  * </ul>
@@ -127,6 +128,7 @@ public class LocksEndpoint {
         m.put("holdCount", h.holdCount());
         m.put("mode", h.mode().name());
         owner(h.owner()).ifPresent(o -> m.put("ownerInfo", o));
+        h.cohortOwner().ifPresent(t -> m.put("cohortOwner", t)); // this application holds it through a cohort run
         return m;
     }
 

@@ -35,14 +35,7 @@ public abstract class CohortInteropChapter extends TckChapter {
     void rule33_8_redissonWaiter_grantedWhileCohortRunsGoOn() throws Exception {
         RedissonConfigs.assumeRelockHearsRedissonUnlocks(kit); // the local threads wait for its unlocks
         var relock = kit.newLockClient(LockOptions.builder().noReplicaSync().cohort(8, Duration.ofMillis(5)).build());
-        // On a cluster, Spring Data over Lettuce was seen (loaded machine, 1 run in 3, with cohorts
-        // on and off alike) to leave the local threads asleep for up to the Redisson lock's TTL
-        // after its unlock: an open defect of its sharded unlock delivery, not of cohorts, kept
-        // out of this rule's subject by a Redisson watchdog of 3 s there (the outsider's turns are
-        // what this rule measures). The defect: docs/guide/failure-model.md, Known limitations.
-        Duration redissonWatchdog = kit.topology().kind() == io.github.relock.tck.fixtures.RedisTopology.Kind.CLUSTER
-                ? Duration.ofSeconds(3) : Duration.ofSeconds(30);
         LocalHandoffChapter.assertOutsiderProgresses(relock.getLock("tck:cohort-redisson"),
-                RedissonConfigs.clientFor(kit, redissonWatchdog).getLock("tck:cohort-redisson"));
+                RedissonConfigs.clientFor(kit, Duration.ofSeconds(30)).getLock("tck:cohort-redisson"));
     }
 }

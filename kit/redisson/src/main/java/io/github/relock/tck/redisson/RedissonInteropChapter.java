@@ -856,6 +856,65 @@ public abstract class RedissonInteropChapter extends TckChapter {
         relock.removeListener(id);
     }
 
+    /**
+     * Rule 10.25: on a cluster, a Redisson 4 unlock heard right after a lone classic message whose
+     * waiter took the lock still wakes the next relock waiter. relock listens both ways there and
+     * takes a sharded copy heard within a second of a classic one as its twin; a copy paired with
+     * a message whose waiter left holding the lock was dropped, though that holder may have lost
+     * or released the lock since and the copy been another client's release: the other waiters
+     * then slept until the TTL they had seen ran out (60 s here).
+     * When it fails: a copy paired as a twin may be another client's release: when the waiter the
+     * first copy woke has left, the copy must wake the next waiter (Channel.twinOf).
+     */
+    @Test
+    @Tag("interop-pubsub")
+    void rule10_25_redissonUnlock_pairedWithALoneCopy_stillWakesAWaiter() throws Exception {
+        assumeRelockHearsRedissonUnlocks();
+        Assumptions.assumeTrue(kit.topology().kind() == RedisTopology.Kind.CLUSTER,
+                "relock pairs a classic and a sharded copy only on a cluster");
+        String name = "tck:twin-held";
+        String channel = "redisson_lock__channel:{" + name + "}";
+        RLock redisson = redisson(Duration.ofSeconds(30)).getLock(name);
+        DistributedLock lock = client().getLock(name);
+        redis("HSET", name, "foreign:1", "1"); // another client's hold, 60 s
+        redis("PEXPIRE", name, "60000");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Thread[] threads = new Thread[2];
+            Future<Boolean> first = pool.submit(() -> {
+                threads[0] = Thread.currentThread();
+                return lock.tryLock(60, 30, TimeUnit.SECONDS); // left holding, until its lease ends
+            });
+            Await.until(Duration.ofSeconds(20), () -> threads[0] != null
+                    && java.util.concurrent.locks.LockSupport.getBlocker(threads[0]) instanceof io.github.relock.api.WaitingForLock,
+                    () -> "the first relock waiter never parked");
+            Future<Long> second = pool.submit(() -> {
+                threads[1] = Thread.currentThread();
+                return acquireAndReleaseAt(lock).call();
+            });
+            Await.until(Duration.ofSeconds(20), () -> threads[1] != null
+                    && java.util.concurrent.locks.LockSupport.getBlocker(threads[1]) instanceof io.github.relock.api.WaitingForLock,
+                    () -> "the second relock waiter never parked");
+            // The lock frees with a lone classic message: the first waiter, parked longest, takes it.
+            redis("DEL", name);
+            redis("PUBLISH", channel, "0");
+            assertTrue(first.get(20, TimeUnit.SECONDS), "the first waiter did not take the freed lock");
+            // Its hold goes (as on expiry), and Redisson takes and releases the lock at once: its
+            // sharded unlock comes within the pairing second of the classic message.
+            redis("DEL", name);
+            redisson.lock();
+            long unlockedAt = System.nanoTime();
+            redisson.unlock();
+            long at = second.get(60, TimeUnit.SECONDS);
+            assertTrue(at > 0, "the second waiter never got the lock");
+            long ms = TimeUnit.NANOSECONDS.toMillis(at - unlockedAt);
+            assertTrue(ms < 10_000, "the second relock waiter took " + ms + " ms after the Redisson unlock (it saw a TTL"
+                    + " of 60 s): the unlock was taken as the twin of the classic message before it");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Takes a relock read lock, checks a Redisson reader shares it and a Redisson writer does not, releases it. */
     private static void assertRelockReaderSharedWithRedissonReaderOnly(ReadWriteDistributedLock relock,
             RReadWriteLock redisson) throws Exception {

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 
 /**
  * {@link io.github.relock.api.LockClient#inspect}: one read-only script reads every key of a name
@@ -47,9 +48,12 @@ final class Inspector {
     private static final String MODE = "mode";
 
     private final ScriptRunner runner;
+    /** (name, field Redis shows) → the owner of this client holding it now through a cohort run, if any. */
+    private final BiFunction<String, String, OptionalLong> cohortOwner;
 
-    Inspector(ScriptRunner runner) {
+    Inspector(ScriptRunner runner, BiFunction<String, String, OptionalLong> cohortOwner) {
         this.runner = runner;
+        this.cohortOwner = cohortOwner;
     }
 
     /** @return the key where a client's owner info is kept */
@@ -59,7 +63,7 @@ final class Inspector {
 
     /** @param name a checked, mapped name */
     LockInspection inspect(String name) {
-        LockInspection s = snapshot(name, runner.eval(Scripts.INSPECT, keys(name), args(name)));
+        LockInspection s = withCohort(snapshot(name, runner.eval(Scripts.INSPECT, keys(name), args(name))));
         List<String> owners = ownerKeys(s);
         return owners.isEmpty() ? s : withOwners(s, runner.eval(Scripts.OWNER_READ, owners, List.of()));
     }
@@ -67,7 +71,7 @@ final class Inspector {
     /** As {@link #inspect}, without blocking. */
     CompletableFuture<LockInspection> inspectAsync(String name) {
         return runner.evalAsync(Scripts.INSPECT, keys(name), args(name)).thenCompose(reply -> {
-            LockInspection s = snapshot(name, reply);
+            LockInspection s = withCohort(snapshot(name, reply));
             List<String> owners = ownerKeys(s);
             return owners.isEmpty() ? CompletableFuture.completedFuture(s)
                     : runner.evalAsync(Scripts.OWNER_READ, owners, List.of()).thenApply(r -> withOwners(s, r));
@@ -180,8 +184,27 @@ final class Inspector {
         List<Holder> holders = new ArrayList<>();
         for (Holder h : s.holders()) {
             holders.add(new Holder(h.field(), h.clientId(), h.threadId(), h.holdCount(), h.mode(),
-                    Optional.ofNullable(owners.get(h.clientId()))));
+                    Optional.ofNullable(owners.get(h.clientId())), h.cohortOwner()));
         }
+        return with(s, holders);
+    }
+
+    /**
+     * @return {@code s} with the owner of this client that holds a reentrant lock now through a
+     *     cohort run (Redis shows the run's anchor); {@code s} itself when there is none
+     */
+    private LockInspection withCohort(LockInspection s) {
+        if (s.kind() != Kind.REENTRANT || s.holders().size() != 1) {
+            return s;
+        }
+        Holder h = s.holders().get(0);
+        OptionalLong now = cohortOwner.apply(s.name(), h.field());
+        return now.isEmpty() ? s : with(s, List.of(new Holder(h.field(), h.clientId(), h.threadId(), h.holdCount(),
+                h.mode(), h.owner(), now)));
+    }
+
+    /** @return {@code s} with {@code holders} */
+    private static LockInspection with(LockInspection s, List<Holder> holders) {
         return new LockInspection(s.name(), s.kind(), s.redisType(), s.ttlMillis(), s.lockMode(), holders, s.queue(),
                 s.unqueuedDeadlines(), s.readHolds(), s.fencingToken(), s.count(), s.heldPermits(), s.heldPermitCount());
     }

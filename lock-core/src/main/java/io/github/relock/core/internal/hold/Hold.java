@@ -38,6 +38,8 @@ public final class Hold {
     volatile Hold passedTo;
     /** A loss found for this hold after a cohort pass removed it and before its successor was registered. */
     volatile LockLostEvent.Reason lostWhilePassing;
+    /** Its last acquisition is on its way back (its caller had left): nobody holds it, so a loss tells nobody. */
+    volatile boolean givingBack;
 
     /**
      * How a grouped multi-lock's {@link #timeoutKeyPrefix} starts: {@code G|<field names>|<group hash>}

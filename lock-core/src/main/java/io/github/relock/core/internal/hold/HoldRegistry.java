@@ -103,6 +103,7 @@ public final class HoldRegistry {
                 h.acquiredNanos = sentAtNanos;
             }
             h.count++;
+            h.givingBack = false; // an owner holds it again
             h.ttlMs = ttlMs;
             h.expiresAtNanos = ttlMs == Args.TTL_WATCHDOG ? Long.MAX_VALUE
                     : sentAtNanos + TimeUnit.MILLISECONDS.toNanos(ttlMs);
@@ -237,6 +238,21 @@ public final class HoldRegistry {
 
     public Hold get(String key, String field) {
         return holds.get(id(key, field));
+    }
+
+    /**
+     * A give-back starts for an acquisition nobody wants (its caller left before it landed). When
+     * it is the hold's only acquisition, nobody holds the lock here any more: a loss found, or
+     * {@link #close()} running, before the give-back's release answers tells nobody. Another
+     * acquisition registered meanwhile makes it an owner's hold again.
+     */
+    public void givingBack(String key, String field) {
+        holds.computeIfPresent(id(key, field), (id, h) -> {
+            if (h.count == 1) {
+                h.givingBack = true;
+            }
+            return h;
+        });
     }
 
     /**
@@ -481,6 +497,11 @@ public final class HoldRegistry {
 
     private void report(Hold h, LockLostEvent.Reason reason, Consumer<Runnable> runner) {
         h.lostReason = reason;
+        if (h.givingBack) {
+            LOG.log(System.Logger.Level.DEBUG, "lock ''{0}'' ({1}), on its way back, left the registry: {2}",
+                    h.lockName, h.id.field, reason);
+            return; // nobody held it: its caller had left before it landed
+        }
         LockLostEvent event = new LockLostEvent(h.lockName, h.id.field, h.ownerId, reason);
         runner.accept(() -> {
             List<Consumer<LockLostEvent>> callbacks = h.lostCallbacks;

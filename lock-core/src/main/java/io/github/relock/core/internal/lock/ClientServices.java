@@ -1,6 +1,7 @@
 package io.github.relock.core.internal.lock;
 
 import io.github.relock.api.LockOptions;
+import io.github.relock.core.internal.hold.Hold;
 import io.github.relock.core.internal.hold.HoldRegistry;
 import io.github.relock.core.internal.observe.LockEvents;
 import io.github.relock.core.internal.protocol.ProtocolContext;
@@ -8,6 +9,7 @@ import io.github.relock.core.internal.run.ScriptRunner;
 import io.github.relock.core.internal.wait.Handoff;
 import io.github.relock.core.internal.wait.WaitContext;
 import io.github.relock.core.internal.wait.Waiters;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -139,6 +141,16 @@ public final class ClientServices {
 
     Cohort cohort() {
         return cohort;
+    }
+
+    /**
+     * @return the owner id (thread id, negative for a lease) of this client's owner that holds the
+     *     reentrant lock {@code name} now through a cohort run Redis shows under {@code field}; empty
+     *     when there is none (for inspect)
+     */
+    public OptionalLong cohortOwner(String name, String field) {
+        Hold h = cohort.enabled() ? cohort.holderFor(name, field, holds) : null;
+        return h == null ? OptionalLong.empty() : OptionalLong.of(h.ownerId());
     }
 
     Waiters waiters() {

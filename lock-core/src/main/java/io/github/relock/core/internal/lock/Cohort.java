@@ -222,6 +222,22 @@ public final class Cohort {
         return false;
     }
 
+    /**
+     * @return the hold of the owner that holds {@code name} now through a live run Redis shows under
+     *     {@code anchor}, when that owner is not the anchor's own; else null (for inspect; no change)
+     */
+    Hold holderFor(String name, String anchor, HoldRegistry holds) {
+        Run run = runs.isEmpty() ? null : runs.get(Handoff.line(FAMILY, name));
+        if (run == null || !run.anchor.equals(anchor)) {
+            return null;
+        }
+        Hold h;
+        synchronized (run) {
+            h = run.hold;
+        }
+        return !h.field().equals(anchor) && holds.get(name, h.field()) == h && h.valid() ? h : null;
+    }
+
     /** @return the runs remembered (for tests and leak checks) */
     public int activeRuns() {
         return runs.size();

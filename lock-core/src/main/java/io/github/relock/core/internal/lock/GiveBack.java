@@ -29,6 +29,7 @@ final class GiveBack {
      * @return completes when the give-back is over (its release answered, failed, or was given up)
      */
     static CompletableFuture<Void> registered(RedisLock lock, long ownerId) {
+        lock.services.holds().givingBack(lock.name, lock.field(ownerId)); // close() meanwhile tells nobody
         CompletableFuture<Void> over = new CompletableFuture<>();
         send(lock, ownerId, null, 0, System.nanoTime(), FIRST_RETRY_MS, over);
         return over;

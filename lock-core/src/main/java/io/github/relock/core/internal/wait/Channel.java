@@ -64,8 +64,6 @@ public final class Channel {
         final Parked picked;
         /** The waiter it woke has left the entry. */
         boolean left;
-        /** ... holding the lock. */
-        boolean leftHolding;
 
         Heard(String payload, boolean sharded, long at, Parked picked) {
             this.payload = payload;
@@ -150,7 +148,8 @@ public final class Channel {
      * payload is its twin, and wakes nobody else: it is left to the waiter the first copy woke if
      * that waiter's next attempt (or the message it passes on) is still to come, or handed to that
      * waiter (woken again if it parked meanwhile, else owed its next park) if it has attempted
-     * since. Either way the copy is not lost even if it is no twin but another release.
+     * since, or to the next waiter if it has left the entry (with the lock or without). Either way
+     * the copy is not lost even if it is no twin but another release.
      *
      * @param payload the message
      * @param sharded whether it was heard by sharded pub/sub
@@ -199,9 +198,12 @@ public final class Channel {
             return banked > 0 ? null : pickOne(); // the banked wake-up, still untaken, comes after this
         }
         if (first.left) {
-            // It holds the lock: no release but its own can follow, and that one publishes anew.
-            // It left without: this one is the next waiter's.
-            return first.leftHolding ? null : pickOne();
+            // This one is the next waiter's, whether the waiter left with the lock or without it:
+            // one that took it may have lost or released it since, and this copy be another
+            // client's release (a Redisson 4 unlock, sharded only) that nobody else will hear.
+            // Dropped, the waiters slept until their TTL (kit rule 10.25); a true twin costs one
+            // attempt that finds the lock held.
+            return pickOne();
         }
         if (p.messagePending()) {
             return null; // its attempt, or the message it passes on, is still to come
@@ -289,7 +291,6 @@ public final class Channel {
             for (Heard h : unpaired) {
                 if (h.picked == p) {
                     h.left = true;
-                    h.leftHolding = holds;
                 }
             }
             if (messageUnused || (wasOwed && !holds)) {

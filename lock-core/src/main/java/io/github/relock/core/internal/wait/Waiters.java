@@ -51,7 +51,9 @@ import java.util.function.BiConsumer;
  * succession), so a twin is never dropped unless it is provably covered: the waiter the first copy
  * woke has not attempted yet (its attempt comes after the twin), or the first copy's banked wake-up
  * is still untaken; otherwise the twin goes to that same waiter (woken again if it parked, or owed
- * to its next park; passed on if it leaves without the lock). A copy that comes alone (the other
+ * to its next park; once it has left, with the lock or without, the next waiter's: a lone copy's
+ * waiter may have taken the lock and let it go, and the "twin" be a Redisson 4 unlock that only
+ * this copy brings, kit rule 10.25). A copy that comes alone (the other
  * subscription is down, or a Redisson client published it) wakes as any message does.
  *
  * Directed wake-ups (issue 37 item 4; the script side is fragments/wake.lua): with every client
@@ -74,7 +76,7 @@ import java.util.function.BiConsumer;
  * entry is already gone while its leave call is in flight is covered by that call; one popped for a
  * dead client while a live unregistered listener hides it from the count is lost, and the others
  * wait at most the TTL they saw. Cluster: off (a node cannot count other nodes' classic
- * subscribers); a driver without it or -Drelock.directedWakes=off: "0" as before.
+ * subscribers); a driver without it, or without -Drelock.directedWakes=on (opt-in): "0" as before.
  *
  * Lingering (directed wake-ups only): when the last waiter leaves an entry with a wake channel, the
  * entry and its two subscriptions stay for LINGER_MS (-Drelock.wakeLinger, ms; 0: off) before

@@ -492,6 +492,39 @@ class HoldRegistryTest {
     }
 
     @Test
+    void close_whileTheOnlyAcquisitionIsGivenBack_reportsNothing() {
+        f.watchdog("a", "c:1");
+        registry.givingBack("a", "c:1");
+
+        registry.close();
+
+        assertEquals(List.of(), f.lost, "nobody held it: its caller had left before it landed");
+        assertEquals(0, registry.size());
+    }
+
+    @Test
+    void givingBack_oneOfTwoAcquisitions_theOwnersLossIsStillReported() {
+        f.watchdog("a", "c:1");
+        f.watchdog("a", "c:1"); // the owner's own hold, and a late one its caller left
+        registry.givingBack("a", "c:1");
+
+        registry.close();
+
+        assertEquals(List.of(Reason.CLIENT_CLOSED), f.lost.stream().map(LockLostEvent::reason).toList());
+    }
+
+    @Test
+    void register_afterAGiveBackStarted_makesItAnOwnersHoldAgain() {
+        f.watchdog("a", "c:1");
+        registry.givingBack("a", "c:1");
+        f.watchdog("a", "c:1"); // the same owner acquires again before the give-back answered
+
+        registry.close();
+
+        assertEquals(List.of(Reason.CLIENT_CLOSED), f.lost.stream().map(LockLostEvent::reason).toList());
+    }
+
+    @Test
     void loss_takenByAnOnLostCallback_isLoggedAtDebugNotAsWarning() {
         List<java.util.logging.Level> levels = lossLogLevels(() -> {
             f.watchdog("taken", "c:1").addLostCallback(e -> { });

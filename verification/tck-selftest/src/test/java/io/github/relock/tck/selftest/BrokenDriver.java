@@ -471,6 +471,23 @@ enum BrokenDriver {
         }
     },
 
+    /**
+     * evalWithWaitAsync runs the script but drops the WAIT, answering the replica count it was asked
+     * for as if every replica had acknowledged.
+     */
+    WAIT_DROPPED("drops the WAIT of evalWithWaitAsync and answers the replica count it was asked for") {
+        @Override
+        CommandExecutor wrap(CommandExecutor e, Object nativeClient, RedisDriverProvider real, DriverOptions o) {
+            return new ForwardingExecutor(e) {
+                @Override
+                public CompletableFuture<List<Object>> evalWithWaitAsync(ScriptCall call, int replicas, long timeoutMs,
+                                                                         Lane lane) {
+                    return inner.evalAsync(call, lane).thenApply(r -> List.of(r, (long) replicas));
+                }
+            };
+        }
+    },
+
     /** A sharded subscribe without SHARDED_PUBSUB quietly subscribes the classic channel. */
     SHARDED_DEGRADED_QUIETLY("declares no SHARDED_PUBSUB yet subscribes sharded channels as classic ones") {
         @Override

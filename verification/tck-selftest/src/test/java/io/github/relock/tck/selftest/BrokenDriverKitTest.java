@@ -124,6 +124,8 @@ class BrokenDriverKitTest {
                         conformance("1.5.5")),
                 new Case(BrokenDriver.NO_RESUBSCRIBE, conformance("1.5.4"), conformance("1.1.1")),
                 new Case(BrokenDriver.SHARDED_DEGRADED_QUIETLY, conformance("1.5.5"), conformance("1.1.1")),
+                // replica acknowledgement
+                new Case(BrokenDriver.WAIT_DROPPED, conformance("1.5.8"), conformance("1.5.5")),
                 // close
                 new Case(BrokenDriver.CLOSES_HANDED_CLIENT, conformance("1.6.1"), List.of()),
                 // the world's faults

@@ -54,6 +54,7 @@ final class BrokenKits {
             case EARLY_UNSUBSCRIBE -> EarlyUnsubscribe.class;
             case NO_RESUBSCRIBE -> NoResubscribe.class;
             case SHARDED_DEGRADED_QUIETLY -> ShardedDegradedQuietly.class;
+            case WAIT_DROPPED -> WaitDropped.class;
             case NEVER_RECONNECTS -> NeverReconnects.class;
             case LEAKED_THREADS -> LeakedThreads.class;
             case CLOSES_HANDED_CLIENT -> ClosesHandedClient.class;
@@ -338,6 +339,13 @@ final class BrokenKits {
     static final class ShardedDegradedQuietly extends Broken {
         ShardedDegradedQuietly() {
             super(BrokenDriver.SHARDED_DEGRADED_QUIETLY);
+        }
+    }
+
+    /** {@link BrokenDriver#WAIT_DROPPED}. */
+    static final class WaitDropped extends Broken {
+        WaitDropped() {
+            super(BrokenDriver.WAIT_DROPPED);
         }
     }
 
