@@ -9,6 +9,7 @@ import io.github.relock.api.LockClient;
 import io.github.relock.api.LockOptions;
 import io.github.relock.api.WaitingForLock;
 import io.github.relock.tck.fixtures.Await;
+import io.github.relock.tck.fixtures.RedisTopology;
 import io.github.relock.tck.fixtures.RespClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -852,7 +853,9 @@ public abstract class LocalHandoffChapter extends TckChapter {
      * Rule 20.18: a release that publishes (by another client, so no hand-off) wakes one waiter of
      * a client, the one that parked first, on a cluster too, where each relock release reaches the
      * client twice (classic and sharded): the earlier of two waiters gets the lock, and the later
-     * sends no script meanwhile. Round after round.
+     * sends no script meanwhile (on a cluster, at most one: a copy that arrives after the earlier
+     * waiter left holding the lock wakes the later one, since it may be another client's release).
+     * Round after round.
      * When it fails: the two copies of one release (classic and sharded) must be one wake-up:
      * look at how the client pairs a copy with its twin ({@code Channel.heardOne}); "the later
      * waiter got the lock first" or one script too many means the twin woke the later waiter.
@@ -889,8 +892,15 @@ public abstract class LocalHandoffChapter extends TckChapter {
                     return System.nanoTime() - last[1] > Duration.ofMillis(200).toNanos();
                 }, () -> "scripts never went quiet");
                 later.awaitParked();
-                assertEquals(2, last[0] - before, "round " + round + ": scripts from the other client's release until"
-                        + " the earlier waiter held the lock: the release and the earlier waiter's attempt only");
+                // On a cluster the release's second copy may arrive after the earlier waiter took the
+                // lock and left: it then wakes the later waiter for one attempt (Channel.twinOf: it
+                // cannot tell a late twin from another client's release, and dropping that one left
+                // waiters asleep on a free lock, rule 10.25). One attempt, never more.
+                long allowed = kit.topology().kind() == RedisTopology.Kind.CLUSTER ? 3 : 2;
+                long scripts = last[0] - before;
+                assertTrue(scripts >= 2 && scripts <= allowed, "round " + round + ": " + scripts + " scripts from the other"
+                        + " client's release until the earlier waiter held the lock: the release and the earlier waiter's"
+                        + " attempt only" + (allowed == 3 ? ", and on a cluster at most one attempt of the later waiter" : ""));
                 finishInTurn(earlier, later);
             }
         }
