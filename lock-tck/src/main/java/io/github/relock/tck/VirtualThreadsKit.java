@@ -170,8 +170,11 @@ public abstract class VirtualThreadsKit extends DriverKit {
             lock.unlock();
         });
         waiter.start();
-        Await.until(Duration.ofSeconds(30), () -> waiter.getState() == Thread.State.WAITING
-                || waiter.getState() == Thread.State.TIMED_WAITING, () -> "warm-up waiter never blocked");
+        // parked for the lock itself, not still subscribing: the park path (and its blocker's class,
+        // whose first initialization under 1000 contending virtual threads pinned them on the class's
+        // init lock: JDK 25, "Freeze or preempt failed (2) during Contended monitor enter") is warm
+        Await.until(Duration.ofSeconds(30), () -> java.util.concurrent.locks.LockSupport.getBlocker(waiter)
+                instanceof io.github.relock.api.WaitingForLock, () -> "warm-up waiter never parked for the lock");
         lock.unlock();
         waiter.join(TimeUnit.SECONDS.toMillis(60));
         lock.tryLockAsync(0, -1, TimeUnit.MILLISECONDS, 7).thenCompose(ok -> lock.unlockAsync(7)).get(30, TimeUnit.SECONDS);
