@@ -98,8 +98,12 @@ class BrokenDriverKitTest {
                 new Case(BrokenDriver.NOSCRIPT_IGNORED, conformance("1.2.1", "1.2.2"), conformance("1.1.1")),
                 new Case(BrokenDriver.RESENT_SCRIPTS, reentrant("2.1.3"), conformance("1.1.1")),
                 // a release applied twice: an inner unlock frees a re-entered lock under its holder
-                new Case(BrokenDriver.RELEASES_APPLIED_TWICE, rules(TimingFaultChapter.class, "29.1", "29.2"),
+                new Case(BrokenDriver.RELEASES_APPLIED_TWICE, rules(TimingFaultChapter.class, "29.1"),
                         conformance("1.1.1")),
+                // the fair lock's seeded run: a release applied twice frees it only when its seed
+                // re-enters in time (beside two CPU hogs 29.2 once passed); a script sent twice
+                // counts every acquisition twice, so its holds never match Redis
+                new Case(BrokenDriver.RESENT_SCRIPTS, rules(TimingFaultChapter.class, "29.2"), conformance("1.1.1")),
                 // errors
                 new Case(BrokenDriver.ERRORS_UNTYPED, conformance("1.3.1", "1.4.1"), conformance("1.1.1")),
                 new Case(BrokenDriver.UNAVAILABLE_UNTYPED, rules(FailureChapter.class, "7.1"),
