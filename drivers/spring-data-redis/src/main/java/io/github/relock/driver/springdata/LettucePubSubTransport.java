@@ -205,20 +205,34 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
     }
 
     /**
-     * After the factory's client closed the connection: once the factory runs again, has
-     * {@link ConnectionPubSub} subscribe its channels again ({@link Events#reconnected()}), which
-     * reopens the connection through {@link #send}, so that a waiter parked across the restart
-     * hears the next release without waiting for another subscribe. Looks every 50 ms, then less
-     * often, up to every 2 s, while the factory is stopped; stops once the connection was replaced
-     * or this transport closed. Runs on the JDK's delayed executor: no thread waits meanwhile.
+     * After a disconnect of {@code link}: watches it until it is settled. Open again: Lettuce
+     * reconnected a break, and its reconnect event told core. Closed for good by its client's
+     * shutdown (the factory stopped): once the factory runs again, has {@link ConnectionPubSub}
+     * subscribe its channels again ({@link Events#reconnected()}), which reopens the connection
+     * through {@link #send}, so that a waiter parked across the restart hears the next release
+     * without waiting for another subscribe. Neither yet: looks again. A disconnect event cannot be
+     * judged when it comes: the shutdown closes the connection's channel and marks the connection
+     * closed from different threads, in no fixed order (Lettuce closes the resources of a client in
+     * the order of a hash set), so the event may run before the mark (kit rule 28.5 on a loaded
+     * machine: the channels were never subscribed again). Looks after 50 ms, then less often, up to
+     * every 2 s; stops once the connection was replaced or this transport closed. One watch per
+     * disconnect; it runs on the JDK's delayed executor: no thread waits meanwhile.
      */
-    private void reopenWhenStarted(long delayMs) {
+    private void watchAfterDisconnect(StatefulRedisPubSubConnection<String, String> link, long delayMs) {
         CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS).execute(() -> {
-            if (shut || !closedForGood(connection)) {
+            CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
+            if (shut || c == null || c.getNow(null) != link) {
+                return; // closed, or a later subscribe replaced the connection (and told core)
+            }
+            long next = Math.min(2000, delayMs * 2);
+            if (!closedForGood(c)) {
+                if (!link.isOpen()) {
+                    watchAfterDisconnect(link, next); // a break Lettuce reconnects, or a shutdown not yet marked
+                }
                 return;
             }
             if (!factory.isRunning()) {
-                reopenWhenStarted(Math.min(2000, delayMs * 2));
+                watchAfterDisconnect(link, next);
                 return;
             }
             events.reconnected(); // nothing wanted: nothing sent, and the next subscribe reopens it
@@ -332,9 +346,16 @@ final class LettucePubSubTransport extends RedisPubSubAdapter<String, String>
             return;
         }
         events.disconnected();
-        if (handler.isClosed()) { // not a break Lettuce reconnects: its client shut down (the factory stopped)
-            reopenWhenStarted(50);
+        StatefulRedisPubSubConnection<String, String> link = current();
+        if (link != null && link == handler) {
+            watchAfterDisconnect(link, 50); // a break Lettuce reconnects, or its client's shutdown: not known yet
         }
+    }
+
+    /** @return the connection open now, or null (for tests in this package) */
+    StatefulRedisPubSubConnection<String, String> current() {
+        CompletableFuture<StatefulRedisPubSubConnection<String, String>> c = connection;
+        return c == null ? null : c.getNow(null);
     }
 
     @Override
