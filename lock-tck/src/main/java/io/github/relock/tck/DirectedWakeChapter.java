@@ -362,4 +362,39 @@ public abstract class DirectedWakeChapter extends TckChapter {
             held.unlock();
         }
     }
+
+    /**
+     * Rule 34.13: a directed wake-up reaches only the client it names: with three relock clients
+     * parked on a lock, an unlock publishes one message, the woken client's id on its own channel
+     * relock__wake:{N}:&lt;clientId&gt;, and nothing on the shared relock__wake:{N}, which only
+     * counts the listening clients. So a release costs the other waiting clients nothing: no
+     * message to read, no thread woken (published on the shared channel, every waiting client read
+     * every wake-up, and acquisitions/s fell with the clients while the scripts stayed flat).
+     * When it fails: the release published on the shared wake channel, or on several clients'
+     * channels: see fragments/wake.lua.
+     */
+    @Test
+    void rule34_13_directedWakeUp_isPublishedOnTheNamedClientsOwnChannelOnly() throws Exception {
+        assumeDirected("a node cannot count other nodes' classic subscribers: releases publish \"0\"");
+        String name = "tck:directed-own";
+        String shared = "relock__wake:{" + name + "}";
+        withParkedWaiters(name, 3, (lock, waiters) -> {
+            try (RespClient sub = kit.topology().adminFor(shared)) {
+                sub.call("PSUBSCRIBE", shared + "*"); // the shared channel and every client's own
+                lock.unlock();
+                Await.until(WOKEN, () -> waiters.stream().anyMatch(w -> w.acquired.isDone()),
+                        () -> "no waiter was granted the lock");
+                Waiter woken = waiters.stream().filter(w -> w.acquired.isDone()).findFirst().orElseThrow();
+                redis("PUBLISH", shared, "tck-end"); // after whatever the release published: Redis keeps the order
+                List<String> heard = new ArrayList<>();
+                while (heard.isEmpty() || !heard.get(heard.size() - 1).endsWith(" tck-end")) {
+                    Object reply = sub.readReply();
+                    heard.add(reply instanceof List<?> l && l.size() == 4 ? l.get(2) + " " + l.get(3) : String.valueOf(reply));
+                }
+                String own = shared + ":" + woken.client.clientId();
+                assertEquals(List.of(own + " " + woken.client.clientId(), shared + " tck-end"), heard,
+                        "the unlock's messages on relock's wake channels (one, on the woken client's own channel)");
+            }
+        });
+    }
 }

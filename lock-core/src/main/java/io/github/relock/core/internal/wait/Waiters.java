@@ -59,13 +59,15 @@ import java.util.function.BiConsumer;
  * Directed wake-ups (issue 37 item 4; the script side is fragments/wake.lua): with every client
  * subscribed to Redisson's channel, a "0" per release wakes one waiter in each client, so a release
  * costs a script per waiting client (25.8 scripts per acquisition with 32 clients). On one server a
- * reentrant lock's waiters therefore also listen on the lock's wake channel relock__wake:{N} (same
- * entry: subscribed right after Redisson's channel on the same connection, unsubscribed first), and
+ * reentrant lock's waiters therefore also listen on the lock's wake channel relock__wake:{N}, which
+ * counts the listening relock clients, and on the client's own relock__wake:{N}:<clientId>, where a
+ * release names it (same entry: subscribed right after Redisson's channel on the same connection,
+ * unsubscribed first; the entry is found by its own channel), and
  * each attempt a wait sends once it listens registers the client in relock__waiters:{N} if it
  * fails. A release that finds no subscriber of Redisson's channel beyond the wake channel's (so no
  * Redisson waiter, older relock or listener) pops the oldest registered client and publishes its id
- * on the wake channel: every relock client hears it, the named one wakes one waiter (as a "0"
- * would), the others nobody. Anyone else listening: "0" as before. Liveness, as for "0": the woken
+ * on that client's own channel: it alone hears it and wakes one waiter (as a "0" would; nobody
+ * hearing it: "0"). Anyone else listening: "0" as before. Liveness, as for "0": the woken
  * waiter attempts; if it fails it registers again and the holder's release wakes the next; if it
  * leaves unused the message goes to the next local waiter (Channel.left), and when a client's last
  * waiter leaves without the lock the entry sends the protocol's leave call (lock-wake-leave.lua:
@@ -240,15 +242,16 @@ public final class Waiters implements MessageListener, ConnectionListener {
             Channel e = entries.get(channel);
             if (e == null) {
                 CompletableFuture<Void> pending = unsubscribing.get(channel);
+                String own = wakeChannel == null ? null : ownWakeChannel(wakeChannel, wakeId);
                 CompletableFuture<Subscription> sub = pending == null
-                        ? subscribe(channel, wakeChannel)
-                        : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel, wakeChannel));
+                        ? subscribe(channel, wakeChannel, own)
+                        : pending.handle((v, t) -> null).thenCompose(x -> subscribe(channel, wakeChannel, own));
                 e = new Channel(channel, sub, wakes);
                 if (wakeChannel != null) {
-                    e.wakeChannel = wakeChannel;
+                    e.wakeChannel = own;
                     e.wakeId = wakeId;
                     e.leaveCall = leaveCall;
-                    entries.put(wakeChannel, e);
+                    entries.put(own, e);
                 }
                 entries.put(channel, e);
             }
@@ -261,28 +264,41 @@ public final class Waiters implements MessageListener, ConnectionListener {
     }
 
     /**
-     * Subscribes {@code channel}, then at once (on the same pub/sub connection, so the server sees
-     * them in this order) {@code wakeChannel} if not null; unsubscribes them in the opposite order. So the
-     * server never counts this client on the wake channel without its subscription to the lock's
-     * channel, which is what lets a release tell relock's waiting clients from other subscribers.
-     * Should the wake channel's subscription fail, the waiters wait on the lock's channel alone.
+     * @return the channel where a release names this client alone: the lock's wake channel, a
+     *     colon and the client's id (fragments/wake.lua publishes there)
      */
-    private CompletableFuture<Subscription> subscribe(String channel, String wakeChannel) {
+    static String ownWakeChannel(String wakeChannel, String wakeId) {
+        return wakeChannel + ":" + wakeId;
+    }
+
+    /**
+     * Subscribes {@code channel}, then at once (on the same pub/sub connection, so the server sees
+     * them in this order) {@code wakeChannel}, which only counts the listening relock clients, and
+     * {@code own}, where a release wakes this client alone, if not null; unsubscribes them in the
+     * opposite order. So the server never counts this client on the wake channel without its
+     * subscription to the lock's channel, which is what lets a release tell relock's waiting clients
+     * from other subscribers. Should the wake channels' subscriptions fail, the waiters wait on the
+     * lock's channel alone: a release that cannot count this client, or whose message for it
+     * nobody hears, publishes Redisson's "0" instead.
+     */
+    private CompletableFuture<Subscription> subscribe(String channel, String wakeChannel, String own) {
         CompletableFuture<Subscription> main = subscribe(channel);
         if (wakeChannel == null) {
             return main;
         }
-        CompletableFuture<Subscription> w = trySubscribe(wakeChannel, false, this);
-        return main.thenCompose(m -> w.handle((s, t) -> {
-            if (t != null) {
-                LOG.log(System.Logger.Level.DEBUG, "subscription to {0} failed; waiting on {1} alone: {2}",
-                        wakeChannel, channel, t);
-                return m;
+        CompletableFuture<Subscription> counted = trySubscribe(wakeChannel, false, this);
+        CompletableFuture<Subscription> named = trySubscribe(own, false, this);
+        return main.thenCompose(m -> counted.handle((c, ct) -> c).thenCombine(named.handle((n, nt) -> n), (c, n) -> {
+            if (c == null || n == null) {
+                LOG.log(System.Logger.Level.DEBUG, "subscription to {0} or {1} failed; the waiters on {2} may wait "
+                        + "for Redisson''s message", wakeChannel, own, channel);
             }
-            return (Subscription) new Joint(m, s);
+            Subscription both = c == null ? m : new Joint(m, c);
+            return n == null ? both : (Subscription) new Joint(both, n);
         })).whenComplete((s, t) -> {
-            if (t != null) { // the lock's channel failed: undo the wake channel's
-                w.thenAccept(Subscription::unsubscribe);
+            if (t != null) { // the lock's channel failed: undo the wake channels'
+                counted.thenAccept(Subscription::unsubscribe);
+                named.thenAccept(Subscription::unsubscribe);
             }
         });
     }
@@ -357,8 +373,8 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     /**
      * Two subscriptions as one: a channel subscribed both ways (classic and sharded), or a lock
-     * channel with its wake channel; {@code extra} is unsubscribed first (the wake channel before
-     * the lock's, see {@link #subscribe(String, String)}).
+     * channel with its wake channels; {@code extra} is unsubscribed first (the wake channels before
+     * the lock's, see {@link #subscribe(String, String, String)}).
      */
     private record Joint(Subscription main, Subscription extra) implements Subscription {
         @Override

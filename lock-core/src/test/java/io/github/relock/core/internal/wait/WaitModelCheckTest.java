@@ -133,8 +133,8 @@ class WaitModelCheckTest {
             Channel e = w.join("c", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake", "me", null);
             long epoch = e.epoch();
             run(() -> parkUntilWoken(e, epoch), () -> {
-                w.onMessage("wake", "another client");
-                w.onMessage("wake", "me");
+                w.onMessage("wake:another client", "another client");
+                w.onMessage("wake:me", "me");
             });
             check(e.parkedCount() == 0, "a waiter is still parked");
         });
@@ -156,7 +156,7 @@ class WaitModelCheckTest {
                     new io.github.relock.core.internal.protocol.Call<>(null, java.util.List.of(), java.util.List.of(), r -> true);
             w.lingerTimer(null); // no linger: the entry goes with its last waiter
             Channel e = w.join("c", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake", "me", leave);
-            run(() -> w.leave(e, false), () -> w.onMessage("wake", "me"));
+            run(() -> w.leave(e, false), () -> w.onMessage("wake:me", "me"));
             check(sent.get() == 1, "the leave call was sent " + sent.get() + " times");
             check(w.activeChannels() == 0 && w.joined("c") == 0, "the entry outlived its last waiter");
         });
@@ -192,7 +192,7 @@ class WaitModelCheckTest {
     void lingeringEntry_aWakeUpHeardAsAWaiterJoins_reachesTheWaiter() {
         modelCheck(() -> {
             Lingering l = Lingering.afterAHolderLeft();
-            run(() -> l.w().onMessage("wake", "me"), () -> {
+            run(() -> l.w().onMessage("wake:me", "me"), () -> {
                 Channel again = joinWake(l.w());
                 check(again == l.e(), "the lingering entry was not reused");
                 parkUntilWoken(again, again.epoch());

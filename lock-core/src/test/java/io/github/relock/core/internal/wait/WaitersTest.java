@@ -381,15 +381,15 @@ class WaitersTest {
         assertEquals(0, w.activeChannels(), "stats count no lingering channel");
         assertSame(e, w.join("c", io.github.relock.core.internal.protocol.MessageWakes.LOCK, "wake", "me", leave),
                 "a waiter joining within the linger reuses the entry");
-        assertEquals(2, driver.subscribes.get(), "subscribed once: the lock's channel and the wake channel");
+        assertEquals(3, driver.subscribes.get(), "subscribed once: the lock's channel and the two wake channels");
         w.leave(e, true);
-        w.onMessage("wake", "me"); // banked: nobody joined
+        w.onMessage("wake:me", "me"); // banked: nobody joined
         expiries.get(0).run(); // the first linger's generation is over: does nothing
         assertSame(e, w.entry("c"));
         expiries.get(1).run();
         assertEquals(1, sent.get(), "the banked wake-up is passed on at expiry");
         assertNull(w.entry("c"));
-        assertEquals(2, driver.unsubscribes.get(), "both channels unsubscribed at expiry");
+        assertEquals(3, driver.unsubscribes.get(), "the three channels unsubscribed at expiry");
         w.wakeNamed(e); // a message that found the entry just before it expired
         assertEquals(2, sent.get(), "a wake-up heard as the entry expired is passed on");
 
