@@ -48,13 +48,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * java -jar benchmarks/target/benchmarks.jar --pin           # Redis on a CPU of its own (see CpuPinning)
  * java -jar benchmarks/target/benchmarks.jar --scenarios=h,i,j # issue 15's scenarios only
  * java -jar benchmarks/target/benchmarks.jar --scenarios=k,m --rounds=6 # issue 37's: cohorts on/off
+ * java -jar benchmarks/target/benchmarks.jar --scenarios=n --rounds=3 # issue 37's: 1 to 64 clients
  * java -Drelock.localHandoff=off -jar benchmarks/target/benchmarks.jar # relock's local hand-off setting
  * </pre>
  *
  * <p>Each JMH benchmark runs in forked JVMs that get the Redis port as a system property; scenario
  * (f) runs {@link HeldLocksProbe} in a JVM of its own, scenario (h) two {@link CrossJvmProbe} JVMs
  * side by side; scenario (i) runs (b) and (c) again on a 3-master {@link RedisCluster} started for
- * it. Scenarios (k) and (m) run in this JVM ({@link CohortScenarios}). The report goes to standard output and to
+ * it. Scenarios (k) and (m) run in this JVM ({@link CohortScenarios}), and so does (n) ({@link ManyClientsScenarios}). The report goes to standard output and to
  * {@code benchmarks/target/benchmark-report.md}; a full run also rewrites the generated block of
  * {@code benchmarks/RESULTS.md} (unless {@code -Dresults.update=false}). Logs of every JMH run are
  * in {@code benchmarks/target/jmh-logs/}; every fork's hand-off histogram, as an HdrHistogram log, in
@@ -192,6 +193,7 @@ public final class BenchmarkReport {
     private final Map<Contender, List<Double>> crossJvmRates = new EnumMap<>(Contender.class);
     /** Scenarios (k) and (m): cohort hand-off on and off (issue 37). */
     private final CohortScenarios cohorts = new CohortScenarios();
+    private final ManyClientsScenarios manyClients = new ManyClientsScenarios();
     private RedisServer redis;
     private RedisCluster cluster;
 
@@ -206,7 +208,7 @@ public final class BenchmarkReport {
     }
 
     /**
-     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g,h,i,j,k,m,rw] [--rounds=N] [--pin]
+     * @param args {@code [short|long|quick] [--scenarios=a,b,c,d,e,f,g,h,i,j,k,m,n,rw] [--rounds=N] [--pin]
      *     [--local-handoff=off]}; also {@code -Dprofile=long}, {@code -Dscenarios=a,c}, {@code -Drounds=3},
      *     {@code -Dpin=true}, {@code -Dresults.update=false}, {@code -Drelock.localHandoff=off}
      * @throws Exception when Redis cannot start or the report cannot be written
@@ -294,6 +296,10 @@ public final class BenchmarkReport {
                     flushRedis();
                     cohorts.fleetRound(redis, (int) Math.max(2, 2 * measureSeconds), round);
                 }
+                if (selected("n")) {
+                    flushRedis();
+                    manyClients.round(redis, (int) Math.max(1, measureSeconds), round);
+                }
             }
             for (Scenario s : SCENARIOS) {
                 if (selected(s.group())) {
@@ -347,6 +353,7 @@ public final class BenchmarkReport {
         names.add("h");
         names.add("k");
         names.add("m");
+        names.add("n");
         return names;
     }
 
@@ -772,9 +779,16 @@ public final class BenchmarkReport {
             probeDetails.forEach((c, d) -> md.append("- ").append(c.id()).append(": ").append(d).append('\n'));
         }
         cohorts.render(md, selected("k"), selected("m"));
-        if (selected("k") || selected("m")) {
-            md.append("\n#### Targets of issue 37 (cohort hand-off; ratios from one run)\n\n");
-            table(md, cohorts.targets(selected("k"), selected("m")));
+        if (selected("n")) {
+            manyClients.render(md);
+        }
+        if (selected("k") || selected("m") || selected("n")) {
+            md.append("\n#### Targets of issue 37 (cohort hand-off, directed wake-ups; ratios from one run)\n\n");
+            List<String[]> rows = new ArrayList<>(cohorts.targets(selected("k"), selected("m")));
+            if (selected("n")) {
+                rows.addAll(manyClients.targets());
+            }
+            table(md, rows);
         }
         md.append("\n#### Targets of issue 15 (2-core loopback machine, ratios from one run)\n\n");
         table(md, issue15Targets());

@@ -164,16 +164,16 @@ final class CohortScenarios {
         return rows;
     }
 
-    private static String[] row(String what, double v, String format, boolean met) {
+    static String[] row(String what, double v, String format, boolean met) {
         return Double.isNaN(v) || Double.isInfinite(v) ? new String[] {what, "n/a", "n/a"}
                 : new String[] {what, String.format(Locale.ROOT, format, v), met ? "met" : "**missed**"};
     }
 
-    private static double[] column(List<double[]> l, int i) {
+    static double[] column(List<double[]> l, int i) {
         return l == null ? new double[0] : l.stream().mapToDouble(a -> a[i]).toArray();
     }
 
-    private static String spread(double[] v, String format) {
+    static String spread(double[] v, String format) {
         if (v.length == 0) {
             return "n/a";
         }

@@ -63,7 +63,8 @@ import java.util.concurrent.locks.Lock;
  * <p>Thread-safety: a program; not for concurrent use.
  */
 public final class ManyClientsProbe {
-    private static final List<String> MODES = List.of("relock-jedis directed", "relock-jedis broadcast", "redisson");
+    /** The contenders, in the order each client count runs them. */
+    static final List<String> MODES = List.of("relock-jedis directed", "relock-jedis broadcast", "redisson");
 
     private ManyClientsProbe() {
     }
@@ -81,18 +82,25 @@ public final class ManyClientsProbe {
             for (String c : counts.split(",")) {
                 int clients = Integer.parseInt(c.strip());
                 for (String mode : MODES) {
-                    run(server, admin, mode, clients, seconds);
+                    double[] m = run(server, admin, mode, clients, seconds, "bench:many:" + clients + ":" + mode.replace(' ', '-'));
+                    System.out.printf(Locale.ROOT, "| %d | %s | %,.0f | %.1f |%n", clients, mode, m[0], m[1]);
                 }
             }
         }
     }
 
-    private static void run(RedisServer server, RespClient admin, String mode, int clients, int seconds)
+    /**
+     * One measured run: {@code clients} clients of {@code mode}, one thread each, loop on lock
+     * {@code name} for {@code seconds} after half a second of warm-up.
+     *
+     * @return {acquisitions/s, server scripts per acquisition}
+     * @throws IllegalStateException when two threads were inside the lock at once
+     */
+    static double[] run(RedisServer server, RespClient admin, String mode, int clients, int seconds, String name)
             throws Exception {
         String previous = System.getProperty("relock.directedWakes");
         System.setProperty("relock.directedWakes", mode.endsWith("broadcast") ? "off" : "on");
         List<LockSource> sources = new ArrayList<>();
-        String name = "bench:many:" + clients + ":" + mode.replace(' ', '-');
         AtomicBoolean stop = new AtomicBoolean();
         AtomicBoolean measuring = new AtomicBoolean();
         AtomicLong acquisitions = new AtomicLong();
@@ -139,11 +147,10 @@ public final class ManyClientsProbe {
                 t.join(TimeUnit.MINUTES.toMillis(2));
             }
             long n = acquisitions.get();
-            System.out.printf(Locale.ROOT, "| %d | %s | %,.0f | %.1f |%n", clients, mode, n / (elapsed / 1e9),
-                    (double) scripts / Math.max(1, n));
             if (overlaps.get() != 0) {
                 throw new IllegalStateException("mutual exclusion broken: " + overlaps.get() + " overlaps");
             }
+            return new double[] {n / (elapsed / 1e9), (double) scripts / Math.max(1, n)};
         } finally {
             for (LockSource s : sources) {
                 s.close();
