@@ -23,15 +23,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Chapter 34: directed wake-ups (issue 37 item 4). On one server, a release of the reentrant lock
- * wakes one waiting relock client, named on {@code relock__wake:{N}}, instead of publishing
+ * wakes one waiting relock client, named on its own {@code relock__wake:{N}:<clientId>}, instead of publishing
  * Redisson's "0" to every subscribed client (each of which would wake a waiter that attempts):
  * a waiting client registers in {@code relock__waiters:{N}} when its attempt fails. Redisson's
  * "0" still goes out whenever anything but waiting relock clients listens on Redisson's channel,
  * a client that leaves or dies does not swallow wake-ups, and every way the lock becomes free by
  * a relock call (unlock, forceUnlock) wakes a waiter. On a cluster a node cannot count other
- * nodes' classic subscribers, so releases publish "0" as before. Directed wake-ups are opt-in
- * ({@code -Drelock.directedWakes=on}); the chapter switches them on for its own clients, and
- * {@code -Drelock.directedWakes=off} keeps them off here too.
+ * nodes' classic subscribers, so releases publish "0" as before. Directed wake-ups are on by
+ * default; {@code -Drelock.directedWakes=off} turns them off, and this chapter's rules that need
+ * them then skip.
  *
  * <p>Each rule waits well under the 30-second watchdog TTL a waiter sees: a waiter woken only
  * by that TTL fails it.
@@ -115,14 +115,14 @@ public abstract class DirectedWakeChapter extends TckChapter {
         return kit.topology().kind() == RedisTopology.Kind.CLUSTER;
     }
 
-    /** The JVM-wide switch (opt-in): {@code on} for this chapter's clients, unless the run set it {@code off}. */
+    /** The JVM-wide switch: {@code on} for this chapter's clients, unless the run set it {@code off}. */
     private static final String SWITCH = "relock.directedWakes";
     private String runSetting;
 
     /**
-     * Turns directed wake-ups on for the clients this rule creates (they read the switch when
-     * created): they are opt-in. Rules run one at a time in a test JVM, so no other rule's
-     * clients see it; {@code -Drelock.directedWakes=off} keeps them off here too.
+     * Sets directed wake-ups on for the clients this rule creates (they read the switch when
+     * created), whatever the run set other than {@code off}, which keeps them off here too. Rules
+     * run one at a time in a test JVM, so no other rule's clients see it.
      */
     @org.junit.jupiter.api.BeforeEach
     void switchOn() {

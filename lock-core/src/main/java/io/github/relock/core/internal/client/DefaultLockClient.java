@@ -168,17 +168,18 @@ public final class DefaultLockClient extends ClientObjects {
 
     /**
      * Directed wake-ups (issue 37 item 4, fragments/wake.lua): a release wakes one waiting relock
-     * client instead of every subscribed one. One server only: on a cluster a node cannot count
-     * the classic subscribers of other nodes, so it cannot know that no Redisson waiter listens.
-     * Off unless {@value #DIRECTED_WAKES_PROPERTY} is {@code on} (opt-in until the issue's
-     * throughput target is met and fresh-clone runs have it on for a while: 32 directed clients
-     * reach 3.0 scripts per acquisition but not yet the throughput of 8 broadcast clients). In the
-     * mixed-fleet probe (two threads each of relock-jedis, relock-lettuce and Redisson on one lock,
-     * 2 rounds of 4 s) Redisson's share was 8.0 % / 4.9 % with it on (local hand-off on / off)
-     * against 2.8 % / 2.3 % off, and its longest wait 659 / 536 ms against 1036 / 584 ms.
+     * client, on its own channel, instead of every subscribed one. One server and Sentinel only: on
+     * a cluster a node cannot count the classic subscribers of other nodes, so it cannot know that
+     * no Redisson waiter listens. On unless {@value #DIRECTED_WAKES_PROPERTY} is {@code off}: with
+     * the woken client named on its own channel, 32 clients (one thread each) run 3.0 scripts per
+     * acquisition against 30 broadcast and reach more acquisitions/s than 8 broadcast clients
+     * (BenchmarkReport scenario n). In the mixed-fleet probe (two threads each of relock-jedis,
+     * relock-lettuce and Redisson on one lock, 2 rounds of 4 s) Redisson's share was 8.0 % / 4.9 %
+     * with it on (local hand-off on / off) against 2.8 % / 2.3 % off, and its longest wait 659 /
+     * 536 ms against 1036 / 584 ms: a Redisson waiter listening makes every release publish "0".
      */
     static boolean directedWakes(boolean cluster) {
-        return !cluster && "on".equalsIgnoreCase(System.getProperty(DIRECTED_WAKES_PROPERTY, "default").strip());
+        return !cluster && !"off".equalsIgnoreCase(System.getProperty(DIRECTED_WAKES_PROPERTY, "default").strip());
     }
 
     /**

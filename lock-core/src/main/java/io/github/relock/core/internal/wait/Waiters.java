@@ -78,7 +78,7 @@ import java.util.function.BiConsumer;
  * entry is already gone while its leave call is in flight is covered by that call; one popped for a
  * dead client while a live unregistered listener hides it from the count is lost, and the others
  * wait at most the TTL they saw. Cluster: off (a node cannot count other nodes' classic
- * subscribers); a driver without it, or without -Drelock.directedWakes=on (opt-in): "0" as before.
+ * subscribers); a driver without it, or with -Drelock.directedWakes=off: "0" as before.
  *
  * Lingering (directed wake-ups only): when the last waiter leaves an entry with a wake channel, the
  * entry and its two subscriptions stay for LINGER_MS (-Drelock.wakeLinger, ms; 0: off) before
