@@ -81,7 +81,7 @@ import java.util.function.BiConsumer;
  * subscribers); a driver without it, or with -Drelock.directedWakes=off: "0" as before.
  *
  * Lingering (directed wake-ups only): when the last waiter leaves an entry with a wake channel, the
- * entry and its two subscriptions stay for LINGER_MS (-Drelock.wakeLinger, ms; 0: off) before
+ * entry and its three subscriptions stay for LINGER_MS (-Drelock.wakeLinger, ms; 0: off) before
  * they are unsubscribed, and a waiter joining meanwhile reuses them. A client contending again and
  * again (one thread per client, many clients) so subscribes once instead of twice per wait, and is
  * never caught between its two SUBSCRIBEs or UNSUBSCRIBEs (which counts it as a foreign subscriber
@@ -203,7 +203,7 @@ public final class Waiters implements MessageListener, ConnectionListener {
 
     /**
      * @return 1 if this client listens for directed wake-ups on {@code channel} (a wait is joined
-     *     on it, or its entry lingers with both subscriptions confirmed), else 0: a failed attempt
+     *     on it, or its entry lingers with its subscriptions confirmed), else 0: a failed attempt
      *     then registers the client for a directed wake-up
      */
     public int listening(String channel) {
